@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Base services: allocation wrapper with failure injection, errors, atomic
+ * file writes. See gb_base.h. */
+#define _GNU_SOURCE
+#include "gb_base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+static long fail_after = -1;
+
+static int alloc_allowed(void)
+{
+    if (fail_after < 0)
+        return 1;
+    if (fail_after == 0)
+        return 0;
+    fail_after--;
+    return 1;
+}
+
+void gb_alloc_fail_after(long n) { fail_after = n; }
+
+void *gb_malloc(size_t n) { return alloc_allowed() ? malloc(n ? n : 1) : NULL; }
+
+void *gb_calloc(size_t n, size_t size)
+{
+    return alloc_allowed() ? calloc(n ? n : 1, size ? size : 1) : NULL;
+}
+
+void *gb_realloc(void *p, size_t n) { return alloc_allowed() ? realloc(p, n ? n : 1) : NULL; }
+
+char *gb_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = gb_malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void gb_free(void *p) { free(p); }
+
+int gb_err_set(gb_err_t *e, const char *fmt, ...)
+{
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int gb_err_sys(gb_err_t *e, const char *fmt, ...)
+{
+    int saved = errno;
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < sizeof e->msg)
+            snprintf(e->msg + n, sizeof e->msg - (size_t)n, ": %s", strerror(saved));
+    }
+    errno = saved;
+    return -1;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+int gb_write_atomic(const char *path, const char *tmpdir, const void *data, size_t len,
+                    gb_err_t *e)
+{
+    static unsigned long counter;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/.gb-tmp.%ld.%lu", tmpdir, (long)getpid(), counter++);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return gb_err_sys(e, "cannot create %s", tmp);
+    if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+        gb_err_sys(e, "cannot write %s", tmp);
+        close(fd);
+        unlink(tmp);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        gb_err_sys(e, "cannot close %s", tmp);
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        gb_err_sys(e, "cannot rename %s to %s", tmp, path);
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int gb_read_file(const char *path, size_t max, uint8_t **data, size_t *len, gb_err_t *e)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return gb_err_sys(e, "cannot open %s", path);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return gb_err_set(e, "%s is not a regular file", path);
+    }
+    if ((uint64_t)st.st_size > max) {
+        close(fd);
+        return gb_err_set(e, "%s is too large (%lld bytes, limit %zu)", path,
+                          (long long)st.st_size, max);
+    }
+    size_t n = (size_t)st.st_size, got = 0;
+    uint8_t *buf = gb_malloc(n);
+    if (!buf) {
+        close(fd);
+        return gb_err_set(e, "out of memory reading %s", path);
+    }
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got != n) {
+        gb_free(buf);
+        return gb_err_set(e, "short read on %s", path);
+    }
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
+int gb_mkdirs(const char *path, gb_err_t *e)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf)
+        return gb_err_set(e, "bad directory path '%s'", path);
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return gb_err_sys(e, "cannot create directory %s", buf);
+        buf[i] = c;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gb_err_set(e, "%s is not a directory", path);
+    return 0;
+}
+
+uint64_t gb_time_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+uint64_t gb_mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+uint64_t gb_hash64(const void *data, size_t len, uint64_t seed)
+{
+    return XXH3_64bits_withSeed(data, len, seed);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Base services shared by every Glassbox library: one allocation wrapper
+ * (so tests can inject failure), error messages, files written atomically,
+ * and a clock. Library code returns a status and never exits. */
+#ifndef GB_BASE_H
+#define GB_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Error: a one-line message, set by the function that failed. */
+typedef struct gb_err {
+    char msg[512];
+} gb_err_t;
+
+/* Formats `fmt` into `e` (if not NULL) and returns -1, so callers can write
+ * `return gb_err_set(e, "...")`. */
+int gb_err_set(gb_err_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Like gb_err_set, and appends ": strerror(errno)". */
+int gb_err_sys(gb_err_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Allocation. All return NULL on failure (never abort). */
+void *gb_malloc(size_t n);
+void *gb_calloc(size_t n, size_t size);
+void *gb_realloc(void *p, size_t n);
+char *gb_strdup(const char *s);
+void gb_free(void *p);
+
+/* Test hook: after `n` more successful allocations, every allocation fails.
+ * n < 0 turns injection off (the default). */
+void gb_alloc_fail_after(long n);
+
+/* Writes `len` bytes to `path` atomically: the data go to a fresh file in
+ * `tmpdir` (same file system as path), are flushed, then renamed onto
+ * `path`. A reader never sees a partial file. Returns 0 or -1 with `e`. */
+int gb_write_atomic(const char *path, const char *tmpdir, const void *data, size_t len,
+                    gb_err_t *e);
+
+/* Reads a whole file of at most `max` bytes into a fresh buffer (free with
+ * gb_free). Returns 0 or -1 with `e`. */
+int gb_read_file(const char *path, size_t max, uint8_t **data, size_t *len, gb_err_t *e);
+
+/* Creates a directory and its parents (mode 0755); 0 if it exists. */
+int gb_mkdirs(const char *path, gb_err_t *e);
+
+/* Milliseconds: wall clock since the epoch, and a monotonic clock. */
+uint64_t gb_time_ms(void);
+uint64_t gb_mono_ms(void);
+
+/* XXH3-64 with a seed, as a plain function (usable as gbt_hash_fn). */
+uint64_t gb_hash64(const void *data, size_t len, uint64_t seed);
+
+#endif

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The .gbt trace format: constants, record layouts and the block encoder.
+ * Shared by the tracer runtime (writer) and symbolic/ (reader); the normative
+ * description is docs/trace-format.md. Header-only so that the runtime linked
+ * into targets carries private copies (everything here is static). */
+#ifndef GB_GBT_H
+#define GB_GBT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define GBT_MAGIC "GBTRACE\0"      /* 8 bytes at offset 0 */
+#define GBT_VERSION 1u             /* bumped on any incompatible change */
+#define GBT_HEADER_SIZE 40u        /* magic, version, hsize, flags, len, hash, csum */
+#define GBT_BLOCK_MAGIC 0x4b4c4247u /* "GBLK" little-endian */
+#define GBT_BLOCK_HEADER_SIZE 16u  /* magic, payload length, checksum */
+#define GBT_BLOCK_MAX (1u << 20)   /* readers reject larger payloads */
+#define GBT_MAX_WIDTH 64u          /* widest bit-vector in version 1 */
+
+/* Record types. Every record is: u8 type, u16 body length, body. */
+enum gbt_rec {
+    GBT_REC_NODE = 1,  /* expression node; ids are implicit, 1, 2, 3, ... */
+    GBT_REC_PC = 2,    /* path-constraint entry */
+    GBT_REC_BLOCK = 3, /* first visit of a basic block in this run */
+    GBT_REC_END = 4,   /* the run ended; absent when the run died */
+};
+
+/* Kinds of path-constraint entries. */
+enum gbt_pc_kind {
+    GBT_PC_BRANCH = 0, /* a conditional branch on a symbolic condition */
+    GBT_PC_PIN = 1,    /* a concretisation (symbolic pointer): never flipped */
+    GBT_PC_SWITCH = 2, /* one case of a switch: taken or not */
+};
+
+/* How the traced run ended (END record). */
+enum gbt_end_kind {
+    GBT_END_EXIT = 0,   /* normal exit; code = exit status */
+    GBT_END_SIGNAL = 1, /* fatal signal; code = signal number */
+    GBT_END_LIMIT = 2,  /* the trace hit a size cap and stopped recording */
+};
+
+/* Expression operators. Widths are in bits; comparisons have width 1. */
+enum gbt_op {
+    GBT_OP_CONST = 1,   /* imm = value (low `width` bits) */
+    GBT_OP_INPUT = 2,   /* width 8, imm = byte offset in the input */
+    GBT_OP_ADD = 3,
+    GBT_OP_SUB = 4,
+    GBT_OP_MUL = 5,
+    GBT_OP_UDIV = 6,
+    GBT_OP_SDIV = 7,
+    GBT_OP_UREM = 8,
+    GBT_OP_SREM = 9,
+    GBT_OP_SHL = 10,
+    GBT_OP_LSHR = 11,
+    GBT_OP_ASHR = 12,
+    GBT_OP_AND = 13,
+    GBT_OP_OR = 14,
+    GBT_OP_XOR = 15,
+    GBT_OP_NOT = 16,     /* bitwise complement */
+    GBT_OP_NEG = 17,     /* two's complement negation */
+    GBT_OP_ZEXT = 18,    /* 1 arg; width = new width */
+    GBT_OP_SEXT = 19,    /* 1 arg; width = new width */
+    GBT_OP_EXTRACT = 20, /* 1 arg; imm = low bit; bits [imm, imm+width) */
+    GBT_OP_CONCAT = 21,  /* 2 args: arg0 is the high part */
+    GBT_OP_EQ = 22,
+    GBT_OP_NE = 23,
+    GBT_OP_ULT = 24,
+    GBT_OP_ULE = 25,
+    GBT_OP_UGT = 26,
+    GBT_OP_UGE = 27,
+    GBT_OP_SLT = 28,
+    GBT_OP_SLE = 29,
+    GBT_OP_SGT = 30,
+    GBT_OP_SGE = 31,
+    GBT_OP_ITE = 32, /* 3 args: arg0 width 1, arg1 and arg2 the result width */
+    GBT_OP_LAST = 32
+};
+
+/* Node body: u8 op, u8 width, u8 nargs, u8 reserved(0), u32 args[nargs], u64 imm. */
+#define GBT_NODE_BODY(nargs) (4u + 4u * (unsigned)(nargs) + 8u)
+/* PC body: u8 kind, u8 taken, u16 reserved(0), u32 site, u32 node. */
+#define GBT_PC_BODY 12u
+/* BLOCK body: u32 block id. */
+#define GBT_BLOCK_BODY 4u
+/* END body: u8 kind, u8 reserved[3], i32 code, u64 nodes, u64 pcs, u64 dropped. */
+#define GBT_END_BODY 32u
+
+static inline void gbt_put16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void gbt_put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void gbt_put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint16_t gbt_get16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static inline uint32_t gbt_get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+
+static inline uint64_t gbt_get64(const uint8_t *p)
+{
+    return (uint64_t)gbt_get32(p) | ((uint64_t)gbt_get32(p + 4) << 32);
+}
+
+/* Arity of each operator; -1 for invalid codes. */
+static inline int gbt_op_arity(unsigned op)
+{
+    if (op == GBT_OP_CONST || op == GBT_OP_INPUT)
+        return 0;
+    if (op == GBT_OP_NOT || op == GBT_OP_NEG || op == GBT_OP_ZEXT || op == GBT_OP_SEXT ||
+        op == GBT_OP_EXTRACT)
+        return 1;
+    if (op == GBT_OP_ITE)
+        return 3;
+    if (op >= GBT_OP_ADD && op <= GBT_OP_LAST)
+        return 2;
+    return -1;
+}
+
+static inline int gbt_op_is_cmp(unsigned op)
+{
+    return op >= GBT_OP_EQ && op <= GBT_OP_SGE;
+}
+
+/* Encoders write one record into `p` and return its total size
+ * (3 bytes of record header + body). The caller ensures room. */
+static inline size_t gbt_enc_node(uint8_t *p, unsigned op, unsigned width, unsigned nargs,
+                                  const uint32_t *args, uint64_t imm)
+{
+    size_t body = GBT_NODE_BODY(nargs);
+    p[0] = GBT_REC_NODE;
+    gbt_put16(p + 1, (uint16_t)body);
+    p[3] = (uint8_t)op;
+    p[4] = (uint8_t)width;
+    p[5] = (uint8_t)nargs;
+    p[6] = 0;
+    for (unsigned i = 0; i < nargs; i++)
+        gbt_put32(p + 7 + 4 * i, args[i]);
+    gbt_put64(p + 7 + 4 * nargs, imm);
+    return 3 + body;
+}
+
+static inline size_t gbt_enc_pc(uint8_t *p, unsigned kind, unsigned taken, uint32_t site,
+                                uint32_t node)
+{
+    p[0] = GBT_REC_PC;
+    gbt_put16(p + 1, GBT_PC_BODY);
+    p[3] = (uint8_t)kind;
+    p[4] = (uint8_t)(taken != 0);
+    gbt_put16(p + 5, 0);
+    gbt_put32(p + 7, site);
+    gbt_put32(p + 11, node);
+    return 3 + GBT_PC_BODY;
+}
+
+static inline size_t gbt_enc_block(uint8_t *p, uint32_t block)
+{
+    p[0] = GBT_REC_BLOCK;
+    gbt_put16(p + 1, GBT_BLOCK_BODY);
+    gbt_put32(p + 3, block);
+    return 3 + GBT_BLOCK_BODY;
+}
+
+static inline size_t gbt_enc_end(uint8_t *p, unsigned kind, int32_t code, uint64_t nodes,
+                                 uint64_t pcs, uint64_t dropped)
+{
+    p[0] = GBT_REC_END;
+    gbt_put16(p + 1, GBT_END_BODY);
+    memset(p + 3, 0, GBT_END_BODY);
+    p[3] = (uint8_t)kind;
+    gbt_put32(p + 7, (uint32_t)code);
+    gbt_put64(p + 11, nodes);
+    gbt_put64(p + 19, pcs);
+    gbt_put64(p + 27, dropped);
+    return 3 + GBT_END_BODY;
+}
+
+/* Header: `hash` is a 64-bit checksum function (XXH3_64bits_withSeed) passed
+ * in so that this header does not pick the xxHash linkage for its users. */
+typedef uint64_t (*gbt_hash_fn)(const void *data, size_t len, uint64_t seed);
+
+static inline void gbt_enc_header(uint8_t *p, uint64_t input_len, uint64_t input_hash,
+                                  gbt_hash_fn hash)
+{
+    memcpy(p, GBT_MAGIC, 8);
+    gbt_put16(p + 8, (uint16_t)GBT_VERSION);
+    gbt_put16(p + 10, (uint16_t)GBT_HEADER_SIZE);
+    gbt_put32(p + 12, 0);
+    gbt_put64(p + 16, input_len);
+    gbt_put64(p + 24, input_hash);
+    gbt_put64(p + 32, hash(p, 32, 0));
+}
+
+/* Block header for `len` payload bytes; the checksum is seeded with the
+ * block's index so that reordered or duplicated blocks are detected. */
+static inline void gbt_enc_block_header(uint8_t *p, const uint8_t *payload, uint32_t len,
+                                        uint64_t index, gbt_hash_fn hash)
+{
+    gbt_put32(p, GBT_BLOCK_MAGIC);
+    gbt_put32(p + 4, len);
+    gbt_put64(p + 8, hash(payload, len, index));
+}
+
+#endif
