@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* corpus/: the campaign directory in AFL++ instance layout
+ * (OUT/NAME/{queue,crashes,hangs}, fuzzer_stats, plot_data), seed loading.
+ * Every file a peer may read is written atomically (temp file in
+ * OUT/NAME/.tmp, then rename). Nothing here deletes or overwrites a saved
+ * input. */
+#ifndef GB_CORPUS_H
+#define GB_CORPUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gb_base.h"
+
+#define GB_MAX_INPUT (1u << 20) /* AFL++ ignores larger files when syncing */
+
+/* ---- Seeds ----------------------------------------------------------- */
+
+typedef struct gb_seed {
+    char *name; /* file name without directory */
+    uint8_t *data;
+    size_t len;
+} gb_seed_t;
+
+/* Loads every regular file (not starting with '.') of `dir`, sorted by name.
+ * Errors: dir missing or unreadable, no files ("no seed files in DIR"), a
+ * file larger than GB_MAX_INPUT. Empty files are accepted. */
+int gb_seeds_load(const char *dir, gb_seed_t **seeds, size_t *n, gb_err_t *e);
+void gb_seeds_free(gb_seed_t *seeds, size_t n);
+
+/* ---- Campaign directory ---------------------------------------------- */
+
+typedef struct gb_campaign gb_campaign_t;
+
+/* Opens OUT/NAME, creating OUT, OUT/NAME, queue/, crashes/, hangs/, .tmp/.
+ * Refuses (error naming the path) when OUT/NAME/queue already holds entries,
+ * so a finished campaign is never overwritten; refuses an unwritable OUT.
+ * NAME must be [A-Za-z0-9_-]+. */
+int gb_campaign_open(const char *out, const char *name, gb_campaign_t **c, gb_err_t *e);
+void gb_campaign_close(gb_campaign_t *c);
+
+const char *gb_campaign_dir(const gb_campaign_t *c); /* OUT/NAME */
+const char *gb_campaign_tmpdir(const gb_campaign_t *c); /* OUT/NAME/.tmp */
+
+/* Adds a queue entry queue/id:NNNNNN,<desc> with the next id (contiguous
+ * from 0). `desc` is the rest of the name, e.g. "orig:seed1" or
+ * "src:000003,op:gen,pos:12,+cov"; it must not contain '/'. *id gets the id. */
+int gb_campaign_add_queue(gb_campaign_t *c, const uint8_t *data, size_t len, const char *desc,
+                          uint32_t *id, gb_err_t *e);
+
+/* Adds crashes/id:NNNNNN,sig:SS,<desc> (crash ids count separately). The
+ * first crash also writes crashes/README.txt saying how to replay. */
+int gb_campaign_add_crash(gb_campaign_t *c, const uint8_t *data, size_t len, int sig,
+                          const char *desc, uint32_t *id, gb_err_t *e);
+
+/* Adds hangs/id:NNNNNN,<desc>. */
+int gb_campaign_add_hang(gb_campaign_t *c, const uint8_t *data, size_t len, const char *desc,
+                         uint32_t *id, gb_err_t *e);
+
+uint32_t gb_campaign_queue_count(const gb_campaign_t *c);
+
+/* A fuzzer_stats line. Values are preformatted strings. */
+typedef struct gb_stat {
+    const char *key;
+    char value[64];
+} gb_stat_t;
+
+/* Rewrites fuzzer_stats atomically: one "key<pad> : value" line per entry,
+ * keys padded to 18 columns as AFL++ does, in the order given. */
+int gb_campaign_write_stats(gb_campaign_t *c, const gb_stat_t *stats, size_t n, gb_err_t *e);
+
+/* One plot_data row; the file starts with AFL++ 4.04c's header line
+ * "# relative_time, cycles_done, cur_item, corpus_count, pending_total,
+ * pending_favs, map_size, saved_crashes, saved_hangs, max_depth,
+ * execs_per_sec, total_execs, edges_found". Rows are appended with one
+ * write each. */
+typedef struct gb_plot_row {
+    uint64_t relative_time; /* seconds since start */
+    uint64_t cycles_done, cur_item, corpus_count, pending_total, pending_favs;
+    double map_size; /* percent of the map covered */
+    uint64_t saved_crashes, saved_hangs, max_depth;
+    double execs_per_sec;
+    uint64_t total_execs, edges_found;
+} gb_plot_row_t;
+
+int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *row, gb_err_t *e);
+
+#endif

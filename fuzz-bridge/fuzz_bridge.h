@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* fuzz-bridge/: runs targets. An AFL++ forkserver client (4.04c handshake
+ * and the newer magic handshake) with the SysV shared-memory map, timeouts
+ * and kill; plain fork/exec runs with a timeout (for trace builds); and a
+ * check that a binary carries a Glassbox runtime marker. */
+#ifndef GB_FUZZ_BRIDGE_H
+#define GB_FUZZ_BRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gb_base.h"
+
+/* Markers embedded in instrumented binaries by glassbox-cc's runtimes. */
+#define GB_MARKER_TRACE "GLASSBOX_TRACE_RUNTIME_V1"
+#define GB_MARKER_COV "GLASSBOX_COV_RUNTIME_V1"
+
+typedef enum gb_run_status {
+    GB_RUN_OK = 0,      /* exited (any status) */
+    GB_RUN_CRASH = 1,   /* killed by a signal other than our timeout kill */
+    GB_RUN_TIMEOUT = 2, /* exceeded the time limit and was killed */
+    GB_RUN_ERROR = 3,   /* could not run (fork failed, forkserver died) */
+} gb_run_status_t;
+
+typedef struct gb_run_result {
+    gb_run_status_t status;
+    int exit_code; /* when status == GB_RUN_OK */
+    int signal;    /* when status == GB_RUN_CRASH (or the kill signal on timeout) */
+    uint64_t time_us;
+} gb_run_result_t;
+
+/* ---- Forkserver ------------------------------------------------------ */
+
+typedef struct gb_fsrv gb_fsrv_t;
+
+typedef struct gb_fsrv_opts {
+    char *const *argv;      /* target argv (argv[0] = path), NULL-terminated */
+    const char *input_path; /* gb_fsrv_run writes each input here (argv names it) */
+    unsigned timeout_ms;    /* per run; 0 = 1000 */
+    unsigned mem_limit_mb;  /* RLIMIT_AS for the target; 0 = none */
+    int show_output;        /* 0: target stdout/stderr go to /dev/null */
+} gb_fsrv_opts_t;
+
+/* Starts the target under the forkserver protocol with a fresh shm map.
+ * Fails with a clear message if the target does not start, exits before the
+ * handshake ("not instrumented for AFL++" when no hello arrives), or sends an
+ * error hello. */
+int gb_fsrv_start(const gb_fsrv_opts_t *opts, gb_fsrv_t **out, gb_err_t *e);
+
+/* Clears the map, writes `input` to input_path, runs once, classifies. */
+int gb_fsrv_run(gb_fsrv_t *f, const uint8_t *input, size_t len, gb_run_result_t *r,
+                gb_err_t *e);
+
+/* The coverage map of the last run (size gb_fsrv_map_size bytes). */
+const uint8_t *gb_fsrv_map(const gb_fsrv_t *f);
+size_t gb_fsrv_map_size(const gb_fsrv_t *f);
+
+/* Kills the forkserver and its child, removes the shm segment. NULL is ok. */
+void gb_fsrv_stop(gb_fsrv_t *f);
+
+/* ---- Plain execution ------------------------------------------------- */
+
+typedef struct gb_exec_opts {
+    char *const *argv;      /* argv[0] = path */
+    char *const *env_extra; /* "K=V" strings added to the environment, NULL-terminated, or NULL */
+    unsigned timeout_ms;    /* 0 = none */
+    unsigned mem_limit_mb;  /* 0 = none */
+    int show_output;        /* 0: stdout/stderr to /dev/null */
+} gb_exec_opts_t;
+
+/* fork/exec, wait with timeout (SIGKILL on expiry), classify. Returns -1
+ * only when the program could not be started at all. */
+int gb_exec_run(const gb_exec_opts_t *opts, gb_run_result_t *r, gb_err_t *e);
+
+/* ---- Binary checks --------------------------------------------------- */
+
+/* 0 if `path` is an executable regular file; -1 with a message naming the
+ * problem (missing, not a regular file, not executable). */
+int gb_check_executable(const char *path, gb_err_t *e);
+
+/* 1 if the file contains the byte string `marker`, 0 if not, -1 on error. */
+int gb_binary_has_marker(const char *path, const char *marker, gb_err_t *e);
+
+#endif
