@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Base services: allocation wrapper with failure injection, errors, atomic
  * file writes. See gb_base.h. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "gb_base.h"
 
 #include <errno.h>

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* glassbox-cc internals: the driver (main.c) and the in-process
+ * instrumenter (ids.c, instrument.c) over the LLVM-C API. */
+#ifndef GB_CC_INT_H
+#define GB_CC_INT_H
+
+#include <llvm-c/Core.h>
+#include <stdint.h>
+
+#define GB_MAP_SIZE 65536u /* AFL++'s default map: block ids stay below it */
+
+typedef enum gb_cc_mode { GB_CC_TRACE = 1, GB_CC_COV = 2 } gb_cc_mode_t;
+
+/* Ids of one function's blocks and instructions, computed before any
+ * instrumentation so both modes agree (docs/trace-format.md, "Ids"). */
+typedef struct gb_ids {
+    const char *module; /* source file name */
+    const char *func;
+} gb_ids_t;
+
+uint32_t gb_ids_block(const gb_ids_t *ids, unsigned block_ordinal);
+uint32_t gb_ids_site(const gb_ids_t *ids, unsigned block_ordinal, unsigned inst_ordinal);
+
+/* Instruments every defined function of `m` for `mode`. Returns 0, or -1
+ * with a message in `err` (size `errlen`). `collisions` receives the
+ * number of blocks whose id another block of this module already had. */
+int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, char *err,
+                     size_t errlen);
+
+#endif

@@ -1,0 +1,719 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The instrumenter. Cov mode adds one counter per basic block in AFL++'s
+ * map. Trace mode gives every integer or pointer SSA value a shadow (an
+ * i8* expression handle, null = concrete), calls the runtime where a shadow
+ * may be non-null, and records branches, switches, pins and blocks. See
+ * docs/tracer.md for the runtime ABI. */
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc_int.h"
+#include "gbt.h"
+
+#define MAX_PARAMS 16
+
+typedef struct smap_ent {
+    LLVMValueRef key, val;
+} smap_ent_t;
+
+/* Per-module instrumentation context. */
+typedef struct ictx {
+    LLVMModuleRef m;
+    LLVMContextRef c;
+    LLVMBuilderRef b;
+    LLVMTargetDataRef td;
+    LLVMTypeRef i1, i8, i32, i64, i8p, vd;
+    LLVMValueRef nullp;
+    LLVMValueRef params, ret, callee; /* TLS globals */
+    /* shadow map, open addressing, per function */
+    smap_ent_t *map;
+    size_t map_cap, map_used;
+    /* phis whose shadow incoming values are filled at the end */
+    LLVMValueRef *phis;
+    size_t nphis, cap_phis;
+    gb_ids_t ids;
+} ictx_t;
+
+/* ---- runtime declarations ------------------------------------------ */
+
+static LLVMValueRef rt_fn(ictx_t *x, const char *name, LLVMTypeRef ret, LLVMTypeRef *args,
+                          unsigned n, LLVMTypeRef *fty)
+{
+    *fty = LLVMFunctionType(ret, args, n, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(x->m, name);
+    if (!f)
+        f = LLVMAddFunction(x->m, name, *fty);
+    return f;
+}
+
+static LLVMValueRef call_rt(ictx_t *x, const char *name, LLVMTypeRef ret, LLVMTypeRef *types,
+                            LLVMValueRef *args, unsigned n)
+{
+    LLVMTypeRef fty;
+    LLVMValueRef f = rt_fn(x, name, ret, types, n, &fty);
+    return LLVMBuildCall2(x->b, fty, f, args, n, "");
+}
+
+static LLVMValueRef tls_global(ictx_t *x, const char *name, LLVMTypeRef ty)
+{
+    LLVMValueRef g = LLVMGetNamedGlobal(x->m, name);
+    if (!g) {
+        g = LLVMAddGlobal(x->m, ty, name);
+        LLVMSetThreadLocal(g, 1);
+        LLVMSetLinkage(g, LLVMExternalLinkage);
+    }
+    return g;
+}
+
+/* ---- shadow map ---------------------------------------------------- */
+
+static size_t slot_of(const ictx_t *x, LLVMValueRef k)
+{
+    size_t h = ((size_t)k >> 4) * 0x9e3779b97f4a7c15ull;
+    return h & (x->map_cap - 1);
+}
+
+static int map_put(ictx_t *x, LLVMValueRef k, LLVMValueRef v)
+{
+    if (2 * (x->map_used + 1) > x->map_cap) {
+        smap_ent_t *old = x->map;
+        size_t oc = x->map_cap;
+        x->map_cap = oc ? 2 * oc : 1024;
+        x->map = calloc(x->map_cap, sizeof *x->map);
+        if (!x->map)
+            return -1;
+        x->map_used = 0;
+        for (size_t i = 0; i < oc; i++)
+            if (old[i].key)
+                map_put(x, old[i].key, old[i].val);
+        free(old);
+    }
+    size_t s = slot_of(x, k);
+    while (x->map[s].key && x->map[s].key != k)
+        s = (s + 1) & (x->map_cap - 1);
+    if (!x->map[s].key)
+        x->map_used++;
+    x->map[s].key = k;
+    x->map[s].val = v;
+    return 0;
+}
+
+static LLVMValueRef shadow(ictx_t *x, LLVMValueRef v)
+{
+    if (!x->map_cap || !(LLVMIsAInstruction(v) || LLVMIsAArgument(v)))
+        return x->nullp;
+    size_t s = slot_of(x, v);
+    while (x->map[s].key) {
+        if (x->map[s].key == v)
+            return x->map[s].val;
+        s = (s + 1) & (x->map_cap - 1);
+    }
+    return x->nullp;
+}
+
+/* ---- types and values ---------------------------------------------- */
+
+/* Width in bits of a tracked value type (integers up to 64, pointers as
+ * 64), or 0 for types whose values stay concrete. */
+static unsigned tracked_width(LLVMTypeRef t)
+{
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    if (k == LLVMPointerTypeKind)
+        return 64;
+    if (k == LLVMIntegerTypeKind) {
+        unsigned w = LLVMGetIntTypeWidth(t);
+        return w <= 64 ? w : 0;
+    }
+    return 0;
+}
+
+static LLVMValueRef as_u64(ictx_t *x, LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
+        return LLVMBuildPtrToInt(x->b, v, x->i64, "");
+    if (LLVMGetIntTypeWidth(t) == 64)
+        return v;
+    return LLVMBuildZExt(x->b, v, x->i64, "");
+}
+
+static LLVMValueRef as_i8p(ictx_t *x, LLVMValueRef p)
+{
+    return LLVMBuildPointerCast(x->b, p, x->i8p, "");
+}
+
+static LLVMValueRef cu32(ictx_t *x, unsigned long long v) { return LLVMConstInt(x->i32, v, 0); }
+static LLVMValueRef cu64(ictx_t *x, unsigned long long v) { return LLVMConstInt(x->i64, v, 0); }
+
+static void after(ictx_t *x, LLVMValueRef inst)
+{
+    LLVMPositionBuilderBefore(x->b, LLVMGetNextInstruction(inst));
+}
+
+/* ---- arithmetic, comparisons, casts -------------------------------- */
+
+static int binop_code(LLVMOpcode op)
+{
+    switch (op) {
+    case LLVMAdd: return GBT_OP_ADD;
+    case LLVMSub: return GBT_OP_SUB;
+    case LLVMMul: return GBT_OP_MUL;
+    case LLVMUDiv: return GBT_OP_UDIV;
+    case LLVMSDiv: return GBT_OP_SDIV;
+    case LLVMURem: return GBT_OP_UREM;
+    case LLVMSRem: return GBT_OP_SREM;
+    case LLVMShl: return GBT_OP_SHL;
+    case LLVMLShr: return GBT_OP_LSHR;
+    case LLVMAShr: return GBT_OP_ASHR;
+    case LLVMAnd: return GBT_OP_AND;
+    case LLVMOr: return GBT_OP_OR;
+    case LLVMXor: return GBT_OP_XOR;
+    default: return 0;
+    }
+}
+
+static int icmp_code(LLVMIntPredicate p)
+{
+    static const int codes[] = {
+        [LLVMIntEQ] = GBT_OP_EQ,   [LLVMIntNE] = GBT_OP_NE,   [LLVMIntUGT] = GBT_OP_UGT,
+        [LLVMIntUGE] = GBT_OP_UGE, [LLVMIntULT] = GBT_OP_ULT, [LLVMIntULE] = GBT_OP_ULE,
+        [LLVMIntSGT] = GBT_OP_SGT, [LLVMIntSGE] = GBT_OP_SGE, [LLVMIntSLT] = GBT_OP_SLT,
+        [LLVMIntSLE] = GBT_OP_SLE,
+    };
+    return (p >= LLVMIntEQ && p <= LLVMIntSLE) ? codes[p] : 0;
+}
+
+/* __gb_binop(op, width, sa, va, sb, vb) after `inst`. */
+static void emit_binop(ictx_t *x, LLVMValueRef inst, int op, LLVMValueRef a, LLVMValueRef b)
+{
+    unsigned w = tracked_width(LLVMTypeOf(a));
+    LLVMValueRef sa = shadow(x, a), sb = shadow(x, b);
+    if (!w || !op || (sa == x->nullp && sb == x->nullp))
+        return;
+    after(x, inst);
+    LLVMTypeRef ty[] = {x->i32, x->i32, x->i8p, x->i64, x->i8p, x->i64};
+    LLVMValueRef args[] = {cu32(x, (unsigned)op), cu32(x, w), sa, as_u64(x, a), sb,
+                           as_u64(x, b)};
+    map_put(x, inst, call_rt(x, "__gb_binop", x->i8p, ty, args, 6));
+}
+
+static void emit_unop(ictx_t *x, LLVMValueRef inst, int op, unsigned width, LLVMValueRef a)
+{
+    LLVMValueRef sa = shadow(x, a);
+    if (sa == x->nullp)
+        return;
+    after(x, inst);
+    LLVMTypeRef ty[] = {x->i32, x->i32, x->i8p, x->i64};
+    LLVMValueRef args[] = {cu32(x, (unsigned)op), cu32(x, width), sa, cu64(x, 0)};
+    map_put(x, inst, call_rt(x, "__gb_unop", x->i8p, ty, args, 4));
+}
+
+static void do_cast(ictx_t *x, LLVMValueRef inst, LLVMOpcode op)
+{
+    LLVMValueRef a = LLVMGetOperand(inst, 0);
+    unsigned from = tracked_width(LLVMTypeOf(a)), to = tracked_width(LLVMTypeOf(inst));
+    if (!from || !to)
+        return;
+    if (op == LLVMSExt)
+        emit_unop(x, inst, GBT_OP_SEXT, to, a);
+    else if (from == to)
+        map_put(x, inst, shadow(x, a)); /* bitcast of pointers, ptrtoint i64 */
+    else if (from < to)
+        emit_unop(x, inst, GBT_OP_ZEXT, to, a);
+    else
+        emit_unop(x, inst, GBT_OP_EXTRACT, to, a);
+}
+
+static void do_select(ictx_t *x, LLVMValueRef inst)
+{
+    LLVMValueRef c = LLVMGetOperand(inst, 0), a = LLVMGetOperand(inst, 1),
+                 b = LLVMGetOperand(inst, 2);
+    unsigned w = tracked_width(LLVMTypeOf(inst));
+    LLVMValueRef sc = shadow(x, c), sa = shadow(x, a), sb = shadow(x, b);
+    if (!w || LLVMGetTypeKind(LLVMTypeOf(c)) != LLVMIntegerTypeKind)
+        return;
+    if (sc == x->nullp) {
+        if (sa == x->nullp && sb == x->nullp)
+            return;
+        after(x, inst);
+        map_put(x, inst, LLVMBuildSelect(x->b, c, sa, sb, ""));
+        return;
+    }
+    after(x, inst);
+    LLVMTypeRef ty[] = {x->i8p, x->i64, x->i8p, x->i64, x->i8p, x->i64, x->i32};
+    LLVMValueRef args[] = {sc, as_u64(x, c), sa, as_u64(x, a), sb, as_u64(x, b), cu32(x, w)};
+    map_put(x, inst, call_rt(x, "__gb_select", x->i8p, ty, args, 7));
+}
+
+/* ---- memory -------------------------------------------------------- */
+
+static void do_load(ictx_t *x, LLVMValueRef inst, uint32_t site)
+{
+    LLVMValueRef p = LLVMGetOperand(inst, 0), sp = shadow(x, p);
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    unsigned w = tracked_width(t);
+    if (!w && sp == x->nullp)
+        return;
+    after(x, inst);
+    LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i32};
+    LLVMValueRef args[] = {as_i8p(x, p), cu32(x, LLVMStoreSizeOfType(x->td, t)), sp,
+                           cu32(x, site)};
+    LLVMValueRef s = call_rt(x, "__gb_load", x->i8p, ty, args, 4);
+    if (w)
+        map_put(x, inst, s);
+}
+
+static void do_store(ictx_t *x, LLVMValueRef inst, uint32_t site)
+{
+    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMValueRef sv = tracked_width(t) ? shadow(x, v) : x->nullp;
+    LLVMPositionBuilderBefore(x->b, inst);
+    LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i8p, x->i32};
+    LLVMValueRef args[] = {as_i8p(x, p), cu32(x, LLVMStoreSizeOfType(x->td, t)), sv,
+                           shadow(x, p), cu32(x, site)};
+    call_rt(x, "__gb_store", x->vd, ty, args, 5);
+}
+
+/* getelementptr: shadow = base + sum(sext(idx) * scale), built as deltas
+ * from the concrete result (see __gb_gep_idx in the runtime). */
+static void do_gep(ictx_t *x, LLVMValueRef inst)
+{
+    LLVMValueRef base = LLVMGetOperand(inst, 0), sbase = shadow(x, base);
+    unsigned n = (unsigned)LLVMGetNumOperands(inst);
+    int any = sbase != x->nullp;
+    for (unsigned i = 1; i < n && !any; i++)
+        any = shadow(x, LLVMGetOperand(inst, i)) != x->nullp;
+    if (!any || LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMPointerTypeKind)
+        return;
+    after(x, inst);
+    LLVMValueRef acc = x->nullp;
+    LLVMTypeRef cur = LLVMGetGEPSourceElementType(inst);
+    for (unsigned i = 1; i < n; i++) {
+        LLVMValueRef idx = LLVMGetOperand(inst, i), sidx = shadow(x, idx);
+        LLVMTypeRef scaled = cur;
+        if (i > 1) { /* step into the aggregate */
+            if (LLVMGetTypeKind(cur) == LLVMStructTypeKind) {
+                cur = LLVMStructGetTypeAtIndex(cur, (unsigned)LLVMConstIntGetZExtValue(idx));
+                continue; /* struct field offsets are constant */
+            }
+            cur = LLVMGetElementType(cur);
+            scaled = cur;
+        }
+        unsigned w = tracked_width(LLVMTypeOf(idx));
+        if (sidx == x->nullp || !w)
+            continue;
+        LLVMValueRef sidx64 = LLVMBuildSExtOrBitCast(x->b, idx, x->i64, "");
+        LLVMTypeRef ty[] = {x->i8p, x->i8p, x->i64, x->i32, x->i64};
+        LLVMValueRef args[] = {acc, sidx, sidx64, cu32(x, w),
+                               cu64(x, LLVMABISizeOfType(x->td, scaled))};
+        acc = call_rt(x, "__gb_gep_idx", x->i8p, ty, args, 5);
+    }
+    LLVMTypeRef ty[] = {x->i8p, x->i64, x->i8p, x->i64};
+    LLVMValueRef args[] = {sbase, as_u64(x, base), acc, as_u64(x, inst)};
+    map_put(x, inst, call_rt(x, "__gb_gep_end", x->i8p, ty, args, 4));
+}
+
+/* ---- calls --------------------------------------------------------- */
+
+static const char *const models[] = {"memcmp", "bcmp",    "strcmp", "strncmp", "strlen",
+                                     "memcpy", "memmove", "memset", "strcpy"};
+
+/* Points calls of modelled libc functions at the runtime's models. */
+static void redirect_model(ictx_t *x, LLVMValueRef inst, LLVMValueRef fn)
+{
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        if (strcmp(name, models[i]) != 0)
+            continue;
+        char buf[64];
+        snprintf(buf, sizeof buf, "__gb_model_%s", name);
+        LLVMValueRef m = LLVMGetNamedFunction(x->m, buf);
+        if (!m)
+            m = LLVMAddFunction(x->m, buf, LLVMGlobalGetValueType(fn));
+        LLVMSetOperand(inst, (unsigned)LLVMGetNumOperands(inst) - 1, m);
+        return;
+    }
+}
+
+/* llvm.memcpy/memmove/memset move shadow bytes too; other intrinsics give
+ * concrete results (issue: model more of them). Returns 1 if handled. */
+static int do_intrinsic(ictx_t *x, LLVMValueRef inst, const char *name)
+{
+    if (strncmp(name, "llvm.", 5) != 0)
+        return 0;
+    int is_set = strncmp(name, "llvm.memset.", 12) == 0;
+    if (strncmp(name, "llvm.memcpy.", 12) == 0 || strncmp(name, "llvm.memmove.", 13) == 0 ||
+        is_set) {
+        LLVMPositionBuilderBefore(x->b, inst);
+        LLVMValueRef dst = as_i8p(x, LLVMGetOperand(inst, 0));
+        LLVMValueRef len = as_u64(x, LLVMGetOperand(inst, 2));
+        LLVMTypeRef ty[] = {x->i8p, x->i8p, x->i64};
+        LLVMValueRef a1 = is_set ? shadow(x, LLVMGetOperand(inst, 1))
+                                 : as_i8p(x, LLVMGetOperand(inst, 1));
+        LLVMValueRef args[] = {dst, a1, len};
+        call_rt(x, is_set ? "__gb_memset" : "__gb_memcpy", x->vd, ty, args, 3);
+    }
+    return 1;
+}
+
+static void do_call(ictx_t *x, LLVMValueRef inst)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(inst);
+    if (LLVMIsAInlineAsm(callee))
+        return;
+    if (LLVMIsAFunction(callee)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(callee, &len);
+        if (strncmp(name, "__gb_", 5) == 0 || do_intrinsic(x, inst, name))
+            return;
+        redirect_model(x, inst, callee);
+        callee = LLVMGetCalledValue(inst);
+    }
+    LLVMPositionBuilderBefore(x->b, inst);
+    unsigned n = LLVMGetNumArgOperands(inst);
+    for (unsigned i = 0; i < n && i < MAX_PARAMS; i++) {
+        LLVMValueRef a = LLVMGetOperand(inst, i);
+        if (!tracked_width(LLVMTypeOf(a)))
+            continue;
+        LLVMValueRef idx[] = {cu32(x, 0), cu32(x, i)};
+        LLVMValueRef slot =
+            LLVMBuildInBoundsGEP2(x->b, LLVMGlobalGetValueType(x->params), x->params, idx, 2, "");
+        LLVMBuildStore(x->b, shadow(x, a), slot);
+    }
+    LLVMBuildStore(x->b, as_i8p(x, callee), x->callee);
+    LLVMBuildStore(x->b, x->nullp, x->ret);
+    if (tracked_width(LLVMTypeOf(inst)) && !LLVMIsAInvokeInst(inst)) {
+        after(x, inst);
+        map_put(x, inst, LLVMBuildLoad2(x->b, x->i8p, x->ret, ""));
+    }
+}
+
+/* ---- control flow -------------------------------------------------- */
+
+static void do_branch(ictx_t *x, LLVMValueRef inst, uint32_t site)
+{
+    if (!LLVMIsConditional(inst))
+        return;
+    LLVMValueRef c = LLVMGetCondition(inst), sc = shadow(x, c);
+    if (sc == x->nullp)
+        return;
+    LLVMPositionBuilderBefore(x->b, inst);
+    LLVMTypeRef ty[] = {x->i8p, x->i64, x->i32};
+    LLVMValueRef args[] = {sc, as_u64(x, c), cu32(x, site)};
+    call_rt(x, "__gb_branch", x->vd, ty, args, 3);
+}
+
+static void do_switch(ictx_t *x, LLVMValueRef inst, uint32_t site)
+{
+    LLVMValueRef v = LLVMGetOperand(inst, 0), sv = shadow(x, v);
+    unsigned w = tracked_width(LLVMTypeOf(v));
+    unsigned ncases = ((unsigned)LLVMGetNumOperands(inst) - 2) / 2;
+    if (sv == x->nullp || !w || ncases == 0)
+        return;
+    LLVMValueRef *vals = calloc(ncases, sizeof *vals);
+    if (!vals)
+        return;
+    for (unsigned i = 0; i < ncases; i++)
+        vals[i] = cu64(x, LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 2 + 2 * i)));
+    LLVMTypeRef aty = LLVMArrayType(x->i64, ncases);
+    LLVMValueRef g = LLVMAddGlobal(x->m, aty, "__gb_switch_cases");
+    LLVMSetInitializer(g, LLVMConstArray(x->i64, vals, ncases));
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    free(vals);
+    LLVMPositionBuilderBefore(x->b, inst);
+    LLVMTypeRef ty[] = {x->i8p, x->i64, x->i32, x->i32, x->i32, LLVMPointerType(x->i64, 0)};
+    LLVMValueRef zero[] = {cu32(x, 0), cu32(x, 0)};
+    LLVMValueRef args[] = {sv, as_u64(x, v), cu32(x, w), cu32(x, site), cu32(x, ncases),
+                           LLVMConstInBoundsGEP2(aty, g, zero, 2)};
+    call_rt(x, "__gb_switch", x->vd, ty, args, 6);
+}
+
+static void do_ret(ictx_t *x, LLVMValueRef inst)
+{
+    if (LLVMGetNumOperands(inst) == 0)
+        return;
+    LLVMValueRef v = LLVMGetOperand(inst, 0);
+    if (!tracked_width(LLVMTypeOf(v)))
+        return;
+    LLVMPositionBuilderBefore(x->b, inst);
+    LLVMBuildStore(x->b, shadow(x, v), x->ret);
+}
+
+static void do_phi(ictx_t *x, LLVMValueRef inst)
+{
+    if (!tracked_width(LLVMTypeOf(inst)))
+        return;
+    after(x, inst);
+    LLVMValueRef p = LLVMBuildPhi(x->b, x->i8p, "");
+    map_put(x, inst, p);
+    if (x->nphis == x->cap_phis) {
+        size_t nc = x->cap_phis ? 2 * x->cap_phis : 64;
+        LLVMValueRef *np = realloc(x->phis, nc * sizeof *np);
+        if (!np)
+            return;
+        x->phis = np;
+        x->cap_phis = nc;
+    }
+    x->phis[x->nphis++] = inst;
+}
+
+static void fix_phis(ictx_t *x)
+{
+    for (size_t i = 0; i < x->nphis; i++) {
+        LLVMValueRef phi = x->phis[i], sp = shadow(x, phi);
+        unsigned n = LLVMCountIncoming(phi);
+        for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef v = shadow(x, LLVMGetIncomingValue(phi, k));
+            LLVMBasicBlockRef bb = LLVMGetIncomingBlock(phi, k);
+            LLVMAddIncoming(sp, &v, &bb, 1);
+        }
+    }
+    x->nphis = 0;
+}
+
+/* ---- functions ----------------------------------------------------- */
+
+/* Parameters take their shadows from __gb_params only when the caller
+ * named this function in __gb_callee; uninstrumented callers leave stale
+ * values there, so anything else means "concrete". */
+static void prologue(ictx_t *x, LLVMValueRef fn)
+{
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+    LLVMPositionBuilderBefore(x->b, LLVMGetFirstInstruction(entry));
+    LLVMValueRef tag = LLVMBuildLoad2(x->b, x->i8p, x->callee, "");
+    LLVMValueRef ok = LLVMBuildICmp(x->b, LLVMIntEQ, tag, as_i8p(x, fn), "");
+    LLVMBuildStore(x->b, x->nullp, x->callee);
+    unsigned n = LLVMCountParams(fn);
+    for (unsigned i = 0; i < n && i < MAX_PARAMS; i++) {
+        LLVMValueRef p = LLVMGetParam(fn, i);
+        if (!tracked_width(LLVMTypeOf(p)))
+            continue;
+        LLVMValueRef idx[] = {cu32(x, 0), cu32(x, i)};
+        LLVMValueRef slot =
+            LLVMBuildInBoundsGEP2(x->b, LLVMGlobalGetValueType(x->params), x->params, idx, 2, "");
+        LLVMValueRef s = LLVMBuildLoad2(x->b, x->i8p, slot, "");
+        map_put(x, p, LLVMBuildSelect(x->b, ok, s, x->nullp, ""));
+    }
+}
+
+static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    switch (op) {
+    case LLVMICmp:
+        emit_binop(x, inst, icmp_code(LLVMGetICmpPredicate(inst)), LLVMGetOperand(inst, 0),
+                   LLVMGetOperand(inst, 1));
+        break;
+    case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPtrToInt: case LLVMIntToPtr:
+    case LLVMBitCast:
+        do_cast(x, inst, op);
+        break;
+    case LLVMSelect: do_select(x, inst); break;
+    case LLVMPHI: do_phi(x, inst); break;
+    case LLVMLoad: do_load(x, inst, site); break;
+    case LLVMStore: do_store(x, inst, site); break;
+    case LLVMGetElementPtr: do_gep(x, inst); break;
+    case LLVMCall: case LLVMInvoke: do_call(x, inst); break;
+    case LLVMBr: do_branch(x, inst, site); break;
+    case LLVMSwitch: do_switch(x, inst, site); break;
+    case LLVMRet: do_ret(x, inst); break;
+    default:
+        if (binop_code(op) && LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMIntegerTypeKind)
+            emit_binop(x, inst, binop_code(op), LLVMGetOperand(inst, 0),
+                       LLVMGetOperand(inst, 1));
+        break;
+    }
+}
+
+static LLVMValueRef first_non_phi(LLVMBasicBlockRef bb)
+{
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    while (i && LLVMIsAPHINode(i))
+        i = LLVMGetNextInstruction(i);
+    return i;
+}
+
+static void cov_counter(ictx_t *x, LLVMBasicBlockRef bb, uint32_t id)
+{
+    LLVMValueRef area = LLVMGetNamedGlobal(x->m, "__afl_area_ptr");
+    if (!area) {
+        area = LLVMAddGlobal(x->m, x->i8p, "__afl_area_ptr");
+        LLVMSetLinkage(area, LLVMExternalLinkage);
+    }
+    LLVMPositionBuilderBefore(x->b, first_non_phi(bb));
+    LLVMValueRef base = LLVMBuildLoad2(x->b, x->i8p, area, "");
+    LLVMValueRef idx = cu64(x, id);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(x->b, x->i8, base, &idx, 1, "");
+    LLVMValueRef v = LLVMBuildLoad2(x->b, x->i8, p, "");
+    LLVMBuildStore(x->b, LLVMBuildAdd(x->b, v, LLVMConstInt(x->i8, 1, 0), ""), p);
+}
+
+static void trace_block(ictx_t *x, LLVMBasicBlockRef bb, uint32_t id)
+{
+    LLVMPositionBuilderBefore(x->b, first_non_phi(bb));
+    LLVMTypeRef ty[] = {x->i32};
+    LLVMValueRef args[] = {cu32(x, id)};
+    call_rt(x, "__gb_block", x->vd, ty, args, 1);
+}
+
+/* Blocks in reverse post-order from the entry, then unreachable ones, so
+ * that every definition is visited before its non-phi uses. */
+static size_t block_order(LLVMValueRef fn, LLVMBasicBlockRef *blocks, size_t n,
+                          LLVMBasicBlockRef *out)
+{
+    char *seen = calloc(n, 1);
+    size_t *stack = calloc(n, sizeof *stack), *next = calloc(n, sizeof *next);
+    size_t sp = 0, k = n;
+    if (!seen || !stack || !next) {
+        free(seen), free(stack), free(next);
+        return 0;
+    }
+    (void)fn;
+    stack[sp++] = 0;
+    seen[0] = 1;
+    while (sp > 0) { /* iterative DFS; out[] filled from the back = RPO */
+        size_t b = stack[sp - 1];
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[b]);
+        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+        if (next[b] < ns) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(term, (unsigned)next[b]++);
+            for (size_t j = 0; j < n; j++)
+                if (blocks[j] == s && !seen[j]) {
+                    seen[j] = 1;
+                    stack[sp++] = j;
+                    break;
+                }
+            continue;
+        }
+        out[--k] = blocks[b];
+        sp--;
+    }
+    size_t reach = n - k, m = 0;
+    memmove(out, out + k, reach * sizeof *out);
+    for (size_t j = 0; j < n; j++)
+        if (!seen[j])
+            out[reach + m++] = blocks[j];
+    free(seen), free(stack), free(next);
+    return n;
+}
+
+typedef struct fblock {
+    LLVMBasicBlockRef bb;
+    unsigned ordinal;
+    uint32_t id;
+} fblock_t;
+
+static unsigned ordinal_of(const fblock_t *fb, size_t n, LLVMBasicBlockRef bb)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fb[i].bb == bb)
+            return (unsigned)i;
+    return 0;
+}
+
+/* Trace mode over one block: snapshot its original instructions first,
+ * since instrumenting inserts new ones. */
+static int trace_one_block(ictx_t *x, LLVMBasicBlockRef bb, const fblock_t *fb)
+{
+    size_t n = 0, cap = 64;
+    LLVMValueRef *insts = malloc(cap * sizeof *insts);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && insts; i = LLVMGetNextInstruction(i)) {
+        if (n == cap) {
+            LLVMValueRef *ni = realloc(insts, (cap *= 2) * sizeof *ni);
+            if (!ni)
+                free(insts);
+            insts = ni;
+        }
+        if (insts)
+            insts[n++] = i;
+    }
+    if (!insts)
+        return -1;
+    trace_block(x, bb, fb->id);
+    for (size_t k = 0; k < n; k++)
+        do_inst(x, insts[k], gb_ids_site(&x->ids, fb->ordinal, (unsigned)k));
+    free(insts);
+    return 0;
+}
+
+static int instrument_function(ictx_t *x, LLVMValueRef fn, gb_cc_mode_t mode, uint8_t *used,
+                               unsigned *collisions)
+{
+    size_t n = LLVMCountBasicBlocks(fn), len;
+    x->ids.func = LLVMGetValueName2(fn, &len);
+    LLVMBasicBlockRef *blocks = calloc(n, sizeof *blocks), *order = calloc(n, sizeof *order);
+    fblock_t *fb = calloc(n, sizeof *fb);
+    if (!blocks || !order || !fb) {
+        free(blocks), free(order), free(fb);
+        return -1;
+    }
+    LLVMGetBasicBlocks(fn, blocks);
+    for (size_t i = 0; i < n; i++) {
+        fb[i] = (fblock_t){blocks[i], (unsigned)i, gb_ids_block(&x->ids, (unsigned)i)};
+        if (used[fb[i].id >> 3] & (1u << (fb[i].id & 7)))
+            ++*collisions;
+        used[fb[i].id >> 3] |= (uint8_t)(1u << (fb[i].id & 7));
+    }
+    int rc = 0;
+    if (mode == GB_CC_COV) {
+        for (size_t i = 0; i < n; i++)
+            cov_counter(x, fb[i].bb, fb[i].id);
+    } else {
+        x->map_used = 0;
+        if (x->map)
+            memset(x->map, 0, x->map_cap * sizeof *x->map);
+        prologue(x, fn);
+        block_order(fn, blocks, n, order);
+        for (size_t i = 0; i < n && rc == 0; i++)
+            rc = trace_one_block(x, order[i], &fb[ordinal_of(fb, n, order[i])]);
+        fix_phis(x);
+    }
+    free(blocks), free(order), free(fb);
+    return rc;
+}
+
+int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, char *err,
+                     size_t errlen)
+{
+    ictx_t x = {0};
+    x.m = m;
+    x.c = LLVMGetModuleContext(m);
+    x.b = LLVMCreateBuilderInContext(x.c);
+    x.td = LLVMGetModuleDataLayout(m);
+    x.i1 = LLVMInt1TypeInContext(x.c);
+    x.i8 = LLVMInt8TypeInContext(x.c);
+    x.i32 = LLVMInt32TypeInContext(x.c);
+    x.i64 = LLVMInt64TypeInContext(x.c);
+    x.i8p = LLVMPointerType(x.i8, 0);
+    x.vd = LLVMVoidTypeInContext(x.c);
+    x.nullp = LLVMConstNull(x.i8p);
+    size_t len;
+    x.ids.module = LLVMGetSourceFileName(m, &len);
+    if (mode == GB_CC_TRACE) {
+        x.params = tls_global(&x, "__gb_params", LLVMArrayType(x.i8p, MAX_PARAMS));
+        x.ret = tls_global(&x, "__gb_ret", x.i8p);
+        x.callee = tls_global(&x, "__gb_callee", x.i8p);
+    }
+    uint8_t *used = calloc(GB_MAP_SIZE / 8, 1);
+    int rc = used ? 0 : -1;
+    *collisions = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && rc == 0;
+         fn = LLVMGetNextFunction(fn)) {
+        const char *name = LLVMGetValueName2(fn, &len);
+        if (LLVMIsDeclaration(fn) || strncmp(name, "__gb_", 5) == 0)
+            continue;
+        rc = instrument_function(&x, fn, mode, used, collisions);
+    }
+    if (rc != 0)
+        snprintf(err, errlen, "out of memory while instrumenting");
+    free(used);
+    free(x.map);
+    free(x.phis);
+    LLVMDisposeBuilder(x.b);
+    return rc;
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Entry points called by --mode=trace code. Each takes the shadows (NULL =
+ * concrete) and the concrete values of its operands, and returns the shadow
+ * of the result. The instrumenter skips the call when every operand is
+ * concrete at compile time; these functions return at once when every
+ * operand is concrete at run time. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_int.h"
+
+#define GB_MAX_PARAMS 16
+
+rt_state_t rt;
+
+/* Shadow passing across calls (see docs/tracer.md, "Calls"). */
+RT_EXPORT __thread void *__gb_params[GB_MAX_PARAMS];
+RT_EXPORT __thread void *__gb_ret;
+RT_EXPORT __thread void *__gb_callee;
+
+/* Lets fuzz-bridge tell a trace build from anything else. */
+RT_EXPORT const char __gb_trace_marker[] = "GLASSBOX_TRACE_RUNTIME_V1";
+
+static uint64_t env_u64(const char *name, uint64_t dflt)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return dflt;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    return (*end || v == 0) ? dflt : (uint64_t)v;
+}
+
+RT_HIDDEN void rt_init(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    rt.lim.max_pcs = env_u64("GLASSBOX_MAX_PCS", 100000);
+    rt.lim.max_depth = (unsigned)env_u64("GLASSBOX_MAX_DEPTH", 1000);
+    if (rt.lim.max_depth > 60000)
+        rt.lim.max_depth = 60000;
+    rt.lim.max_nodes = env_u64("GLASSBOX_MAX_NODES", 20u << 20);
+    rt.lim.backoff_free = (unsigned)env_u64("GLASSBOX_BACKOFF", 16);
+}
+
+/* Called by the driver with the input buffer: opens the trace and makes
+ * every input byte symbolic. Without GLASSBOX_TRACE_OUT the program runs
+ * with no symbolic state at all. */
+RT_EXPORT void __gb_input(const uint8_t *data, size_t len)
+{
+    rt_init();
+    const char *path = getenv("GLASSBOX_TRACE_OUT");
+    if (!path || !*path || rt_out_open(path, data, len) != 0)
+        return;
+    rt.active = 1;
+    for (size_t i = 0; i < len; i++)
+        rt_shadow_set((uintptr_t)(data + i), rt_input(i));
+}
+
+/* QSYM-style back-off: a site records its first `backoff_free` hits, then
+ * only hits whose count is a power of two. Keyed by site (open addressing). */
+static int backoff_allows(uint32_t site)
+{
+    enum { SLOTS = 1 << 16 };
+    static uint32_t keys[SLOTS];
+    static uint32_t hits[SLOTS];
+    uint32_t h = (site * 2654435761u) >> 16;
+    for (unsigned probe = 0; probe < 64; probe++, h = (h + 1) & (SLOTS - 1)) {
+        if (keys[h] == site || keys[h] == 0) {
+            keys[h] = site ? site : 1;
+            uint32_t n = ++hits[h];
+            return n <= rt.lim.backoff_free || (n & (n - 1)) == 0;
+        }
+    }
+    return 1;
+}
+
+static void record(unsigned kind, int taken, uint32_t site, rt_expr_t *cond)
+{
+    if (!backoff_allows(site)) {
+        rt.dropped++;
+        return;
+    }
+    rt_out_pc(kind, taken, site, cond);
+}
+
+RT_HIDDEN void rt_pin(rt_expr_t *e, uint64_t value, uint32_t site)
+{
+    if (!e)
+        return;
+    rt_expr_t *eq = rt_binop(GBT_OP_EQ, e, rt_const(e->width, value));
+    if (eq && eq->op != GBT_OP_CONST)
+        record(GBT_PC_PIN, 1, site, eq);
+}
+
+static rt_expr_t *val(void *s, uint64_t v, unsigned width)
+{
+    return s ? (rt_expr_t *)s : rt_const(width, v);
+}
+
+RT_EXPORT void *__gb_binop(uint32_t op, uint32_t width, void *a, uint64_t va, void *b,
+                           uint64_t vb)
+{
+    if (!a && !b)
+        return NULL;
+    return rt_binop(op, val(a, va, width), val(b, vb, width));
+}
+
+RT_EXPORT void *__gb_unop(uint32_t op, uint32_t width, void *a, uint64_t imm)
+{
+    return a ? rt_unop(op, width, (rt_expr_t *)a, imm) : NULL;
+}
+
+RT_EXPORT void *__gb_select(void *c, uint64_t vc, void *a, uint64_t va, void *b, uint64_t vb,
+                            uint32_t width)
+{
+    if (!c)
+        return (vc & 1) ? a : b;
+    return rt_ite((rt_expr_t *)c, val(a, va, width), val(b, vb, width));
+}
+
+RT_EXPORT void __gb_branch(void *c, uint64_t vc, uint32_t site)
+{
+    rt_expr_t *e = c;
+    if (!e || e->op == GBT_OP_CONST || !rt.active)
+        return;
+    record(GBT_PC_BRANCH, (int)(vc & 1), site, e);
+}
+
+RT_EXPORT void __gb_switch(void *v, uint64_t vv, uint32_t width, uint32_t site, uint32_t n,
+                           const uint64_t *cases)
+{
+    if (!v || !rt.active)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t c = cases[i] & rt_mask(width);
+        rt_expr_t *eq = rt_binop(GBT_OP_EQ, (rt_expr_t *)v, rt_const(width, c));
+        if (eq && eq->op != GBT_OP_CONST)
+            record(GBT_PC_SWITCH, (vv & rt_mask(width)) == c, site + i, eq);
+    }
+}
+
+RT_EXPORT void *__gb_load(const void *addr, uint32_t size, void *addr_shadow, uint32_t site)
+{
+    if (RT_UNLIKELY(addr_shadow != NULL))
+        rt_pin(addr_shadow, (uint64_t)(uintptr_t)addr, site);
+    if (size > 8)
+        return NULL;
+    return rt_shadow_load((uintptr_t)addr, size);
+}
+
+RT_EXPORT void __gb_store(void *addr, uint32_t size, void *v, void *addr_shadow, uint32_t site)
+{
+    if (RT_UNLIKELY(addr_shadow != NULL))
+        rt_pin(addr_shadow, (uint64_t)(uintptr_t)addr, site);
+    if (size > 8)
+        v = NULL;
+    rt_shadow_store((uintptr_t)addr, size, v);
+}
+
+/* One symbolic index of a getelementptr: returns acc + (sext(idx) - c) *
+ * scale, where c is the index's concrete value; __gb_gep_end adds the
+ * concrete result, so the sum equals the pointer on this run. */
+RT_EXPORT void *__gb_gep_idx(void *acc, void *idx, uint64_t c, uint32_t width, uint64_t scale)
+{
+    if (!idx)
+        return acc;
+    rt_expr_t *i = rt_unop(GBT_OP_SEXT, 64, idx, 0);
+    rt_expr_t *t = rt_binop(GBT_OP_MUL, i, rt_const(64, scale));
+    (void)width;
+    t = rt_binop(GBT_OP_SUB, t, rt_const(64, c * scale));
+    return acc ? rt_binop(GBT_OP_ADD, acc, t) : t;
+}
+
+RT_EXPORT void *__gb_gep_end(void *base, uint64_t vbase, void *acc, uint64_t result)
+{
+    if (!base && !acc)
+        return NULL;
+    rt_expr_t *r = rt_const(64, result);
+    if (base) /* base moved by (result - vbase) */
+        r = rt_binop(GBT_OP_ADD, base, rt_const(64, result - vbase));
+    return acc ? rt_binop(GBT_OP_ADD, acc, r) : r;
+}
+
+RT_EXPORT void __gb_memcpy(void *dst, const void *src, uint64_t n)
+{
+    rt_shadow_copy((uintptr_t)dst, (uintptr_t)src, (size_t)n);
+}
+
+RT_EXPORT void __gb_memset(void *dst, void *v, uint64_t n)
+{
+    if (!v) {
+        rt_shadow_clear((uintptr_t)dst, (size_t)n);
+        return;
+    }
+    rt_expr_t *b = rt_resize(v, 8);
+    for (uint64_t i = 0; i < n; i++)
+        rt_shadow_set((uintptr_t)dst + i, b);
+}
+
+RT_EXPORT void __gb_block(uint32_t id)
+{
+    if (rt.active)
+        rt_out_block(id);
+}

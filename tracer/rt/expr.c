@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Runtime expression construction: an append-only arena, constant folding
+ * and extract/concat/zext folding, so that bytes stored and loaded again
+ * come back as the expression that was stored rather than a tower of
+ * extracts. Results deeper than the depth cap become concrete (NULL). */
+#include <string.h>
+#include <sys/mman.h>
+
+#include "rt_int.h"
+
+#define CHUNK_NODES (1u << 20) /* 40 MiB of nodes per arena chunk */
+
+static rt_expr_t *chunk;
+static size_t chunk_used = CHUNK_NODES;
+static rt_expr_t *inputs_cache[4096]; /* INPUT nodes for the first 4 KiB */
+
+RT_HIDDEN uint64_t rt_mask(unsigned width)
+{
+    return width >= 64 ? ~0ull : ((1ull << width) - 1);
+}
+
+static int64_t sext(uint64_t v, unsigned width)
+{
+    if (width >= 64)
+        return (int64_t)v;
+    uint64_t sign = 1ull << (width - 1);
+    return (int64_t)((v ^ sign) - sign);
+}
+
+static rt_expr_t *alloc_node(void)
+{
+    if (RT_UNLIKELY(rt.nodes >= rt.lim.max_nodes))
+        return NULL;
+    if (chunk_used == CHUNK_NODES) {
+        void *p = mmap(NULL, CHUNK_NODES * sizeof(rt_expr_t), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            return NULL;
+        chunk = p;
+        chunk_used = 0;
+    }
+    rt.nodes++;
+    return &chunk[chunk_used++];
+}
+
+static rt_expr_t *mk(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b, rt_expr_t *c,
+                     uint64_t imm)
+{
+    unsigned depth = 0;
+    rt_expr_t *args[3] = {a, b, c};
+    for (int i = 0; i < 3; i++)
+        if (args[i] && args[i]->depth > depth)
+            depth = args[i]->depth;
+    if (depth + 1 > rt.lim.max_depth) {
+        rt.concretized++;
+        return NULL;
+    }
+    rt_expr_t *e = alloc_node();
+    if (!e) {
+        rt.concretized++;
+        return NULL;
+    }
+    e->op = (uint8_t)op;
+    e->width = (uint8_t)width;
+    e->depth = (uint16_t)(depth + 1);
+    e->id = 0;
+    e->arg[0] = a;
+    e->arg[1] = b;
+    e->arg[2] = c;
+    e->imm = imm;
+    return e;
+}
+
+RT_HIDDEN rt_expr_t *rt_const(unsigned width, uint64_t v)
+{
+    return mk(GBT_OP_CONST, width, NULL, NULL, NULL, v & rt_mask(width));
+}
+
+RT_HIDDEN rt_expr_t *rt_input(uint64_t offset)
+{
+    if (offset < sizeof inputs_cache / sizeof inputs_cache[0]) {
+        if (!inputs_cache[offset])
+            inputs_cache[offset] = mk(GBT_OP_INPUT, 8, NULL, NULL, NULL, offset);
+        return inputs_cache[offset];
+    }
+    return mk(GBT_OP_INPUT, 8, NULL, NULL, NULL, offset);
+}
+
+static int is_const(const rt_expr_t *e) { return e->op == GBT_OP_CONST; }
+
+/* Bit-exact semantics shared with symbolic/ (SMT-LIB for division by 0). */
+RT_HIDDEN uint64_t rt_eval_binop(unsigned op, unsigned w, uint64_t a, uint64_t b)
+{
+    uint64_t m = rt_mask(w);
+    int64_t sa = sext(a, w), sb = sext(b, w);
+    switch (op) {
+    case GBT_OP_ADD: return (a + b) & m;
+    case GBT_OP_SUB: return (a - b) & m;
+    case GBT_OP_MUL: return (a * b) & m;
+    case GBT_OP_UDIV: return b ? a / b : m;
+    case GBT_OP_UREM: return b ? a % b : a;
+    case GBT_OP_SDIV:
+        if (b == 0)
+            return sa < 0 ? 1 : m;
+        if (sb == -1)
+            return (uint64_t)(-(uint64_t)sa) & m;
+        return (uint64_t)(sa / sb) & m;
+    case GBT_OP_SREM:
+        if (b == 0)
+            return a;
+        if (sb == -1)
+            return 0;
+        return (uint64_t)(sa % sb) & m;
+    case GBT_OP_SHL: return b >= w ? 0 : (a << b) & m;
+    case GBT_OP_LSHR: return b >= w ? 0 : a >> b;
+    case GBT_OP_ASHR: return b >= w ? (sa < 0 ? m : 0) : (uint64_t)(sa >> b) & m;
+    case GBT_OP_AND: return a & b;
+    case GBT_OP_OR: return a | b;
+    case GBT_OP_XOR: return a ^ b;
+    case GBT_OP_EQ: return a == b;
+    case GBT_OP_NE: return a != b;
+    case GBT_OP_ULT: return a < b;
+    case GBT_OP_ULE: return a <= b;
+    case GBT_OP_UGT: return a > b;
+    case GBT_OP_UGE: return a >= b;
+    case GBT_OP_SLT: return sa < sb;
+    case GBT_OP_SLE: return sa <= sb;
+    case GBT_OP_SGT: return sa > sb;
+    case GBT_OP_SGE: return sa >= sb;
+    default: return 0;
+    }
+}
+
+/* x op c that leaves x unchanged, or gives a constant. */
+static rt_expr_t *simplify_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
+{
+    if (!is_const(b))
+        return NULL;
+    uint64_t c = b->imm, m = rt_mask(a->width);
+    if (c == 0 && (op == GBT_OP_ADD || op == GBT_OP_SUB || op == GBT_OP_OR ||
+                   op == GBT_OP_XOR || op == GBT_OP_SHL || op == GBT_OP_LSHR ||
+                   op == GBT_OP_ASHR))
+        return a;
+    if ((op == GBT_OP_AND && c == m) || (op == GBT_OP_MUL && c == 1))
+        return a;
+    if ((op == GBT_OP_AND || op == GBT_OP_MUL) && c == 0)
+        return b;
+    /* (x + c1) + c2 => x + (c1 + c2): keeps pointer arithmetic flat. */
+    if (op == GBT_OP_ADD && a->op == GBT_OP_ADD && is_const(a->arg[1]))
+        return rt_binop(GBT_OP_ADD, a->arg[0],
+                        rt_const(a->width, (a->arg[1]->imm + c) & m));
+    return NULL;
+}
+
+RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
+{
+    if (!a || !b)
+        return NULL;
+    unsigned w = gbt_op_is_cmp(op) ? 1 : a->width;
+    if (is_const(a) && is_const(b))
+        return rt_const(w, rt_eval_binop(op, a->width, a->imm, b->imm));
+    /* Canonical order for commutative ops: constant on the right. */
+    if (is_const(a) && (op == GBT_OP_ADD || op == GBT_OP_MUL || op == GBT_OP_AND ||
+                        op == GBT_OP_OR || op == GBT_OP_XOR || op == GBT_OP_EQ ||
+                        op == GBT_OP_NE)) {
+        rt_expr_t *t = a;
+        a = b;
+        b = t;
+    }
+    if (!gbt_op_is_cmp(op)) {
+        rt_expr_t *s = simplify_binop(op, a, b);
+        if (s)
+            return s;
+    }
+    return mk(op, w, a, b, NULL, 0);
+}
+
+static rt_expr_t *zext(rt_expr_t *a, unsigned width)
+{
+    if (is_const(a))
+        return rt_const(width, a->imm);
+    if (a->op == GBT_OP_ZEXT)
+        a = a->arg[0];
+    return mk(GBT_OP_ZEXT, width, a, NULL, NULL, 0);
+}
+
+RT_HIDDEN rt_expr_t *rt_unop(unsigned op, unsigned width, rt_expr_t *a, uint64_t imm)
+{
+    if (!a)
+        return NULL;
+    switch (op) {
+    case GBT_OP_ZEXT:
+        return width == a->width ? a : zext(a, width);
+    case GBT_OP_SEXT:
+        if (width == a->width)
+            return a;
+        if (is_const(a))
+            return rt_const(width, (uint64_t)sext(a->imm, a->width));
+        return mk(op, width, a, NULL, NULL, 0);
+    case GBT_OP_EXTRACT:
+        return rt_extract(a, (unsigned)imm, width);
+    case GBT_OP_NOT:
+        if (is_const(a))
+            return rt_const(a->width, ~a->imm);
+        return mk(op, a->width, a, NULL, NULL, 0);
+    case GBT_OP_NEG:
+        if (is_const(a))
+            return rt_const(a->width, -a->imm);
+        return mk(op, a->width, a, NULL, NULL, 0);
+    default:
+        return NULL;
+    }
+}
+
+RT_HIDDEN rt_expr_t *rt_extract(rt_expr_t *a, unsigned lo, unsigned width)
+{
+    if (!a)
+        return NULL;
+    if (lo == 0 && width == a->width)
+        return a;
+    if (is_const(a))
+        return rt_const(width, a->imm >> lo);
+    if (a->op == GBT_OP_EXTRACT)
+        return rt_extract(a->arg[0], lo + (unsigned)a->imm, width);
+    if (a->op == GBT_OP_CONCAT) {
+        unsigned wl = a->arg[1]->width;
+        if (lo + width <= wl)
+            return rt_extract(a->arg[1], lo, width);
+        if (lo >= wl)
+            return rt_extract(a->arg[0], lo - wl, width);
+    }
+    if (a->op == GBT_OP_ZEXT) {
+        unsigned wx = a->arg[0]->width;
+        if (lo + width <= wx)
+            return rt_extract(a->arg[0], lo, width);
+        if (lo >= wx)
+            return rt_const(width, 0);
+        if (lo == 0)
+            return zext(a->arg[0], width);
+    }
+    return mk(GBT_OP_EXTRACT, width, a, NULL, NULL, lo);
+}
+
+RT_HIDDEN rt_expr_t *rt_concat(rt_expr_t *hi, rt_expr_t *lo)
+{
+    if (!hi || !lo)
+        return NULL;
+    unsigned w = (unsigned)hi->width + lo->width;
+    if (is_const(hi) && is_const(lo))
+        return rt_const(w, (hi->imm << lo->width) | lo->imm);
+    /* Adjacent pieces of one value join back into it. */
+    if (hi->op == GBT_OP_EXTRACT && lo->op == GBT_OP_EXTRACT && hi->arg[0] == lo->arg[0] &&
+        hi->imm == lo->imm + lo->width)
+        return rt_extract(lo->arg[0], (unsigned)lo->imm, w);
+    /* Zero high part: a zero extension (keeps loads of small values narrow). */
+    if (is_const(hi) && hi->imm == 0)
+        return zext(lo, w);
+    return mk(GBT_OP_CONCAT, w, hi, lo, NULL, 0);
+}
+
+RT_HIDDEN rt_expr_t *rt_ite(rt_expr_t *c, rt_expr_t *a, rt_expr_t *b)
+{
+    if (!c || !a || !b)
+        return NULL;
+    if (is_const(c))
+        return c->imm ? a : b;
+    if (a == b)
+        return a;
+    return mk(GBT_OP_ITE, a->width, c, a, b, 0);
+}
+
+RT_HIDDEN rt_expr_t *rt_resize(rt_expr_t *a, unsigned width)
+{
+    if (!a || a->width == width)
+        return a;
+    return a->width < width ? zext(a, width) : rt_extract(a, 0, width);
+}

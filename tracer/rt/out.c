@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The trace writer: records go into a buffer that is emitted as one
+ * checksummed block per write(), when it fills, at exit and from the fatal
+ * signal handler, so a dying run leaves a readable prefix. Expression nodes
+ * are written lazily, in post-order, the first time a PC entry needs them. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_int.h"
+
+#define PAYLOAD_MAX (256u * 1024u) /* well under GBT_BLOCK_MAX */
+#define REC_MAX 64u                /* the largest record we emit */
+
+static int fd = -1;
+static uint8_t buf[GBT_BLOCK_HEADER_SIZE + PAYLOAD_MAX];
+static size_t used; /* payload bytes of whole records */
+static uint64_t block_index;
+static int ended;
+static uint8_t seen_block[65536 / 8];
+
+static uint64_t hash_fn(const void *p, size_t n, uint64_t seed)
+{
+    return XXH3_64bits_withSeed(p, n, seed);
+}
+
+static void write_all(const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return; /* disk full or closed: the trace ends here */
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void flush_block(void)
+{
+    if (fd < 0 || used == 0)
+        return;
+    gbt_enc_block_header(buf, buf + GBT_BLOCK_HEADER_SIZE, (uint32_t)used, block_index++,
+                         hash_fn);
+    write_all(buf, GBT_BLOCK_HEADER_SIZE + used);
+    used = 0;
+}
+
+/* Room for one more record, flushing when needed. */
+static uint8_t *room(void)
+{
+    if (used + REC_MAX > PAYLOAD_MAX)
+        flush_block();
+    return buf + GBT_BLOCK_HEADER_SIZE + used;
+}
+
+static void write_node(rt_expr_t *e)
+{
+    uint32_t args[3];
+    int n = gbt_op_arity(e->op);
+    for (int i = 0; i < n; i++)
+        args[i] = e->arg[i]->id;
+    used += gbt_enc_node(room(), e->op, e->width, (unsigned)n, args, e->imm);
+    e->id = (uint32_t)++rt.written;
+}
+
+/* Writes `root` and every unwritten node below it, arguments first. */
+static void write_dag(rt_expr_t *root)
+{
+    enum { STACK = 1 << 16 };
+    static rt_expr_t *stack[STACK];
+    static uint8_t state[STACK];
+    size_t sp = 0;
+    if (root->id)
+        return;
+    stack[sp] = root;
+    state[sp++] = 0;
+    while (sp > 0) {
+        rt_expr_t *e = stack[sp - 1];
+        int n = gbt_op_arity(e->op);
+        if (state[sp - 1] < n) {
+            rt_expr_t *a = e->arg[state[sp - 1]++];
+            if (!a->id && sp < STACK) {
+                stack[sp] = a;
+                state[sp++] = 0;
+            }
+            continue;
+        }
+        if (!e->id)
+            write_node(e);
+        sp--;
+    }
+}
+
+static void on_fatal(int sig)
+{
+    rt_out_end(GBT_END_SIGNAL, sig);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void on_exit_hook(void) { rt_out_end(GBT_END_EXIT, 0); }
+
+RT_HIDDEN int rt_out_open(const char *path, const uint8_t *input, size_t len)
+{
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    uint8_t hdr[GBT_HEADER_SIZE];
+    gbt_enc_header(hdr, len, XXH3_64bits(input, len), hash_fn);
+    write_all(hdr, sizeof hdr);
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        signal(sigs[i], on_fatal);
+    atexit(on_exit_hook);
+    return 0;
+}
+
+RT_HIDDEN void rt_out_pc(unsigned kind, int taken, uint32_t site, rt_expr_t *cond)
+{
+    if (fd < 0 || rt.stopped || ended)
+        return;
+    if (rt.pcs >= rt.lim.max_pcs) {
+        rt.stopped = 1;
+        rt.dropped++;
+        return;
+    }
+    write_dag(cond);
+    if (!cond->id) { /* the DAG was too deep for the writer's stack */
+        rt.dropped++;
+        return;
+    }
+    used += gbt_enc_pc(room(), kind, (unsigned)taken, site, cond->id);
+    rt.pcs++;
+}
+
+RT_HIDDEN void rt_out_block(uint32_t id)
+{
+    id &= 0xffff;
+    if (fd < 0 || ended || (seen_block[id >> 3] & (1u << (id & 7))))
+        return;
+    seen_block[id >> 3] |= (uint8_t)(1u << (id & 7));
+    used += gbt_enc_block(room(), id);
+}
+
+RT_HIDDEN void rt_out_end(unsigned kind, int code)
+{
+    if (fd < 0 || ended)
+        return;
+    ended = 1;
+    if (rt.stopped && kind == GBT_END_EXIT)
+        kind = GBT_END_LIMIT;
+    used += gbt_enc_end(room(), kind, code, rt.written, rt.pcs, rt.dropped);
+    flush_block();
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private interface of the trace runtime linked into --mode=trace targets.
+ * Everything here has hidden visibility; only the __gb_* entry points in
+ * api.c, libc.c and driver.c are exported to instrumented code. */
+#ifndef GB_RT_INT_H
+#define GB_RT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gbt.h"
+
+#define RT_HIDDEN __attribute__((visibility("hidden")))
+#define RT_EXPORT __attribute__((visibility("default")))
+#define RT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* A runtime expression. `id` is its trace node id once written (0 before):
+ * nodes are written lazily, only when a path-constraint entry needs them. */
+typedef struct rt_expr {
+    uint8_t op;
+    uint8_t width;
+    uint16_t depth;
+    uint32_t id;
+    struct rt_expr *arg[3];
+    uint64_t imm;
+} rt_expr_t;
+
+/* Limits, read once from the environment (see docs/tracer.md). */
+typedef struct rt_limits {
+    uint64_t max_pcs;      /* GLASSBOX_MAX_PCS: stop recording after this many */
+    unsigned max_depth;    /* GLASSBOX_MAX_DEPTH: deeper results become concrete */
+    uint64_t max_nodes;    /* GLASSBOX_MAX_NODES: arena cap */
+    unsigned backoff_free; /* GLASSBOX_BACKOFF: hits per site recorded before back-off */
+} rt_limits_t;
+
+/* Global runtime state (single-threaded tracking; see docs/tracer.md). */
+typedef struct rt_state {
+    int active;        /* tracing on: GLASSBOX_TRACE_OUT was set and opened */
+    int stopped;       /* a cap was hit: record nothing more */
+    rt_limits_t lim;
+    uint64_t nodes;    /* expressions created */
+    uint64_t written;  /* nodes written to the trace */
+    uint64_t pcs;      /* PC entries written */
+    uint64_t dropped;  /* constraints left out by back-off or caps */
+    uint64_t concretized; /* results made concrete by the depth/node caps */
+} rt_state_t;
+
+RT_HIDDEN extern rt_state_t rt;
+
+/* expr.c: construction with folding. Return NULL when a cap is hit (the
+ * value is then treated as concrete). */
+RT_HIDDEN rt_expr_t *rt_const(unsigned width, uint64_t v);
+RT_HIDDEN rt_expr_t *rt_input(uint64_t offset);
+RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b);
+RT_HIDDEN rt_expr_t *rt_unop(unsigned op, unsigned width, rt_expr_t *a, uint64_t imm);
+RT_HIDDEN rt_expr_t *rt_ite(rt_expr_t *c, rt_expr_t *a, rt_expr_t *b);
+RT_HIDDEN rt_expr_t *rt_extract(rt_expr_t *a, unsigned lo, unsigned width);
+RT_HIDDEN rt_expr_t *rt_concat(rt_expr_t *hi, rt_expr_t *lo);
+RT_HIDDEN rt_expr_t *rt_resize(rt_expr_t *a, unsigned width); /* zext or extract */
+RT_HIDDEN uint64_t rt_mask(unsigned width);
+RT_HIDDEN uint64_t rt_eval_binop(unsigned op, unsigned width, uint64_t a, uint64_t b);
+
+/* shadow.c: one shadow pointer per byte of memory. */
+RT_HIDDEN rt_expr_t *rt_shadow_get(uintptr_t addr);
+RT_HIDDEN void rt_shadow_set(uintptr_t addr, rt_expr_t *e);
+RT_HIDDEN int rt_shadow_any(uintptr_t addr, size_t n); /* any byte symbolic? */
+RT_HIDDEN void rt_shadow_clear(uintptr_t addr, size_t n);
+RT_HIDDEN void rt_shadow_copy(uintptr_t dst, uintptr_t src, size_t n); /* memmove semantics */
+RT_HIDDEN rt_expr_t *rt_shadow_load(uintptr_t addr, size_t n);
+RT_HIDDEN void rt_shadow_store(uintptr_t addr, size_t n, rt_expr_t *e);
+
+/* out.c: the trace file. */
+RT_HIDDEN int rt_out_open(const char *path, const uint8_t *input, size_t len);
+RT_HIDDEN void rt_out_pc(unsigned kind, int taken, uint32_t site, rt_expr_t *cond);
+RT_HIDDEN void rt_out_block(uint32_t id);
+RT_HIDDEN void rt_out_end(unsigned kind, int code);
+
+/* api.c */
+RT_HIDDEN void rt_init(void);
+RT_HIDDEN void rt_pin(rt_expr_t *e, uint64_t value, uint32_t site);
+
+/* ---- Entry points called by instrumented code (docs/tracer.md) ------- */
+RT_EXPORT void __gb_input(const uint8_t *data, size_t len);
+RT_EXPORT void *__gb_binop(uint32_t op, uint32_t width, void *a, uint64_t va, void *b,
+                           uint64_t vb);
+RT_EXPORT void *__gb_unop(uint32_t op, uint32_t width, void *a, uint64_t imm);
+RT_EXPORT void *__gb_select(void *c, uint64_t vc, void *a, uint64_t va, void *b, uint64_t vb,
+                            uint32_t width);
+RT_EXPORT void __gb_branch(void *c, uint64_t vc, uint32_t site);
+RT_EXPORT void __gb_switch(void *v, uint64_t vv, uint32_t width, uint32_t site, uint32_t n,
+                           const uint64_t *cases);
+RT_EXPORT void *__gb_load(const void *addr, uint32_t size, void *addr_shadow, uint32_t site);
+RT_EXPORT void __gb_store(void *addr, uint32_t size, void *v, void *addr_shadow, uint32_t site);
+RT_EXPORT void *__gb_gep_idx(void *acc, void *idx, uint64_t c, uint32_t width, uint64_t scale);
+RT_EXPORT void *__gb_gep_end(void *base, uint64_t vbase, void *acc, uint64_t result);
+RT_EXPORT void __gb_memcpy(void *dst, const void *src, uint64_t n);
+RT_EXPORT void __gb_memset(void *dst, void *v, uint64_t n);
+RT_EXPORT void __gb_block(uint32_t id);
+RT_EXPORT int __gb_model_memcmp(const void *a, const void *b, size_t n);
+RT_EXPORT int __gb_model_bcmp(const void *a, const void *b, size_t n);
+RT_EXPORT int __gb_model_strcmp(const char *a, const char *b);
+RT_EXPORT int __gb_model_strncmp(const char *a, const char *b, size_t n);
+RT_EXPORT size_t __gb_model_strlen(const char *s);
+RT_EXPORT void *__gb_model_memcpy(void *d, const void *s, size_t n);
+RT_EXPORT void *__gb_model_memmove(void *d, const void *s, size_t n);
+RT_EXPORT void *__gb_model_memset(void *d, int c, size_t n);
+RT_EXPORT char *__gb_model_strcpy(char *d, const char *s);
+
+#endif

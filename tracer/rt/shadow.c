@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Shadow memory: one expression pointer per byte of the address space, in a
+ * lazily allocated three-level table (L1 by bits 47..24, L2 by 23..12, then
+ * one 4 KiB page of pointers). Untouched memory costs nothing and reads as
+ * concrete. */
+#include <string.h>
+#include <sys/mman.h>
+
+#include "rt_int.h"
+
+#define L1_BITS 24
+#define L2_BITS 12
+#define PAGE_BITS 12
+#define L2_SIZE (1u << L2_BITS)
+#define PAGE_SIZE_B (1u << PAGE_BITS)
+
+typedef rt_expr_t *page_t[PAGE_SIZE_B];
+typedef page_t *l2_t[L2_SIZE];
+
+static l2_t **l1; /* 2^24 entries, reserved on first use */
+
+static void *zalloc(size_t n)
+{
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* The page for `addr`, or NULL; allocates it when `create`. */
+static page_t *page_of(uintptr_t addr, int create)
+{
+    if (RT_UNLIKELY(addr >> (L1_BITS + L2_BITS + PAGE_BITS)))
+        return NULL; /* beyond 48 bits: never symbolic */
+    if (RT_UNLIKELY(!l1)) {
+        if (!create)
+            return NULL;
+        l1 = zalloc(sizeof(l2_t *) << L1_BITS);
+        if (!l1)
+            return NULL;
+    }
+    l2_t *l2 = l1[addr >> (L2_BITS + PAGE_BITS)];
+    if (!l2) {
+        if (!create || !(l2 = zalloc(sizeof(l2_t))))
+            return NULL;
+        l1[addr >> (L2_BITS + PAGE_BITS)] = l2;
+    }
+    page_t **slot = &(*l2)[(addr >> PAGE_BITS) & (L2_SIZE - 1)];
+    if (!*slot && create)
+        *slot = zalloc(sizeof(page_t));
+    return *slot;
+}
+
+RT_HIDDEN rt_expr_t *rt_shadow_get(uintptr_t addr)
+{
+    page_t *p = page_of(addr, 0);
+    return p ? (*p)[addr & (PAGE_SIZE_B - 1)] : NULL;
+}
+
+RT_HIDDEN void rt_shadow_set(uintptr_t addr, rt_expr_t *e)
+{
+    page_t *p = page_of(addr, e != NULL);
+    if (p)
+        (*p)[addr & (PAGE_SIZE_B - 1)] = e;
+}
+
+RT_HIDDEN int rt_shadow_any(uintptr_t addr, size_t n)
+{
+    if (!l1)
+        return 0;
+    for (size_t i = 0; i < n;) {
+        uintptr_t a = addr + i;
+        size_t in_page = PAGE_SIZE_B - (a & (PAGE_SIZE_B - 1));
+        size_t k = in_page < n - i ? in_page : n - i;
+        page_t *p = page_of(a, 0);
+        if (p)
+            for (size_t j = 0; j < k; j++)
+                if ((*p)[(a + j) & (PAGE_SIZE_B - 1)])
+                    return 1;
+        i += k;
+    }
+    return 0;
+}
+
+RT_HIDDEN void rt_shadow_clear(uintptr_t addr, size_t n)
+{
+    if (!l1)
+        return;
+    for (size_t i = 0; i < n;) {
+        uintptr_t a = addr + i;
+        size_t in_page = PAGE_SIZE_B - (a & (PAGE_SIZE_B - 1));
+        size_t k = in_page < n - i ? in_page : n - i;
+        page_t *p = page_of(a, 0);
+        if (p)
+            memset(&(*p)[a & (PAGE_SIZE_B - 1)], 0, k * sizeof(rt_expr_t *));
+        i += k;
+    }
+}
+
+RT_HIDDEN void rt_shadow_copy(uintptr_t dst, uintptr_t src, size_t n)
+{
+    if (!l1 || n == 0 || dst == src)
+        return;
+    if (!rt_shadow_any(src, n)) {
+        rt_shadow_clear(dst, n);
+        return;
+    }
+    if (dst < src || dst >= src + n) {
+        for (size_t i = 0; i < n; i++)
+            rt_shadow_set(dst + i, rt_shadow_get(src + i));
+    } else {
+        for (size_t i = n; i-- > 0;)
+            rt_shadow_set(dst + i, rt_shadow_get(src + i));
+    }
+}
+
+/* Little-endian: the byte at the highest address is the most significant. */
+RT_HIDDEN rt_expr_t *rt_shadow_load(uintptr_t addr, size_t n)
+{
+    if (!rt_shadow_any(addr, n))
+        return NULL;
+    rt_expr_t *acc = NULL;
+    for (size_t i = n; i-- > 0;) {
+        rt_expr_t *b = rt_shadow_get(addr + i);
+        if (!b)
+            b = rt_const(8, *(const uint8_t *)(addr + i));
+        acc = acc ? rt_concat(acc, b) : b;
+        if (!acc)
+            return NULL;
+    }
+    return acc;
+}
+
+RT_HIDDEN void rt_shadow_store(uintptr_t addr, size_t n, rt_expr_t *e)
+{
+    if (!e) {
+        rt_shadow_clear(addr, n);
+        return;
+    }
+    e = rt_resize(e, (unsigned)(8 * n));
+    for (size_t i = 0; i < n; i++)
+        rt_shadow_set(addr + i, n == 1 ? e : rt_extract(e, (unsigned)(8 * i), 8));
+}
