@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* fuzz-bridge/ internals shared by the forkserver client and plain exec:
+ * environment building, child-side setup between fork and exec, clocks. */
+#ifndef GB_BRIDGE_INT_H
+#define GB_BRIDGE_INT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "fuzz_bridge.h"
+
+/* Builds a NULL-terminated copy of the environment with `extra` ("K=V")
+ * added; a K already present is replaced, and a bare "K" removes K. Strings are borrowed from environ
+ * and `extra`, only the array is allocated (free with gb_free). Returns NULL
+ * when out of memory. */
+char **gbb_env_build(char *const *extra);
+
+/* Child side, between fork and exec (async-signal-safe calls only): new
+ * session, limits, output redirection, stdin from `stdin_fd` (-1 means
+ * /dev/null). Returns 0 or -1 with errno set. */
+int gbb_child_setup(unsigned mem_limit_mb, int show_output, int stdin_fd);
+
+/* Child side: exec, and on failure report errno through `err_fd` (a
+ * close-on-exec pipe, so a successful exec reports nothing) and _exit. */
+void gbb_child_exec(char *const *argv, char **envp, int err_fd) __attribute__((noreturn));
+
+/* Parent side: reads the exec report; 0 if exec succeeded, else the errno. */
+int gbb_exec_report(int err_rd);
+
+/* Microseconds on the monotonic clock. */
+uint64_t gbb_now_us(void);
+
+#endif
