@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The expression DAG: hash-consed nodes with folding on construction, the
+ * concrete bit-vector semantics (SMT-LIB), reachability and evaluation. */
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "symbolic_int.h"
+
+/* ---- Concrete semantics ---------------------------------------------- */
+
+static uint64_t sdiv_smt(uint64_t a, uint64_t b, unsigned w)
+{
+    uint64_t m = gb_mask(w), sb = 1ull << (w - 1);
+    int na = (a & sb) != 0, nb = (b & sb) != 0;
+    uint64_t ua = na ? (0 - a) & m : a, ub = nb ? (0 - b) & m : b;
+    uint64_t q = ub == 0 ? m : ua / ub;
+    return (na ^ nb) ? (0 - q) & m : q;
+}
+
+static uint64_t srem_smt(uint64_t a, uint64_t b, unsigned w)
+{
+    uint64_t m = gb_mask(w), sb = 1ull << (w - 1);
+    int na = (a & sb) != 0, nb = (b & sb) != 0;
+    uint64_t ua = na ? (0 - a) & m : a, ub = nb ? (0 - b) & m : b;
+    uint64_t r = ub == 0 ? ua : ua % ub;
+    return na ? (0 - r) & m : r; /* the remainder takes the dividend's sign */
+}
+
+static uint64_t ashr_smt(uint64_t a, uint64_t b, unsigned w)
+{
+    uint64_t m = gb_mask(w);
+    int neg = (a >> (w - 1)) & 1;
+    if (b >= w)
+        return neg ? m : 0;
+    return (a >> b) | (neg ? (m & ~(m >> b)) : 0);
+}
+
+/* Signed order as unsigned order after flipping the sign bit: avoids
+ * implementation-defined conversions to int64_t. */
+static int slt(uint64_t a, uint64_t b, unsigned w)
+{
+    uint64_t sb = 1ull << (w - 1);
+    return (a ^ sb) < (b ^ sb);
+}
+
+static uint64_t apply_arith(unsigned op, unsigned w, uint64_t a, uint64_t b)
+{
+    uint64_t m = gb_mask(w);
+    switch (op) {
+    case GBT_OP_ADD: return (a + b) & m;
+    case GBT_OP_SUB: return (a - b) & m;
+    case GBT_OP_MUL: return (a * b) & m;
+    case GBT_OP_UDIV: return b == 0 ? m : a / b;
+    case GBT_OP_SDIV: return sdiv_smt(a, b, w);
+    case GBT_OP_UREM: return b == 0 ? a : a % b;
+    case GBT_OP_SREM: return srem_smt(a, b, w);
+    case GBT_OP_SHL: return b >= w ? 0 : (a << b) & m;
+    case GBT_OP_LSHR: return b >= w ? 0 : a >> b;
+    case GBT_OP_ASHR: return ashr_smt(a, b, w);
+    case GBT_OP_AND: return a & b;
+    case GBT_OP_OR: return a | b;
+    case GBT_OP_XOR: return a ^ b;
+    default: return 0;
+    }
+}
+
+static uint64_t apply_cmp(unsigned op, unsigned w, uint64_t a, uint64_t b)
+{
+    switch (op) {
+    case GBT_OP_EQ: return a == b;
+    case GBT_OP_NE: return a != b;
+    case GBT_OP_ULT: return a < b;
+    case GBT_OP_ULE: return a <= b;
+    case GBT_OP_UGT: return a > b;
+    case GBT_OP_UGE: return a >= b;
+    case GBT_OP_SLT: return slt(a, b, w);
+    case GBT_OP_SLE: return !slt(b, a, w);
+    case GBT_OP_SGT: return slt(b, a, w);
+    case GBT_OP_SGE: return !slt(a, b, w);
+    default: return 0;
+    }
+}
+
+uint64_t gb_expr_apply(unsigned op, unsigned width, unsigned aw0, unsigned aw1,
+                       const uint64_t *a, uint64_t imm)
+{
+    uint64_t m = gb_mask(width);
+    if (op >= GBT_OP_ADD && op <= GBT_OP_XOR)
+        return apply_arith(op, width, a[0], a[1]);
+    if (gbt_op_is_cmp(op))
+        return apply_cmp(op, aw0, a[0], a[1]);
+    switch (op) {
+    case GBT_OP_CONST: return imm & m;
+    case GBT_OP_NOT: return ~a[0] & m;
+    case GBT_OP_NEG: return (0 - a[0]) & m;
+    case GBT_OP_ZEXT: return a[0];
+    case GBT_OP_SEXT:
+        return ((a[0] >> (aw0 - 1)) & 1) ? (a[0] | (m & ~gb_mask(aw0))) : a[0];
+    case GBT_OP_EXTRACT: return (a[0] >> imm) & m;
+    case GBT_OP_CONCAT: return ((a[0] << aw1) | a[1]) & m;
+    case GBT_OP_ITE: return (a[0] & 1) ? a[1] : a[2];
+    default: return 0;
+    }
+}
+
+/* ---- Hash-consing ---------------------------------------------------- */
+
+int gb_dag_init(gb_dag_t *d)
+{
+    memset(d, 0, sizeof *d);
+    d->hcap = 1024;
+    d->htab = gb_malloc(d->hcap * sizeof *d->htab);
+    if (!d->htab)
+        return -1;
+    memset(d->htab, 0xff, d->hcap * sizeof *d->htab);
+    return 0;
+}
+
+void gb_dag_fini(gb_dag_t *d)
+{
+    gb_free(d->nodes);
+    gb_free(d->htab);
+    gb_free(d->vars);
+    memset(d, 0, sizeof *d);
+}
+
+void gb_dag_seal(gb_dag_t *d)
+{
+    gb_free(d->htab);
+    d->htab = NULL;
+    d->hcap = 0;
+}
+
+static uint64_t node_hash(const gb_node_t *k)
+{
+    uint8_t buf[24];
+    buf[0] = k->op;
+    buf[1] = k->width;
+    buf[2] = k->nargs;
+    buf[3] = 0;
+    for (int i = 0; i < 3; i++)
+        gbt_put32(buf + 4 + 4 * i, k->args[i]);
+    gbt_put64(buf + 16, k->imm);
+    return XXH3_64bits(buf, sizeof buf);
+}
+
+static int node_same(const gb_node_t *a, const gb_node_t *b)
+{
+    return a->hash == b->hash && a->op == b->op && a->width == b->width &&
+           a->imm == b->imm && a->args[0] == b->args[0] && a->args[1] == b->args[1] &&
+           a->args[2] == b->args[2];
+}
+
+static int htab_grow(gb_dag_t *d)
+{
+    size_t ncap = d->hcap * 2;
+    uint32_t *nt = gb_malloc(ncap * sizeof *nt);
+    if (!nt)
+        return -1;
+    memset(nt, 0xff, ncap * sizeof *nt);
+    for (size_t i = 0; i < d->n; i++) {
+        size_t h = (size_t)d->nodes[i].hash & (ncap - 1);
+        while (nt[h] != GB_NONE)
+            h = (h + 1) & (ncap - 1);
+        nt[h] = (uint32_t)i;
+    }
+    gb_free(d->htab);
+    d->htab = nt;
+    d->hcap = ncap;
+    return 0;
+}
+
+static int push_var(gb_dag_t *d, uint32_t idx)
+{
+    if (d->nvars == d->vcap) {
+        size_t nc = d->vcap ? d->vcap * 2 : 64;
+        uint32_t *nv = gb_realloc(d->vars, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        d->vars = nv;
+        d->vcap = nc;
+    }
+    d->vars[d->nvars++] = idx;
+    return 0;
+}
+
+static int ensure_room(gb_dag_t *d)
+{
+    if ((d->n + 1) * 2 > d->hcap && htab_grow(d) != 0)
+        return -1;
+    if (d->n == d->cap) {
+        size_t nc = d->cap ? d->cap * 2 : 256;
+        gb_node_t *nn = gb_realloc(d->nodes, nc * sizeof *nn);
+        if (!nn)
+            return -1;
+        d->nodes = nn;
+        d->cap = nc;
+    }
+    return 0;
+}
+
+/* Finds or appends the node `k` (already folded). */
+static uint32_t intern(gb_dag_t *d, gb_node_t *k)
+{
+    k->hash = node_hash(k);
+    size_t h = (size_t)k->hash & (d->hcap - 1);
+    for (; d->htab[h] != GB_NONE; h = (h + 1) & (d->hcap - 1))
+        if (node_same(&d->nodes[d->htab[h]], k))
+            return d->htab[h];
+    if (d->n >= GB_NONE - 2 || ensure_room(d) != 0)
+        return GB_NONE;
+    h = (size_t)k->hash & (d->hcap - 1); /* the table may have grown */
+    while (d->htab[h] != GB_NONE)
+        h = (h + 1) & (d->hcap - 1);
+    uint32_t idx = (uint32_t)d->n;
+    k->var = GB_NONE;
+    if (k->op == GBT_OP_INPUT) {
+        if (push_var(d, idx) != 0)
+            return GB_NONE;
+        k->var = (uint32_t)(d->nvars - 1);
+    }
+    d->nodes[d->n++] = *k;
+    d->htab[h] = idx;
+    return idx;
+}
+
+/* ---- Folding --------------------------------------------------------- */
+
+static uint32_t mk_const(gb_dag_t *d, unsigned width, uint64_t v)
+{
+    return gb_dag_mk(d, GBT_OP_CONST, width, 0, NULL, v & gb_mask(width));
+}
+
+static uint32_t mk1(gb_dag_t *d, unsigned op, unsigned width, uint32_t a, uint64_t imm)
+{
+    return gb_dag_mk(d, op, width, 1, &a, imm);
+}
+
+static int is_const(const gb_dag_t *d, uint32_t i, uint64_t v)
+{
+    return d->nodes[i].op == GBT_OP_CONST && d->nodes[i].imm == v;
+}
+
+/* Extract of extract, of concat and of an extension: look through to the
+ * part the bits come from. Returns GB_NONE - 1 when nothing applies. */
+static uint32_t fold_extract(gb_dag_t *d, unsigned w, uint32_t x, uint64_t lo)
+{
+    const gb_node_t *n = &d->nodes[x];
+    if (lo == 0 && w == n->width)
+        return x;
+    if (n->op == GBT_OP_EXTRACT)
+        return mk1(d, GBT_OP_EXTRACT, w, n->args[0], lo + n->imm);
+    if (n->op == GBT_OP_CONCAT) {
+        uint32_t hi = n->args[0], low = n->args[1];
+        unsigned wl = d->nodes[low].width;
+        if (lo + w <= wl)
+            return mk1(d, GBT_OP_EXTRACT, w, low, lo);
+        if (lo >= wl)
+            return mk1(d, GBT_OP_EXTRACT, w, hi, lo - wl);
+    }
+    if (n->op == GBT_OP_ZEXT || n->op == GBT_OP_SEXT) {
+        uint32_t y = n->args[0];
+        unsigned wy = d->nodes[y].width;
+        if (lo + w <= wy)
+            return mk1(d, GBT_OP_EXTRACT, w, y, lo);
+        if (lo >= wy && n->op == GBT_OP_ZEXT)
+            return mk_const(d, w, 0);
+    }
+    return GB_NONE - 1;
+}
+
+static uint32_t fold_concat(gb_dag_t *d, unsigned w, uint32_t hi, uint32_t lo)
+{
+    const gb_node_t *h = &d->nodes[hi], *l = &d->nodes[lo];
+    if (h->op == GBT_OP_EXTRACT && l->op == GBT_OP_EXTRACT && h->args[0] == l->args[0] &&
+        h->imm == l->imm + l->width)
+        return mk1(d, GBT_OP_EXTRACT, w, l->args[0], l->imm);
+    if (is_const(d, hi, 0))
+        return mk1(d, GBT_OP_ZEXT, w, lo, 0);
+    return GB_NONE - 1;
+}
+
+/* x op 0 / 0 op x identities and x op x for a few operators. */
+static uint32_t fold_binary(gb_dag_t *d, unsigned op, unsigned w, uint32_t a, uint32_t b)
+{
+    int comm = op == GBT_OP_ADD || op == GBT_OP_OR || op == GBT_OP_XOR || op == GBT_OP_AND ||
+               op == GBT_OP_MUL;
+    if (comm && d->nodes[a].op == GBT_OP_CONST) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    if (d->nodes[b].op == GBT_OP_CONST) {
+        uint64_t c = d->nodes[b].imm;
+        if (c == 0 && (op == GBT_OP_ADD || op == GBT_OP_SUB || op == GBT_OP_OR ||
+                       op == GBT_OP_XOR || op == GBT_OP_SHL || op == GBT_OP_LSHR ||
+                       op == GBT_OP_ASHR))
+            return a;
+        if ((c == 0 && (op == GBT_OP_AND || op == GBT_OP_MUL)))
+            return mk_const(d, w, 0);
+        if ((op == GBT_OP_AND && c == gb_mask(w)) || (op == GBT_OP_MUL && c == 1))
+            return a;
+    }
+    if (a == b) {
+        if (op == GBT_OP_AND || op == GBT_OP_OR)
+            return a;
+        if (op == GBT_OP_XOR || op == GBT_OP_SUB)
+            return mk_const(d, w, 0);
+        if (op == GBT_OP_EQ || op == GBT_OP_ULE || op == GBT_OP_UGE || op == GBT_OP_SLE ||
+            op == GBT_OP_SGE)
+            return mk_const(d, 1, 1);
+        if (op == GBT_OP_NE || op == GBT_OP_ULT || op == GBT_OP_UGT || op == GBT_OP_SLT ||
+            op == GBT_OP_SGT)
+            return mk_const(d, 1, 0);
+    }
+    return GB_NONE - 1;
+}
+
+/* A width-1 value compared with a constant is itself or its complement:
+ * tracers often emit `(zext cmp) != 0`, which this brings back to `cmp`. */
+static uint32_t fold_bool_cmp(gb_dag_t *d, unsigned op, uint32_t a, uint32_t b)
+{
+    if (d->nodes[a].op == GBT_OP_CONST) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    if (d->nodes[a].width != 1 || d->nodes[b].op != GBT_OP_CONST)
+        return GB_NONE - 1;
+    int keep = (op == GBT_OP_EQ) == (d->nodes[b].imm == 1);
+    return keep ? a : mk1(d, GBT_OP_NOT, 1, a, 0);
+}
+
+static uint32_t fold_unary(gb_dag_t *d, unsigned op, unsigned w, uint32_t x, uint64_t imm)
+{
+    const gb_node_t *n = &d->nodes[x];
+    if ((op == GBT_OP_NOT || op == GBT_OP_NEG) && n->op == op)
+        return n->args[0];
+    if ((op == GBT_OP_ZEXT || op == GBT_OP_SEXT) && n->op == op)
+        return mk1(d, op, w, n->args[0], 0);
+    if (op == GBT_OP_EXTRACT)
+        return fold_extract(d, w, x, imm);
+    return GB_NONE - 1;
+}
+
+/* Returns the folded node, GB_NONE on out of memory, GB_NONE - 1 if no fold. */
+static uint32_t fold(gb_dag_t *d, unsigned op, unsigned width, unsigned nargs,
+                     const uint32_t *args, uint64_t imm)
+{
+    int all_const = nargs > 0;
+    uint64_t v[3] = {0, 0, 0};
+    for (unsigned i = 0; i < nargs; i++) {
+        all_const &= d->nodes[args[i]].op == GBT_OP_CONST;
+        v[i] = d->nodes[args[i]].imm;
+    }
+    if (all_const) {
+        unsigned aw0 = d->nodes[args[0]].width;
+        unsigned aw1 = nargs > 1 ? d->nodes[args[1]].width : 0;
+        return mk_const(d, width, gb_expr_apply(op, width, aw0, aw1, v, imm));
+    }
+    if (op == GBT_OP_ITE) {
+        if (d->nodes[args[0]].op == GBT_OP_CONST)
+            return (d->nodes[args[0]].imm & 1) ? args[1] : args[2];
+        return args[1] == args[2] ? args[1] : GB_NONE - 1;
+    }
+    if (nargs == 1)
+        return fold_unary(d, op, width, args[0], imm);
+    if (op == GBT_OP_CONCAT)
+        return fold_concat(d, width, args[0], args[1]);
+    if (nargs == 2) {
+        uint32_t r = fold_binary(d, op, width, args[0], args[1]);
+        if (r == GB_NONE - 1 && (op == GBT_OP_EQ || op == GBT_OP_NE))
+            r = fold_bool_cmp(d, op, args[0], args[1]);
+        return r;
+    }
+    return GB_NONE - 1;
+}
+
+static int commutative(unsigned op)
+{
+    return op == GBT_OP_ADD || op == GBT_OP_MUL || op == GBT_OP_AND || op == GBT_OP_OR ||
+           op == GBT_OP_XOR || op == GBT_OP_EQ || op == GBT_OP_NE;
+}
+
+uint32_t gb_dag_mk(gb_dag_t *d, unsigned op, unsigned width, unsigned nargs,
+                   const uint32_t *args, uint64_t imm)
+{
+    uint32_t r = fold(d, op, width, nargs, args, imm);
+    if (r != GB_NONE - 1)
+        return r;
+    gb_node_t k;
+    memset(&k, 0, sizeof k);
+    k.op = (uint8_t)op;
+    k.width = (uint8_t)width;
+    k.nargs = (uint8_t)nargs;
+    k.imm = imm;
+    for (unsigned i = 0; i < nargs; i++)
+        k.args[i] = args[i];
+    if (nargs == 2 && commutative(op) && k.args[0] > k.args[1]) {
+        k.args[0] = args[1];
+        k.args[1] = args[0];
+    }
+    return intern(d, &k);
+}
+
+/* ---- Reachability and evaluation ------------------------------------- */
+
+typedef struct u32set {
+    uint32_t *slot;
+    size_t cap, n;
+} u32set_t;
+
+static int set_add(u32set_t *s, uint32_t v); /* 1 added, 0 present, -1 OOM */
+
+static int set_grow(u32set_t *s)
+{
+    u32set_t ns = {gb_malloc(s->cap * 2 * sizeof(uint32_t)), s->cap * 2, 0};
+    if (!ns.slot)
+        return -1;
+    memset(ns.slot, 0xff, ns.cap * sizeof(uint32_t));
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->slot[i] != GB_NONE)
+            set_add(&ns, s->slot[i]);
+    gb_free(s->slot);
+    *s = ns;
+    return 0;
+}
+
+static int set_add(u32set_t *s, uint32_t v)
+{
+    size_t h = (size_t)(v * 2654435761u) & (s->cap - 1);
+    for (; s->slot[h] != GB_NONE; h = (h + 1) & (s->cap - 1))
+        if (s->slot[h] == v)
+            return 0;
+    s->slot[h] = v;
+    if (++s->n * 2 > s->cap && set_grow(s) != 0)
+        return -1;
+    return 1;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A growable array of node indices. */
+typedef struct u32vec {
+    uint32_t *v;
+    size_t n, cap;
+} u32vec_t;
+
+static int vec_push(u32vec_t *a, uint32_t x)
+{
+    if (a->n == a->cap) {
+        size_t nc = a->cap ? a->cap * 2 : 64;
+        uint32_t *nv = gb_realloc(a->v, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        a->v = nv;
+        a->cap = nc;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+/* Pushes `x` on the DFS stack unless already seen; 0 or -1 (OOM). */
+static int visit(u32set_t *seen, u32vec_t *stack, uint32_t x)
+{
+    int a = set_add(seen, x);
+    if (a < 0)
+        return -1;
+    return a == 1 ? vec_push(stack, x) : 0;
+}
+
+size_t gb_dag_reach(const gb_dag_t *d, const uint32_t *roots, size_t nroots, uint32_t **out)
+{
+    u32set_t seen = {gb_malloc(64 * sizeof(uint32_t)), 64, 0};
+    u32vec_t stack = {NULL, 0, 0}, list = {NULL, 0, 0};
+    int ok = seen.slot != NULL;
+    if (ok)
+        memset(seen.slot, 0xff, seen.cap * sizeof(uint32_t));
+    for (size_t r = 0; ok && r < nroots; r++) {
+        ok = visit(&seen, &stack, roots[r]) == 0;
+        while (ok && stack.n > 0) {
+            uint32_t x = stack.v[--stack.n];
+            ok = vec_push(&list, x) == 0;
+            for (unsigned i = 0; ok && i < d->nodes[x].nargs; i++)
+                ok = visit(&seen, &stack, d->nodes[x].args[i]) == 0;
+        }
+    }
+    gb_free(seen.slot);
+    gb_free(stack.v);
+    if (!ok) {
+        gb_free(list.v);
+        *out = NULL;
+        return (size_t)-1;
+    }
+    if (list.n == 0 && !list.v)
+        list.v = gb_malloc(sizeof(uint32_t)); /* callers free unconditionally */
+    qsort(list.v, list.n, sizeof *list.v, cmp_u32);
+    *out = list.v;
+    return list.n;
+}
+
+size_t gb_dag_pos(const uint32_t *list, size_t n, uint32_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (list[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int gb_trace_eval_pc(const gb_trace_t *t, size_t j, const uint8_t *input, size_t len)
+{
+    if (!t || j >= t->npcs)
+        return -1;
+    const gb_dag_t *d = &t->dag;
+    uint32_t *list;
+    size_t n = gb_dag_reach(d, &t->pcs[j].node, 1, &list);
+    if (n == (size_t)-1)
+        return -1;
+    uint64_t *val = gb_malloc(n * sizeof *val);
+    if (!val) {
+        gb_free(list);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const gb_node_t *x = &d->nodes[list[i]];
+        uint64_t a[3] = {0, 0, 0};
+        for (unsigned k = 0; k < x->nargs; k++)
+            a[k] = val[gb_dag_pos(list, i, x->args[k])];
+        if (x->op == GBT_OP_INPUT)
+            val[i] = (input && x->imm < len) ? input[x->imm] : 0;
+        else {
+            unsigned aw0 = x->nargs > 0 ? d->nodes[x->args[0]].width : 0;
+            unsigned aw1 = x->nargs > 1 ? d->nodes[x->args[1]].width : 0;
+            val[i] = gb_expr_apply(x->op, x->width, aw0, aw1, a, x->imm);
+        }
+    }
+    int r = (val[n - 1] & 1) == t->pcs[j].taken;
+    gb_free(val);
+    gb_free(list);
+    return r;
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Prints a trace's path constraint as SMT-LIB2. Shared subterms become
+ * define-funs so the text stays linear in the DAG, never exponential. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "symbolic_int.h"
+
+/* Deepest chain of single-use terms printed inline; deeper ones are named,
+ * which bounds the printer's recursion on long chains. */
+#define GB_SMT2_INLINE_DEPTH 16
+
+typedef struct printer {
+    FILE *f;
+    const gb_dag_t *d;
+    const uint32_t *list; /* reachable nodes, ascending */
+    size_t n;
+    uint8_t *named;       /* per list position: printed as nK */
+} printer_t;
+
+static const char *op_name(unsigned op)
+{
+    static const char *const names[] = {
+        [GBT_OP_ADD] = "bvadd",   [GBT_OP_SUB] = "bvsub",   [GBT_OP_MUL] = "bvmul",
+        [GBT_OP_UDIV] = "bvudiv", [GBT_OP_SDIV] = "bvsdiv", [GBT_OP_UREM] = "bvurem",
+        [GBT_OP_SREM] = "bvsrem", [GBT_OP_SHL] = "bvshl",   [GBT_OP_LSHR] = "bvlshr",
+        [GBT_OP_ASHR] = "bvashr", [GBT_OP_AND] = "bvand",   [GBT_OP_OR] = "bvor",
+        [GBT_OP_XOR] = "bvxor",   [GBT_OP_NOT] = "bvnot",   [GBT_OP_NEG] = "bvneg",
+        [GBT_OP_CONCAT] = "concat", [GBT_OP_EQ] = "=",      [GBT_OP_NE] = "=",
+        [GBT_OP_ULT] = "bvult",   [GBT_OP_ULE] = "bvule",   [GBT_OP_UGT] = "bvugt",
+        [GBT_OP_UGE] = "bvuge",   [GBT_OP_SLT] = "bvslt",   [GBT_OP_SLE] = "bvsle",
+        [GBT_OP_SGT] = "bvsgt",   [GBT_OP_SGE] = "bvsge",
+    };
+    return op < sizeof names / sizeof names[0] && names[op] ? names[op] : "?";
+}
+
+static int is_leaf(const gb_node_t *x)
+{
+    return x->op == GBT_OP_CONST || x->op == GBT_OP_INPUT;
+}
+
+static void print_term(printer_t *p, uint32_t node);
+
+/* A reference to a node: its name, its literal, or its inline term. */
+static void print_ref(printer_t *p, uint32_t node)
+{
+    const gb_node_t *x = &p->d->nodes[node];
+    if (x->op == GBT_OP_INPUT)
+        fprintf(p->f, "b%" PRIu64, x->imm);
+    else if (x->op == GBT_OP_CONST)
+        fprintf(p->f, "(_ bv%" PRIu64 " %u)", x->imm, x->width);
+    else if (p->named[gb_dag_pos(p->list, p->n, node)])
+        fprintf(p->f, "n%u", node);
+    else
+        print_term(p, node);
+}
+
+static void print_term(printer_t *p, uint32_t node)
+{
+    const gb_node_t *x = &p->d->nodes[node];
+    FILE *f = p->f;
+    unsigned aw = x->nargs ? p->d->nodes[x->args[0]].width : 0;
+    switch (x->op) {
+    case GBT_OP_ZEXT: fprintf(f, "((_ zero_extend %u) ", x->width - aw); break;
+    case GBT_OP_SEXT: fprintf(f, "((_ sign_extend %u) ", x->width - aw); break;
+    case GBT_OP_EXTRACT:
+        fprintf(f, "((_ extract %u %u) ", (unsigned)x->imm + x->width - 1, (unsigned)x->imm);
+        break;
+    case GBT_OP_ITE: fputs("(ite (= ", f); break;
+    default:
+        if (gbt_op_is_cmp(x->op))
+            fputs("(ite (", f);
+        else
+            fputc('(', f);
+        fprintf(f, "%s ", op_name(x->op));
+    }
+    for (unsigned i = 0; i < x->nargs; i++) {
+        if (i > 0)
+            fputc(' ', f);
+        print_ref(p, x->args[i]);
+        if (x->op == GBT_OP_ITE && i == 0)
+            fputs(" #b1)", f);
+    }
+    if (gbt_op_is_cmp(x->op))
+        fputs(x->op == GBT_OP_NE ? ") #b0 #b1)" : ") #b1 #b0)", f);
+    else
+        fputc(')', f);
+}
+
+/* Names every non-leaf term used twice or more, and terms whose inline
+ * depth would exceed GB_SMT2_INLINE_DEPTH. */
+static int choose_names(printer_t *p, const gb_trace_t *t)
+{
+    uint32_t *uses = gb_calloc(p->n, sizeof *uses);
+    uint8_t *depth = gb_calloc(p->n, 1);
+    if (!uses || !depth) {
+        gb_free(uses);
+        gb_free(depth);
+        return -1;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        for (unsigned k = 0; k < p->d->nodes[p->list[i]].nargs; k++)
+            uses[gb_dag_pos(p->list, i, p->d->nodes[p->list[i]].args[k])]++;
+    for (size_t j = 0; j < t->npcs; j++)
+        uses[gb_dag_pos(p->list, p->n, t->pcs[j].node)]++;
+    for (size_t i = 0; i < p->n; i++) {
+        const gb_node_t *x = &p->d->nodes[p->list[i]];
+        if (is_leaf(x))
+            continue;
+        unsigned dep = 1;
+        for (unsigned k = 0; k < x->nargs; k++) {
+            size_t a = gb_dag_pos(p->list, i, x->args[k]);
+            if (!p->named[a] && depth[a] + 1u > dep)
+                dep = depth[a] + 1u;
+        }
+        p->named[i] = uses[i] >= 2 || dep > GB_SMT2_INLINE_DEPTH;
+        depth[i] = p->named[i] ? 0 : (uint8_t)dep;
+    }
+    gb_free(uses);
+    gb_free(depth);
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int print_decls(printer_t *p)
+{
+    size_t n = 0;
+    uint64_t *off = gb_malloc((p->n ? p->n : 1) * sizeof *off);
+    if (!off)
+        return -1;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->d->nodes[p->list[i]].op == GBT_OP_INPUT)
+            off[n++] = p->d->nodes[p->list[i]].imm;
+    qsort(off, n, sizeof *off, cmp_u64);
+    for (size_t i = 0; i < n; i++)
+        fprintf(p->f, "(declare-const b%" PRIu64 " (_ BitVec 8))\n", off[i]);
+    gb_free(off);
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->named[i])
+            continue;
+        fprintf(p->f, "(define-fun n%u () (_ BitVec %u) ", p->list[i],
+                p->d->nodes[p->list[i]].width);
+        print_term(p, p->list[i]);
+        fputs(")\n", p->f);
+    }
+    return 0;
+}
+
+static void print_asserts(printer_t *p, const gb_trace_t *t)
+{
+    static const char *const kinds[] = {"branch", "pin", "switch"};
+    for (size_t j = 0; j < t->npcs; j++) {
+        const gb_pc_t *pc = &t->pcs[j];
+        fprintf(p->f, ";; pc %zu %s site 0x%08x taken %u%s\n", j, kinds[pc->kind], pc->site,
+                pc->taken, pc->kind == GBT_PC_PIN ? " (pin: never flipped)" : "");
+        fputs("(assert (= ", p->f);
+        print_ref(p, pc->node);
+        fprintf(p->f, " #b%u))\n", pc->taken);
+    }
+}
+
+int gb_trace_print_smt2(const gb_trace_t *t, FILE *out, gb_err_t *e)
+{
+    uint32_t *roots = gb_malloc((t->npcs ? t->npcs : 1) * sizeof *roots);
+    if (!roots)
+        return gb_err_set(e, "out of memory printing SMT-LIB2");
+    for (size_t j = 0; j < t->npcs; j++)
+        roots[j] = t->pcs[j].node;
+    uint32_t *list;
+    printer_t p = {out, &t->dag, NULL, 0, NULL};
+    p.n = gb_dag_reach(&t->dag, roots, t->npcs, &list);
+    p.list = list;
+    gb_free(roots);
+    if (p.n == (size_t)-1)
+        return gb_err_set(e, "out of memory printing SMT-LIB2");
+    p.named = gb_calloc(p.n ? p.n : 1, 1);
+    int r = -1;
+    if (!p.named || choose_names(&p, t) != 0) {
+        gb_err_set(e, "out of memory printing SMT-LIB2");
+        goto done;
+    }
+    fprintf(out, "; glassbox trace: input length %" PRIu64 ", input hash 0x%016" PRIx64
+            ", %zu path-constraint entries, %s\n", t->info.input_len, t->info.input_hash,
+            t->npcs, t->info.complete ? "complete" : "incomplete (no END record)");
+    fputs("(set-logic QF_BV)\n", out);
+    if (print_decls(&p) != 0) {
+        gb_err_set(e, "out of memory printing SMT-LIB2");
+        goto done;
+    }
+    print_asserts(&p, t);
+    fputs("(check-sat)\n", out);
+    r = (fflush(out) != 0 || ferror(out)) ? gb_err_sys(e, "cannot write SMT-LIB2") : 0;
+done:
+    gb_free(list);
+    gb_free(p.named);
+    return r;
+}

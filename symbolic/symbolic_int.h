@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private to symbolic/: the expression DAG of a loaded trace, the concrete
+ * semantics shared by folding and evaluation, and the Z3 bridge interface. */
+#ifndef GB_SYMBOLIC_INT_H
+#define GB_SYMBOLIC_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gbt.h"
+#include "symbolic.h"
+
+#define GB_NONE UINT32_MAX /* "no node" / "no variable" */
+
+/* One DAG node. Arguments always have smaller indices than the node, so the
+ * node array is in topological order; walks rely on this instead of
+ * recursion, which deep expression chains would overflow. */
+typedef struct gb_node {
+    uint64_t imm;     /* CONST value, INPUT offset, EXTRACT low bit, else 0 */
+    uint64_t hash;    /* XXH3 of op/width/args/imm, for hash-consing */
+    uint32_t args[3]; /* DAG indices */
+    uint32_t var;     /* INPUT: index into gb_dag_t.vars; else GB_NONE */
+    uint8_t op, width, nargs;
+} gb_node_t;
+
+/* The DAG is the per-trace arena: nodes only ever grow until the load ends,
+ * then the hash table is released and the DAG is read-only. */
+typedef struct gb_dag {
+    gb_node_t *nodes;
+    size_t n, cap;
+    uint32_t *htab; /* open addressing, node index or GB_NONE */
+    size_t hcap;    /* power of two */
+    uint32_t *vars; /* INPUT nodes, in creation order */
+    size_t nvars, vcap;
+} gb_dag_t;
+
+typedef struct gb_pc {
+    uint32_t node; /* DAG index, width 1 */
+    uint32_t site;
+    uint8_t kind, taken;
+} gb_pc_t;
+
+struct gb_trace {
+    uint64_t serial; /* unique per load: solver caches key on it, not the address */
+    gb_dag_t dag;
+    gb_pc_t *pcs;
+    size_t npcs, pcap;
+    uint32_t *blocks;
+    size_t nblocks, bcap;
+    gb_trace_info_t info; /* nodes/pcs/blocks are filled by gb_trace_get_info */
+};
+
+/* ---- DAG (expr.c) ---- */
+int gb_dag_init(gb_dag_t *d);
+void gb_dag_fini(gb_dag_t *d);
+void gb_dag_seal(gb_dag_t *d); /* drop the hash table after loading */
+/* Makes (or finds) a node; arguments must be valid and widths consistent
+ * (the loader checks). Folds constants and extract/concat patterns. Returns
+ * the DAG index or GB_NONE when out of memory. */
+uint32_t gb_dag_mk(gb_dag_t *d, unsigned op, unsigned width, unsigned nargs,
+                   const uint32_t *args, uint64_t imm);
+
+static inline uint64_t gb_mask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+
+/* Result of `op` on concrete argument values (already masked to their
+ * widths); `aw` is the width of argument 0 (and of the low half for CONCAT
+ * via aw1). SMT-LIB semantics throughout. */
+uint64_t gb_expr_apply(unsigned op, unsigned width, unsigned aw0, unsigned aw1,
+                       const uint64_t *a, uint64_t imm);
+
+/* Collects the nodes reachable from `roots` into `*out` (ascending, so in
+ * topological order; free with gb_free). Costs the size of the sub-DAG, not
+ * of the whole DAG. Returns the count, or (size_t)-1 when out of memory. */
+size_t gb_dag_reach(const gb_dag_t *d, const uint32_t *roots, size_t nroots, uint32_t **out);
+
+/* Position of node x in a sorted list of n nodes that contains it. */
+size_t gb_dag_pos(const uint32_t *list, size_t n, uint32_t x);
+
+/* ---- Z3 bridge (z3_bridge.c) ---- */
+typedef struct gb_z3 gb_z3_t;
+
+/* One conjunct of a query: DAG node `node` (width 1) equals `value`. */
+typedef struct gb_conj {
+    uint32_t node;
+    uint8_t value;
+} gb_conj_t;
+
+int gb_z3_new(gb_z3_t **out, gb_err_t *e);
+void gb_z3_free(gb_z3_t *z);
+/* Checks the conjunction; on SAT fills vals[i] for the INPUT nodes vars[i].
+ * Caches translations per trace (keyed by its serial). */
+int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *c, size_t nc,
+                const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,
+                uint8_t *vals, gb_err_t *e);
+
+#endif

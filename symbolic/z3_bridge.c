@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The only file that talks to Z3: translates DAG nodes to bit-vector terms
+ * (width-1 values stay 1-bit vectors), checks conjunctions, reads models.
+ * Uses a reference-counted context and an error handler that never exits. */
+#include <stdio.h>
+#include <string.h>
+#include <z3.h>
+
+#include "symbolic_int.h"
+
+struct gb_z3 {
+    Z3_context ctx;
+    Z3_sort sort[GBT_MAX_WIDTH + 1]; /* bit-vector sorts by width, referenced */
+    Z3_ast one, zero;                /* #b1 and #b0 */
+    uint64_t serial;                 /* trace whose terms `cache` holds; 0 = none */
+    Z3_ast *cache;                   /* DAG index -> term (referenced) or NULL */
+    size_t ncache;
+};
+
+/* Z3's default handler exits the process. Ours records the first error of
+ * the current call; the bridge checks it (and NULL results) after each step.
+ * Thread-local because a handler gets no user pointer. */
+static _Thread_local int z3_failed;
+static _Thread_local Z3_error_code z3_code;
+
+static void on_z3_error(Z3_context c, Z3_error_code code)
+{
+    (void)c;
+    if (!z3_failed) {
+        z3_failed = 1;
+        z3_code = code;
+    }
+}
+
+static int z3_fail(gb_z3_t *z, const char *what, gb_err_t *e)
+{
+    const char *msg = z3_failed ? Z3_get_error_msg(z->ctx, z3_code) : "null result";
+    z3_failed = 0;
+    return gb_err_set(e, "z3: %s: %s", what, msg ? msg : "unknown error");
+}
+
+/* Takes a reference on a fresh term, or reports failure with NULL. */
+static Z3_ast keep(gb_z3_t *z, Z3_ast a)
+{
+    if (!a || z3_failed)
+        return NULL;
+    Z3_inc_ref(z->ctx, a);
+    return a;
+}
+
+static void drop_cache(gb_z3_t *z)
+{
+    for (size_t i = 0; i < z->ncache; i++)
+        if (z->cache[i])
+            Z3_dec_ref(z->ctx, z->cache[i]);
+    gb_free(z->cache);
+    z->cache = NULL;
+    z->ncache = 0;
+    z->serial = 0;
+}
+
+void gb_z3_free(gb_z3_t *z)
+{
+    if (!z)
+        return;
+    if (z->ctx) {
+        drop_cache(z);
+        for (unsigned w = 1; w <= GBT_MAX_WIDTH; w++)
+            if (z->sort[w])
+                Z3_dec_ref(z->ctx, Z3_sort_to_ast(z->ctx, z->sort[w]));
+        if (z->one)
+            Z3_dec_ref(z->ctx, z->one);
+        if (z->zero)
+            Z3_dec_ref(z->ctx, z->zero);
+        Z3_del_context(z->ctx);
+    }
+    gb_free(z);
+}
+
+static Z3_sort bv_sort(gb_z3_t *z, unsigned w)
+{
+    if (!z->sort[w]) {
+        Z3_sort s = Z3_mk_bv_sort(z->ctx, w);
+        if (!s || z3_failed)
+            return NULL;
+        Z3_inc_ref(z->ctx, Z3_sort_to_ast(z->ctx, s));
+        z->sort[w] = s;
+    }
+    return z->sort[w];
+}
+
+int gb_z3_new(gb_z3_t **out, gb_err_t *e)
+{
+    *out = NULL;
+    gb_z3_t *z = gb_calloc(1, sizeof *z);
+    if (!z)
+        return gb_err_set(e, "out of memory creating the solver");
+    Z3_config cfg = Z3_mk_config();
+    if (!cfg) {
+        gb_free(z);
+        return gb_err_set(e, "z3: cannot create a configuration");
+    }
+    Z3_set_param_value(cfg, "model", "true");
+    z->ctx = Z3_mk_context_rc(cfg);
+    Z3_del_config(cfg);
+    if (!z->ctx) {
+        gb_free(z);
+        return gb_err_set(e, "z3: cannot create a context");
+    }
+    Z3_set_error_handler(z->ctx, on_z3_error);
+    z3_failed = 0;
+    Z3_sort s1 = bv_sort(z, 1);
+    z->one = s1 ? keep(z, Z3_mk_unsigned_int64(z->ctx, 1, s1)) : NULL;
+    z->zero = s1 ? keep(z, Z3_mk_unsigned_int64(z->ctx, 0, s1)) : NULL;
+    if (!z->one || !z->zero) {
+        z3_fail(z, "creating constants", e);
+        gb_z3_free(z);
+        return -1;
+    }
+    *out = z;
+    return 0;
+}
+
+/* ---- Translation ----------------------------------------------------- */
+
+typedef Z3_ast (*z3_bin_fn)(Z3_context, Z3_ast, Z3_ast);
+
+static z3_bin_fn bin_fn(unsigned op)
+{
+    switch (op) {
+    case GBT_OP_ADD: return Z3_mk_bvadd;
+    case GBT_OP_SUB: return Z3_mk_bvsub;
+    case GBT_OP_MUL: return Z3_mk_bvmul;
+    case GBT_OP_UDIV: return Z3_mk_bvudiv;
+    case GBT_OP_SDIV: return Z3_mk_bvsdiv;
+    case GBT_OP_UREM: return Z3_mk_bvurem;
+    case GBT_OP_SREM: return Z3_mk_bvsrem;
+    case GBT_OP_SHL: return Z3_mk_bvshl;
+    case GBT_OP_LSHR: return Z3_mk_bvlshr;
+    case GBT_OP_ASHR: return Z3_mk_bvashr;
+    case GBT_OP_AND: return Z3_mk_bvand;
+    case GBT_OP_OR: return Z3_mk_bvor;
+    case GBT_OP_XOR: return Z3_mk_bvxor;
+    case GBT_OP_CONCAT: return Z3_mk_concat;
+    case GBT_OP_EQ: return Z3_mk_eq;
+    case GBT_OP_NE: return Z3_mk_eq; /* negated by the caller */
+    case GBT_OP_ULT: return Z3_mk_bvult;
+    case GBT_OP_ULE: return Z3_mk_bvule;
+    case GBT_OP_UGT: return Z3_mk_bvugt;
+    case GBT_OP_UGE: return Z3_mk_bvuge;
+    case GBT_OP_SLT: return Z3_mk_bvslt;
+    case GBT_OP_SLE: return Z3_mk_bvsle;
+    case GBT_OP_SGT: return Z3_mk_bvsgt;
+    case GBT_OP_SGE: return Z3_mk_bvsge;
+    default: return NULL;
+    }
+}
+
+/* The term for node x, whose arguments are already in the cache. Each
+ * intermediate result feeds the very next call, which is what keeps an
+ * unreferenced term alive in a reference-counted context. */
+static Z3_ast translate(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x)
+{
+    Z3_context c = z->ctx;
+    Z3_ast a0 = x->nargs > 0 ? z->cache[x->args[0]] : NULL;
+    Z3_ast a1 = x->nargs > 1 ? z->cache[x->args[1]] : NULL;
+    Z3_sort s = bv_sort(z, x->width);
+    if (!s)
+        return NULL;
+    switch (x->op) {
+    case GBT_OP_CONST: return Z3_mk_unsigned_int64(c, x->imm, s);
+    case GBT_OP_INPUT: {
+        char name[32];
+        snprintf(name, sizeof name, "b%llu", (unsigned long long)x->imm);
+        return Z3_mk_const(c, Z3_mk_string_symbol(c, name), s);
+    }
+    case GBT_OP_NOT: return Z3_mk_bvnot(c, a0);
+    case GBT_OP_NEG: return Z3_mk_bvneg(c, a0);
+    case GBT_OP_ZEXT: return Z3_mk_zero_ext(c, x->width - d->nodes[x->args[0]].width, a0);
+    case GBT_OP_SEXT: return Z3_mk_sign_ext(c, x->width - d->nodes[x->args[0]].width, a0);
+    case GBT_OP_EXTRACT:
+        return Z3_mk_extract(c, (unsigned)x->imm + x->width - 1, (unsigned)x->imm, a0);
+    case GBT_OP_ITE:
+        return Z3_mk_ite(c, Z3_mk_eq(c, a0, z->one), a1, z->cache[x->args[2]]);
+    default: break;
+    }
+    z3_bin_fn f = bin_fn(x->op);
+    if (!f)
+        return NULL;
+    if (!gbt_op_is_cmp(x->op))
+        return f(c, a0, a1);
+    Z3_ast b = f(c, a0, a1);
+    if (x->op == GBT_OP_NE)
+        b = Z3_mk_not(c, b);
+    return Z3_mk_ite(c, b, z->one, z->zero);
+}
+
+/* Makes sure every node reachable from the conjuncts has a cached term. */
+static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
+                           gb_err_t *e)
+{
+    if (z->serial != t->serial) {
+        drop_cache(z);
+        z->cache = gb_calloc(t->dag.n, sizeof *z->cache);
+        if (!z->cache)
+            return gb_err_set(e, "out of memory translating a query");
+        z->ncache = t->dag.n;
+        z->serial = t->serial;
+    }
+    uint32_t *roots = gb_malloc(nc * sizeof *roots), *list = NULL;
+    if (!roots)
+        return gb_err_set(e, "out of memory translating a query");
+    for (size_t i = 0; i < nc; i++)
+        roots[i] = cj[i].node;
+    size_t n = gb_dag_reach(&t->dag, roots, nc, &list);
+    gb_free(roots);
+    if (n == (size_t)-1)
+        return gb_err_set(e, "out of memory translating a query");
+    int r = 0;
+    for (size_t i = 0; i < n && r == 0; i++) {
+        if (z->cache[list[i]])
+            continue;
+        z->cache[list[i]] = keep(z, translate(z, &t->dag, &t->dag.nodes[list[i]]));
+        if (!z->cache[list[i]])
+            r = z3_fail(z, "translating a node", e);
+    }
+    gb_free(list);
+    return r;
+}
+
+/* ---- Checking -------------------------------------------------------- */
+
+static Z3_solver mk_solver(gb_z3_t *z, unsigned timeout_ms)
+{
+    Z3_context c = z->ctx;
+    Z3_solver s = Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "QF_BV"));
+    if (!s || z3_failed)
+        return NULL;
+    Z3_solver_inc_ref(c, s);
+    Z3_params p = Z3_mk_params(c);
+    if (!p || z3_failed) {
+        Z3_solver_dec_ref(c, s);
+        return NULL;
+    }
+    Z3_params_inc_ref(c, p);
+    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms);
+    Z3_solver_set_params(c, s, p);
+    Z3_params_dec_ref(c, p);
+    if (z3_failed) {
+        Z3_solver_dec_ref(c, s);
+        return NULL;
+    }
+    return s;
+}
+
+static int read_model(gb_z3_t *z, Z3_solver s, const uint32_t *vars, size_t nvars,
+                      uint8_t *vals, gb_err_t *e)
+{
+    Z3_context c = z->ctx;
+    Z3_model m = Z3_solver_get_model(c, s);
+    if (!m || z3_failed)
+        return z3_fail(z, "getting a model", e);
+    Z3_model_inc_ref(c, m);
+    int r = 0;
+    for (size_t i = 0; i < nvars && r == 0; i++) {
+        Z3_ast v = NULL;
+        uint64_t u = 0;
+        Z3_ast var = vars[i] < z->ncache ? z->cache[vars[i]] : NULL;
+        if (!var || !Z3_model_eval(c, m, var, true, &v) || !v ||
+            !Z3_get_numeral_uint64(c, v, &u) || z3_failed)
+            r = z3_fail(z, "reading a model value", e);
+        vals[i] = (uint8_t)u;
+    }
+    Z3_model_dec_ref(c, m);
+    return r;
+}
+
+int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
+                const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,
+                uint8_t *vals, gb_err_t *e)
+{
+    z3_failed = 0;
+    if (translate_query(z, t, cj, nc, e) != 0)
+        return -1;
+    Z3_context c = z->ctx;
+    Z3_solver s = mk_solver(z, timeout_ms);
+    if (!s)
+        return z3_fail(z, "creating a solver", e);
+    for (size_t i = 0; i < nc && !z3_failed; i++)
+        Z3_solver_assert(c, s, Z3_mk_eq(c, z->cache[cj[i].node], cj[i].value ? z->one : z->zero));
+    int r = 0;
+    Z3_lbool res = z3_failed ? Z3_L_UNDEF : Z3_solver_check(c, s);
+    if (z3_failed)
+        r = z3_fail(z, "checking a query", e);
+    else if (res == Z3_L_TRUE) {
+        *st = GB_Q_SAT;
+        r = read_model(z, s, vars, nvars, vals, e);
+    } else
+        *st = res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
+    Z3_solver_dec_ref(c, s);
+    return r;
+}
