@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Table-driven option parsing for the glassbox commands. */
+#include "opts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gb_opts_help(const gb_cmd_t *cmd)
+{
+    printf("usage: glassbox %s %s\n\n%s\n\noptions:\n", cmd->name, cmd->usage, cmd->summary);
+    for (size_t i = 0; i < cmd->nopts; i++) {
+        const gb_opt_t *o = &cmd->opts[i];
+        char left[64];
+        snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->shrt ? "-" : "", o->shrt ? o->shrt : ' ',
+                 o->shrt ? ", " : "  ", o->lng, o->arg ? " " : "", o->arg ? o->arg : "");
+        printf("  %-28s %s", left, o->help);
+        if (o->env)
+            printf(" [env %s]", o->env);
+        printf("\n");
+    }
+    printf("  %-28s %s\n", "-h, --help", "show this help");
+}
+
+static int set_value(const gb_cmd_t *cmd, const gb_opt_t *o, const char *v, const char *from)
+{
+    if (o->kind == GB_OPT_FLAG) {
+        *(int *)o->dst = 1;
+        return 0;
+    }
+    if (o->kind == GB_OPT_STR) {
+        *(const char **)o->dst = v;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno || !*v || *end || v[0] == '-') {
+        fprintf(stderr, "glassbox %s: %s expects a non-negative number, got '%s'\n", cmd->name,
+                from, v);
+        return -1;
+    }
+    *(unsigned long long *)o->dst = n;
+    return 0;
+}
+
+static const gb_opt_t *find(const gb_cmd_t *cmd, const char *a)
+{
+    for (size_t i = 0; i < cmd->nopts; i++) {
+        const gb_opt_t *o = &cmd->opts[i];
+        if ((a[1] != '-' && a[1] == o->shrt && a[2] == '\0') ||
+            (a[1] == '-' && strcmp(a + 2, o->lng) == 0))
+            return o;
+    }
+    return NULL;
+}
+
+static int apply_env(const gb_cmd_t *cmd)
+{
+    for (size_t i = 0; i < cmd->nopts; i++) {
+        const gb_opt_t *o = &cmd->opts[i];
+        const char *v = o->env ? getenv(o->env) : NULL;
+        if (v && *v && set_value(cmd, o, v, o->env) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, int *npos,
+                  char ***rest, int *nrest)
+{
+    *npos = 0;
+    *rest = NULL;
+    *nrest = 0;
+    if (apply_env(cmd) != 0)
+        return -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            *rest = argv + i + 1;
+            *nrest = argc - i - 1;
+            return 0;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            gb_opts_help(cmd);
+            return 1;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
+            if (*npos >= 8) {
+                fprintf(stderr, "glassbox %s: too many arguments ('%s')\n", cmd->name, a);
+                return -1;
+            }
+            pos[(*npos)++] = a;
+            continue;
+        }
+        const gb_opt_t *o = find(cmd, a);
+        if (!o) {
+            fprintf(stderr, "glassbox %s: unknown option '%s' (see --help)\n", cmd->name, a);
+            return -1;
+        }
+        const char *v = NULL;
+        if (o->kind != GB_OPT_FLAG) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "glassbox %s: %s needs a value\n", cmd->name, a);
+                return -1;
+            }
+            v = argv[++i];
+        }
+        if (set_value(cmd, o, v, a) != 0)
+            return -1;
+    }
+    return 0;
+}

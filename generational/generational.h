@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* generational/: SAGE's generational search. Pops the best-scoring input,
+ * traces it, flips each path-constraint entry from its bound on, runs every
+ * child on the coverage build, scores it by new blocks and pushes it.
+ * Uses symbolic/ (solving), fuzz-bridge/ (running) and corpus/ (storing). */
+#ifndef GB_GENERATIONAL_H
+#define GB_GENERATIONAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gb_base.h"
+
+typedef struct gb_search_opts {
+    const char *trace_bin;      /* --mode=trace build */
+    const char *cov_bin;        /* --mode=cov build */
+    const char *out;            /* campaign root (-o) */
+    const char *name;           /* instance name (-n), default "glassbox" */
+    unsigned timeout_ms;        /* per cov run (-t), default 1000 */
+    unsigned trace_timeout_ms;  /* per trace run, default max(10 x timeout, 5000) */
+    unsigned solver_timeout_ms; /* per Z3 query, default 2000 */
+    uint64_t max_seconds;       /* stop after this long (-V), 0 = until done */
+    int optimistic;             /* relax UNSAT queries (QSYM), default on */
+    int status_fd;              /* where status lines go; -1 = none */
+    unsigned status_every_ms;   /* default 2000 */
+    const char *command_line;   /* for fuzzer_stats */
+} gb_search_opts_t;
+
+/* Counters, also written to fuzzer_stats. */
+typedef struct gb_search_stats {
+    uint64_t execs;        /* runs of the cov build */
+    uint64_t traces;       /* runs of the trace build */
+    uint64_t expanded;     /* inputs expanded */
+    uint64_t children;     /* models turned into new inputs */
+    uint64_t duplicates;   /* models that gave an input already run */
+    uint64_t divergent;    /* children whose path left the predicted prefix */
+    uint64_t crashes_seen; /* crashing runs, saved or not */
+    uint64_t hangs_seen;
+    uint32_t queue;        /* entries in queue/ */
+    uint32_t crashes;      /* saved (distinct) crashes */
+    uint32_t hangs;        /* saved (distinct) hangs */
+    uint32_t blocks;       /* blocks covered by any run */
+    size_t pending;        /* inputs waiting in the worklist */
+    uint64_t first_crash_ms; /* since start; 0 = none yet */
+} gb_search_stats_t;
+
+typedef struct gb_search gb_search_t;
+
+/* Checks both binaries (executable, carrying the right Glassbox runtime
+ * marker), opens the campaign directory and starts the forkserver. */
+int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e);
+
+/* Runs a seed on the cov build, stores it in queue/ and puts it on the
+ * worklist with bound 0. A seed that crashes is kept in crashes/ and still
+ * expanded. Duplicate seeds are skipped. */
+int gb_search_add_seed(gb_search_t *s, const uint8_t *data, size_t len, const char *name,
+                       gb_err_t *e);
+
+/* The search loop: until the worklist is empty, max_seconds pass, or
+ * gb_search_stop is called. Returns -1 only on a fatal error (the campaign
+ * directory stopped being writable, the target stopped running). */
+int gb_search_run(gb_search_t *s, gb_err_t *e);
+
+/* Async-signal-safe: asks the loop to stop after the current step. */
+void gb_search_stop(gb_search_t *s);
+
+void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st);
+
+/* Writes final stats and frees everything. NULL is ok. */
+void gb_search_free(gb_search_t *s);
+
+#endif

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What the search tells the outside: fuzzer_stats (AFL++ keys plus
+ * Glassbox's own), plot_data rows, and a one-line status on stderr. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "search_int.h"
+
+#define GB_VERSION "0.1.0"
+
+typedef struct kvs {
+    gb_stat_t v[48];
+    size_t n;
+} kvs_t;
+
+static void kv(kvs_t *k, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void kv(kvs_t *k, const char *key, const char *fmt, ...)
+{
+    if (k->n >= sizeof k->v / sizeof k->v[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    k->v[k->n].key = key;
+    vsnprintf(k->v[k->n].value, sizeof k->v[k->n].value, fmt, ap);
+    va_end(ap);
+    k->n++;
+}
+
+static double per_sec(uint64_t n, uint64_t ms) { return ms ? (double)n * 1000.0 / (double)ms : 0; }
+
+static void fill_stats(gb_search_t *s, kvs_t *k)
+{
+    gb_search_stats_t st;
+    gb_solver_stats_t q;
+    gb_search_get_stats(s, &st);
+    gb_solver_get_stats(s->solver, &q);
+    uint64_t now = gb_time_ms(), run = now - s->start_ms;
+    kv(k, "start_time", "%llu", (unsigned long long)(s->start_ms / 1000));
+    kv(k, "last_update", "%llu", (unsigned long long)(now / 1000));
+    kv(k, "run_time", "%llu", (unsigned long long)(run / 1000));
+    kv(k, "fuzzer_pid", "%ld", (long)getpid());
+    kv(k, "cycles_done", "0");
+    kv(k, "execs_done", "%llu", (unsigned long long)st.execs);
+    kv(k, "execs_per_sec", "%.2f", per_sec(st.execs, run));
+    kv(k, "traces_done", "%llu", (unsigned long long)st.traces);
+    kv(k, "inputs_expanded", "%llu", (unsigned long long)st.expanded);
+    kv(k, "corpus_count", "%u", st.queue);
+    kv(k, "pending_total", "%zu", st.pending);
+    kv(k, "saved_crashes", "%u", st.crashes);
+    kv(k, "saved_hangs", "%u", st.hangs);
+    kv(k, "crashes_seen", "%llu", (unsigned long long)st.crashes_seen);
+    kv(k, "first_crash_ms", "%llu", (unsigned long long)st.first_crash_ms);
+    kv(k, "last_find", "%llu", (unsigned long long)(s->last_find_ms / 1000));
+    kv(k, "blocks_covered", "%u", st.blocks);
+    kv(k, "edges_found", "%u", st.blocks);
+    kv(k, "bitmap_cvg", "%.2f%%", 100.0 * st.blocks / GB_COV_MAP);
+    kv(k, "children_generated", "%llu", (unsigned long long)st.children);
+    kv(k, "children_duplicate", "%llu", (unsigned long long)st.duplicates);
+    kv(k, "children_divergent", "%llu", (unsigned long long)st.divergent);
+    kv(k, "queries_total", "%llu", (unsigned long long)q.queries_total);
+    kv(k, "queries_z3", "%llu", (unsigned long long)q.queries_z3);
+    kv(k, "queries_sat", "%llu", (unsigned long long)q.queries_sat);
+    kv(k, "queries_unsat", "%llu", (unsigned long long)q.queries_unsat);
+    kv(k, "queries_timeout", "%llu", (unsigned long long)q.queries_timeout);
+    kv(k, "queries_optimistic", "%llu", (unsigned long long)q.queries_optimistic);
+    kv(k, "solver_time_ms", "%llu", (unsigned long long)q.solver_time_ms);
+    kv(k, "exec_timeout", "%u", s->o.timeout_ms);
+    kv(k, "afl_banner", "%s", s->o.name);
+    kv(k, "afl_version", "glassbox-" GB_VERSION);
+    kv(k, "target_mode", "glassbox generational");
+    kv(k, "command_line", "%s", s->o.command_line ? s->o.command_line : "");
+}
+
+int gb_report_write(gb_search_t *s, int final, gb_err_t *e)
+{
+    kvs_t k = {0};
+    fill_stats(s, &k);
+    (void)final;
+    if (gb_campaign_write_stats(s->camp, k.v, k.n, e) != 0)
+        return -1;
+    gb_search_stats_t st;
+    gb_search_get_stats(s, &st);
+    uint64_t run = gb_time_ms() - s->start_ms;
+    gb_plot_row_t row = {
+        .relative_time = run / 1000,
+        .corpus_count = st.queue,
+        .pending_total = st.pending,
+        .map_size = 100.0 * st.blocks / GB_COV_MAP,
+        .saved_crashes = st.crashes,
+        .saved_hangs = st.hangs,
+        .execs_per_sec = per_sec(st.execs, run),
+        .total_execs = st.execs,
+        .edges_found = st.blocks,
+    };
+    return gb_campaign_plot(s->camp, &row, e);
+}
+
+void gb_report_status(gb_search_t *s, int final)
+{
+    if (s->o.status_fd < 0)
+        return;
+    gb_search_stats_t st;
+    gb_solver_stats_t q;
+    gb_search_get_stats(s, &st);
+    gb_solver_get_stats(s->solver, &q);
+    uint64_t run = gb_time_ms() - s->start_ms;
+    char line[512];
+    int n = snprintf(line, sizeof line,
+                     "[%s] %s%llus execs %llu (%.0f/s) traces %llu queue %u pending %zu "
+                     "crashes %u hangs %u blocks %u | queries %llu: sat %llu unsat %llu "
+                     "timeout %llu opt %llu z3 %llu\n",
+                     s->o.name, final ? "done " : "", (unsigned long long)(run / 1000),
+                     (unsigned long long)st.execs, per_sec(st.execs, run),
+                     (unsigned long long)st.traces, st.queue, st.pending, st.crashes, st.hangs,
+                     st.blocks, (unsigned long long)q.queries_total,
+                     (unsigned long long)q.queries_sat, (unsigned long long)q.queries_unsat,
+                     (unsigned long long)q.queries_timeout,
+                     (unsigned long long)q.queries_optimistic, (unsigned long long)q.queries_z3);
+    if (n > 0 && write(s->o.status_fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line) < 0)
+        s->o.status_fd = -1;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The generational search (SAGE): GenerateInputs and ExpandExecution, with
+ * child.bound = j + 1, lowered to the first divergence when a child leaves
+ * the path it was predicted to follow (so an optimistic child that broke a
+ * checksum can repair it in the next generation). */
+#include <stdio.h>
+#include <string.h>
+
+#include "search_int.h"
+
+static void set_defaults(gb_search_opts_t *o)
+{
+    if (!o->name || !*o->name)
+        o->name = "glassbox";
+    if (!o->timeout_ms)
+        o->timeout_ms = 1000;
+    if (!o->trace_timeout_ms)
+        o->trace_timeout_ms = o->timeout_ms * 10 > 5000 ? o->timeout_ms * 10 : 5000;
+    if (!o->status_every_ms)
+        o->status_every_ms = 2000;
+}
+
+static int check_binary(const char *path, const char *marker, const char *mode, gb_err_t *e)
+{
+    if (gb_check_executable(path, e) != 0)
+        return -1;
+    int has = gb_binary_has_marker(path, marker, e);
+    if (has < 0)
+        return -1;
+    if (!has)
+        return gb_err_set(e, "%s is not a Glassbox %s build (build it with glassbox-cc --mode=%s)",
+                          path, mode, mode);
+    return 0;
+}
+
+static int start_fsrv(gb_search_t *s, gb_err_t *e)
+{
+    char *argv[] = {(char *)s->o.cov_bin, s->cur_input, NULL};
+    gb_fsrv_opts_t fo = {.argv = argv, .input_path = s->cur_input, .timeout_ms = s->o.timeout_ms};
+    return gb_fsrv_start(&fo, &s->fsrv, e);
+}
+
+int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
+{
+    *out = NULL;
+    gb_search_opts_t o = *opts;
+    set_defaults(&o);
+    if (check_binary(o.trace_bin, GB_MARKER_TRACE, "trace", e) != 0 ||
+        check_binary(o.cov_bin, GB_MARKER_COV, "cov", e) != 0)
+        return -1;
+    gb_search_t *s = gb_calloc(1, sizeof *s);
+    if (!s)
+        return gb_err_set(e, "out of memory");
+    s->o = o;
+    s->start_ms = s->last_find_ms = gb_time_ms();
+    gb_solver_opts_t so = {.timeout_ms = o.solver_timeout_ms, .optimistic = o.optimistic};
+    if (gb_campaign_open(o.out, o.name, &s->camp, e) != 0 ||
+        gb_solver_new(&so, &s->solver, e) != 0) {
+        gb_search_free(s);
+        return -1;
+    }
+    const char *dir = gb_campaign_dir(s->camp);
+    snprintf(s->cur_input, sizeof s->cur_input, "%s/.cur_input", dir);
+    snprintf(s->trace_input, sizeof s->trace_input, "%s/.cur_trace_input", dir);
+    snprintf(s->trace_file, sizeof s->trace_file, "%s/.cur_trace.gbt", dir);
+    if (start_fsrv(s, e) != 0) {
+        gb_search_free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+int gb_search_add_seed(gb_search_t *s, const uint8_t *data, size_t len, const char *name,
+                       gb_err_t *e)
+{
+    int fresh = gb_hset_add(&s->seen, gb_hash64(data, len, 0));
+    if (fresh <= 0)
+        return fresh < 0 ? gb_err_set(e, "out of memory") : 0;
+    gb_item_t *it = gb_item_new(data, len, s->seq++);
+    if (!it)
+        return gb_err_set(e, "out of memory");
+    char desc[300];
+    snprintf(desc, sizeof desc, "orig:%.200s", name);
+    for (char *p = desc; *p; p++)
+        if (*p == '/' || *p == ',')
+            *p = '_';
+    int keep = gb_search_run_check(s, it, desc, e);
+    if (keep <= 0) {
+        gb_item_free(it);
+        return keep;
+    }
+    return gb_worklist_push(&s->work, it) == 0 ? 0 : gb_err_set(e, "out of memory");
+}
+
+void gb_search_stop(gb_search_t *s) { s->stop = 1; }
+
+void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
+{
+    *st = s->st;
+    st->pending = s->work.n;
+    st->queue = gb_campaign_queue_count(s->camp);
+}
+
+void gb_search_free(gb_search_t *s)
+{
+    if (!s)
+        return;
+    if (s->camp)
+        gb_report_write(s, 1, NULL);
+    gb_fsrv_stop(s->fsrv);
+    gb_solver_free(s->solver);
+    gb_campaign_close(s->camp);
+    gb_worklist_free(&s->work);
+    gb_hset_free(&s->seen);
+    gb_hset_free(&s->crash_sigs);
+    gb_hset_free(&s->hang_sigs);
+    gb_free(s);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private state of the generational search. */
+#ifndef GB_SEARCH_INT_H
+#define GB_SEARCH_INT_H
+
+#include <signal.h>
+
+#include "corpus.h"
+#include "fuzz_bridge.h"
+#include "generational.h"
+#include "symbolic.h"
+
+#define GB_COV_MAP 65536u
+
+/* The (site, direction) a path constraint entry had: what a child is
+ * predicted to follow up to the entry that made it. */
+typedef struct gb_step {
+    uint32_t site;
+    uint8_t kind, taken;
+} gb_step_t;
+
+/* An input waiting for expansion. */
+typedef struct gb_item {
+    uint8_t *data;
+    size_t len;
+    size_t bound;        /* first PC position this item may flip */
+    uint32_t score;      /* new blocks it covered when it was run */
+    uint64_t seq;        /* creation order, for newest-first ties */
+    int64_t queue_id;    /* id in queue/, or -1 */
+    int64_t crash_id;    /* id in crashes/, or -1 */
+    gb_step_t *predicted; /* expected path prefix, n_predicted entries */
+    size_t n_predicted;
+} gb_item_t;
+
+/* Max-heap by (score, then shorter input, then newer). */
+typedef struct gb_worklist {
+    gb_item_t **heap;
+    size_t n, cap;
+} gb_worklist_t;
+
+int gb_worklist_push(gb_worklist_t *w, gb_item_t *it);
+gb_item_t *gb_worklist_pop(gb_worklist_t *w);
+void gb_worklist_free(gb_worklist_t *w);
+gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq);
+void gb_item_free(gb_item_t *it);
+
+/* A set of 64-bit hashes (inputs already run, crash signatures). */
+typedef struct gb_hset {
+    uint64_t *slots;
+    size_t n, cap;
+} gb_hset_t;
+
+int gb_hset_add(gb_hset_t *h, uint64_t key); /* 1 if new, 0 if present, -1 on OOM */
+void gb_hset_free(gb_hset_t *h);
+
+struct gb_search {
+    gb_search_opts_t o;
+    gb_campaign_t *camp;
+    gb_fsrv_t *fsrv;
+    gb_solver_t *solver;
+    gb_worklist_t work;
+    gb_hset_t seen;       /* hashes of every input run */
+    gb_hset_t crash_sigs; /* coverage signatures of saved crashes */
+    gb_hset_t hang_sigs;
+    uint8_t virgin[GB_COV_MAP]; /* 1 where some run covered the block */
+    char cur_input[4096], trace_input[4096], trace_file[4096];
+    gb_search_stats_t st;
+    uint64_t start_ms, last_status_ms, last_stats_ms, last_find_ms, seq;
+    volatile sig_atomic_t stop;
+};
+
+/* Run&Check: runs `it` on the cov build, scores it, stores it (queue,
+ * crashes or hangs). Returns 1 to keep it for expansion, 0 to drop it,
+ * -1 on a fatal error. */
+int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e);
+
+/* report.c: fuzzer_stats, plot_data and the status line. */
+int gb_report_write(gb_search_t *s, int final, gb_err_t *e);
+void gb_report_status(gb_search_t *s, int final);
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The worklist (a binary max-heap) and a small hash set. */
+#include <string.h>
+
+#include "search_int.h"
+
+/* 1 if a should be expanded before b. */
+static int before(const gb_item_t *a, const gb_item_t *b)
+{
+    if (a->score != b->score)
+        return a->score > b->score;
+    if (a->len != b->len)
+        return a->len < b->len;
+    return a->seq > b->seq;
+}
+
+static void swap(gb_item_t **h, size_t i, size_t j)
+{
+    gb_item_t *t = h[i];
+    h[i] = h[j];
+    h[j] = t;
+}
+
+int gb_worklist_push(gb_worklist_t *w, gb_item_t *it)
+{
+    if (w->n == w->cap) {
+        size_t nc = w->cap ? 2 * w->cap : 256;
+        gb_item_t **nh = gb_realloc(w->heap, nc * sizeof *nh);
+        if (!nh)
+            return -1;
+        w->heap = nh;
+        w->cap = nc;
+    }
+    size_t i = w->n++;
+    w->heap[i] = it;
+    while (i > 0 && before(w->heap[i], w->heap[(i - 1) / 2])) {
+        swap(w->heap, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    return 0;
+}
+
+gb_item_t *gb_worklist_pop(gb_worklist_t *w)
+{
+    if (w->n == 0)
+        return NULL;
+    gb_item_t *top = w->heap[0];
+    w->heap[0] = w->heap[--w->n];
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, best = i;
+        if (l < w->n && before(w->heap[l], w->heap[best]))
+            best = l;
+        if (r < w->n && before(w->heap[r], w->heap[best]))
+            best = r;
+        if (best == i)
+            break;
+        swap(w->heap, i, best);
+        i = best;
+    }
+    return top;
+}
+
+gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq)
+{
+    gb_item_t *it = gb_calloc(1, sizeof *it);
+    if (!it || !(it->data = gb_malloc(len))) {
+        gb_free(it);
+        return NULL;
+    }
+    memcpy(it->data, data, len);
+    it->len = len;
+    it->seq = seq;
+    it->queue_id = it->crash_id = -1;
+    return it;
+}
+
+void gb_item_free(gb_item_t *it)
+{
+    if (!it)
+        return;
+    gb_free(it->data);
+    gb_free(it->predicted);
+    gb_free(it);
+}
+
+void gb_worklist_free(gb_worklist_t *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        gb_item_free(w->heap[i]);
+    gb_free(w->heap);
+    memset(w, 0, sizeof *w);
+}
+
+/* Open addressing; key 0 is stored as 1 (a collision we accept). */
+int gb_hset_add(gb_hset_t *h, uint64_t key)
+{
+    key = key ? key : 1;
+    if (2 * (h->n + 1) > h->cap) {
+        size_t nc = h->cap ? 2 * h->cap : 1024;
+        uint64_t *ns = gb_calloc(nc, sizeof *ns);
+        if (!ns)
+            return -1;
+        for (size_t i = 0; i < h->cap; i++) {
+            if (!h->slots[i])
+                continue;
+            size_t k = (size_t)(h->slots[i] * 0x9e3779b97f4a7c15ull) & (nc - 1);
+            while (ns[k])
+                k = (k + 1) & (nc - 1);
+            ns[k] = h->slots[i];
+        }
+        gb_free(h->slots);
+        h->slots = ns;
+        h->cap = nc;
+    }
+    size_t k = (size_t)(key * 0x9e3779b97f4a7c15ull) & (h->cap - 1);
+    while (h->slots[k]) {
+        if (h->slots[k] == key)
+            return 0;
+        k = (k + 1) & (h->cap - 1);
+    }
+    h->slots[k] = key;
+    h->n++;
+    return 1;
+}
+
+void gb_hset_free(gb_hset_t *h)
+{
+    gb_free(h->slots);
+    memset(h, 0, sizeof *h);
+}
