@@ -83,7 +83,7 @@ static void block_cases(void)
 {
     tb_t *b = valid_one_block();
     size_t n = b->len;
-    uint8_t *p = malloc(n + 64);
+    uint8_t *p = malloc(2 * n + 64);
     memcpy(p, b->file, n);
     p[40] ^= 1;
     EXPECT_REJECT(p, n, GB_TRACE_PREFIX_OK, "bad block magic", 40);
