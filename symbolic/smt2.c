@@ -153,7 +153,7 @@ static int print_decls(printer_t *p)
 
 static void print_asserts(printer_t *p, const gb_trace_t *t)
 {
-    static const char *const kinds[] = {"branch", "pin", "switch"};
+    static const char *const kinds[] = {"branch", "pin", "switch", "check"};
     for (size_t j = 0; j < t->npcs; j++) {
         const gb_pc_t *pc = &t->pcs[j];
         fprintf(p->f, ";; pc %zu %s site 0x%08x taken %u%s\n", j, kinds[pc->kind], pc->site,

@@ -133,7 +133,7 @@ static int rec_pc(loader_t *L, const uint8_t *b, size_t blen, size_t off)
     if (blen != GBT_PC_BODY)
         return gb_err_set(L->e, "PC body length %zu (expected %u) at offset %zu", blen,
                           GBT_PC_BODY, off);
-    if (b[0] > GBT_PC_SWITCH)
+    if (b[0] > GBT_PC_CHECK)
         return gb_err_set(L->e, "PC with unknown kind %u at offset %zu", b[0], off);
     if (b[1] > 1)
         return gb_err_set(L->e, "PC taken %u is not 0 or 1 at offset %zu", b[1], off);

@@ -31,11 +31,12 @@ enum gbt_pc_kind {
     GBT_PC_BRANCH = 0, /* a conditional branch on a symbolic condition */
     GBT_PC_PIN = 1,    /* a concretisation (symbolic pointer): never flipped */
     GBT_PC_SWITCH = 2, /* one case of a switch: taken or not */
+    GBT_PC_CHECK = 3,  /* a bounds check (index <u size) the search flips to look for a bug */
 };
 
 /* How the traced run ended (END record). */
 enum gbt_end_kind {
-    GBT_END_EXIT = 0,   /* normal exit; code = exit status */
+    GBT_END_EXIT = 0,   /* normal exit; code = 0 (atexit cannot see the status) */
     GBT_END_SIGNAL = 1, /* fatal signal; code = signal number */
     GBT_END_LIMIT = 2,  /* the trace hit a size cap and stopped recording */
 };

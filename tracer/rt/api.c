@@ -184,6 +184,20 @@ RT_EXPORT void *__gb_gep_end(void *base, uint64_t vbase, void *acc, uint64_t res
     return acc ? rt_binop(GBT_OP_ADD, acc, r) : r;
 }
 
+/* Active property checking (SAGE): an index into an array of `n` elements
+ * records `sext(idx) <u n`, so that the search can ask for an index out of
+ * bounds. Not a constraint on other queries' models: it only widens them. */
+RT_EXPORT void __gb_check_bound(void *idx, uint64_t v, uint32_t width, uint64_t n, uint32_t site)
+{
+    if (!idx || !rt.active)
+        return;
+    rt_expr_t *i = rt_unop(GBT_OP_SEXT, 64, idx, 0);
+    rt_expr_t *c = rt_binop(GBT_OP_ULT, i, rt_const(64, n));
+    uint64_t sv = width >= 64 ? v : (v ^ (1ull << (width - 1))) - (1ull << (width - 1));
+    if (c && c->op != GBT_OP_CONST)
+        record(GBT_PC_CHECK, sv < n, site, c);
+}
+
 RT_EXPORT void __gb_memcpy(void *dst, const void *src, uint64_t n)
 {
     rt_shadow_copy((uintptr_t)dst, (uintptr_t)src, (size_t)n);

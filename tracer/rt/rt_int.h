@@ -94,6 +94,7 @@ RT_EXPORT void *__gb_load(const void *addr, uint32_t size, void *addr_shadow, ui
 RT_EXPORT void __gb_store(void *addr, uint32_t size, void *v, void *addr_shadow, uint32_t site);
 RT_EXPORT void *__gb_gep_idx(void *acc, void *idx, uint64_t c, uint32_t width, uint64_t scale);
 RT_EXPORT void *__gb_gep_end(void *base, uint64_t vbase, void *acc, uint64_t result);
+RT_EXPORT void __gb_check_bound(void *idx, uint64_t v, uint32_t width, uint64_t n, uint32_t site);
 RT_EXPORT void __gb_memcpy(void *dst, const void *src, uint64_t n);
 RT_EXPORT void __gb_memset(void *dst, void *v, uint64_t n);
 RT_EXPORT void __gb_block(uint32_t id);
