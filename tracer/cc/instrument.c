@@ -279,7 +279,7 @@ static void do_store(ictx_t *x, LLVMValueRef inst, uint32_t site)
 
 /* getelementptr: shadow = base + sum(sext(idx) * scale), built as deltas
  * from the concrete result (see __gb_gep_idx in the runtime). */
-static void do_gep(ictx_t *x, LLVMValueRef inst)
+static void do_gep(ictx_t *x, LLVMValueRef inst, uint32_t site)
 {
     LLVMValueRef base = LLVMGetOperand(inst, 0), sbase = shadow(x, base);
     unsigned n = (unsigned)LLVMGetNumOperands(inst);
@@ -294,11 +294,14 @@ static void do_gep(ictx_t *x, LLVMValueRef inst)
     for (unsigned i = 1; i < n; i++) {
         LLVMValueRef idx = LLVMGetOperand(inst, i), sidx = shadow(x, idx);
         LLVMTypeRef scaled = cur;
+        unsigned long long bound = 0; /* elements of the array indexed, 0 = unknown */
         if (i > 1) { /* step into the aggregate */
             if (LLVMGetTypeKind(cur) == LLVMStructTypeKind) {
                 cur = LLVMStructGetTypeAtIndex(cur, (unsigned)LLVMConstIntGetZExtValue(idx));
                 continue; /* struct field offsets are constant */
             }
+            if (LLVMGetTypeKind(cur) == LLVMArrayTypeKind)
+                bound = LLVMGetArrayLength(cur);
             cur = LLVMGetElementType(cur);
             scaled = cur;
         }
@@ -306,6 +309,11 @@ static void do_gep(ictx_t *x, LLVMValueRef inst)
         if (sidx == x->nullp || !w)
             continue;
         LLVMValueRef sidx64 = LLVMBuildSExtOrBitCast(x->b, idx, x->i64, "");
+        if (bound) {
+            LLVMTypeRef cty[] = {x->i8p, x->i64, x->i32, x->i64, x->i32};
+            LLVMValueRef cargs[] = {sidx, sidx64, cu32(x, w), cu64(x, bound), cu32(x, site)};
+            call_rt(x, "__gb_check_bound", x->vd, cty, cargs, 5);
+        }
         LLVMTypeRef ty[] = {x->i8p, x->i8p, x->i64, x->i32, x->i64};
         LLVMValueRef args[] = {acc, sidx, sidx64, cu32(x, w),
                                cu64(x, LLVMABISizeOfType(x->td, scaled))};
@@ -517,7 +525,7 @@ static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
     case LLVMPHI: do_phi(x, inst); break;
     case LLVMLoad: do_load(x, inst, site); break;
     case LLVMStore: do_store(x, inst, site); break;
-    case LLVMGetElementPtr: do_gep(x, inst); break;
+    case LLVMGetElementPtr: do_gep(x, inst, site); break;
     case LLVMCall: case LLVMInvoke: do_call(x, inst); break;
     case LLVMBr: do_branch(x, inst, site); break;
     case LLVMSwitch: do_switch(x, inst, site); break;
@@ -618,11 +626,12 @@ static unsigned ordinal_of(const fblock_t *fb, size_t n, LLVMBasicBlockRef bb)
 
 /* Trace mode over one block: snapshot its original instructions first,
  * since instrumenting inserts new ones. */
-static int trace_one_block(ictx_t *x, LLVMBasicBlockRef bb, const fblock_t *fb)
+static int trace_one_block(ictx_t *x, LLVMBasicBlockRef bb, const fblock_t *fb,
+                           LLVMValueRef first)
 {
     size_t n = 0, cap = 64;
     LLVMValueRef *insts = malloc(cap * sizeof *insts);
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && insts; i = LLVMGetNextInstruction(i)) {
+    for (LLVMValueRef i = first; i && insts; i = LLVMGetNextInstruction(i)) {
         if (n == cap) {
             LLVMValueRef *ni = realloc(insts, (cap *= 2) * sizeof *ni);
             if (!ni)
@@ -667,19 +676,50 @@ static int instrument_function(ictx_t *x, LLVMValueRef fn, gb_cc_mode_t mode, ui
         x->map_used = 0;
         if (x->map)
             memset(x->map, 0, x->map_cap * sizeof *x->map);
+        /* The entry block's original code starts after the prologue. */
+        LLVMValueRef entry_first = LLVMGetFirstInstruction(blocks[0]);
         prologue(x, fn);
         block_order(fn, blocks, n, order);
         for (size_t i = 0; i < n && rc == 0; i++)
-            rc = trace_one_block(x, order[i], &fb[ordinal_of(fb, n, order[i])]);
+            rc = trace_one_block(x, order[i], &fb[ordinal_of(fb, n, order[i])],
+                                 order[i] == blocks[0] ? entry_first
+                                                       : LLVMGetFirstInstruction(order[i]));
         fix_phis(x);
     }
     free(blocks), free(order), free(fb);
     return rc;
 }
 
+/* Instrumented code writes globals (shadow slots, coverage counters) from
+ * functions the optimizer was told only read memory; since the object is
+ * optimized again after instrumentation, those promises must go, on
+ * functions and call sites alike, or loads of __gb_ret get folded away. */
+static void strip_memory_attrs(LLVMModuleRef m)
+{
+    static const char *const names[] = {"readnone", "readonly", "writeonly", "argmemonly",
+                                        "inaccessiblememonly", "inaccessiblemem_or_argmemonly",
+                                        "speculatable"};
+    unsigned kinds[sizeof names / sizeof names[0]];
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        kinds[k] = LLVMGetEnumAttributeKindForName(names[k], strlen(names[k]));
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+        size_t len;
+        if (strncmp(LLVMGetValueName2(fn, &len), "llvm.", 5) == 0)
+            continue; /* intrinsics keep theirs: we never add code inside them */
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kinds[k]);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+                if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i))
+                    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+                        LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, kinds[k]);
+    }
+}
+
 int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, char *err,
                      size_t errlen)
 {
+    strip_memory_attrs(m);
     ictx_t x = {0};
     x.m = m;
     x.c = LLVMGetModuleContext(m);
