@@ -2,6 +2,7 @@
 /* Run&Check and ExpandExecution: run an input natively and score it; trace
  * an input and turn each satisfiable flip into a child. */
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -59,7 +60,7 @@ static int save_crash(gb_search_t *s, gb_item_t *it, const gb_run_result_t *r, u
         if (!s->st.first_crash_ms)
             s->st.first_crash_ms = gb_time_ms() - s->start_ms + 1;
     }
-    return 1; /* crashing inputs are expanded too: their trace prefix is valid */
+    return 1;
 }
 
 int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e)
@@ -75,7 +76,7 @@ int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_
     char d[512];
     snprintf(d, sizeof d, "%s%s", desc, it->score ? ",+cov" : "");
     if (r.status == GB_RUN_CRASH)
-        return save_crash(s, it, &r, sig, d, e);
+        return save_crash(s, it, &r, sig, d, e) < 0 ? -1 : 2;
     if (r.status == GB_RUN_TIMEOUT) {
         s->st.hangs_seen++;
         int fresh = gb_hset_add(&s->hang_sigs, sig);
@@ -85,11 +86,22 @@ int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_
         s->st.hangs += fresh > 0;
         return 0; /* hangs are not traced: the trace build would hang too */
     }
-    uint32_t id;
-    if (gb_campaign_add_queue(s->camp, it->data, it->len, d, &id, e) != 0)
-        return -1;
-    it->queue_id = id;
     return 1;
+}
+
+int gb_search_keep(gb_search_t *s, gb_item_t *it, int kind, const char *desc, gb_err_t *e)
+{
+    if (kind == 1) {
+        char d[512];
+        uint32_t id;
+        snprintf(d, sizeof d, "%s%s", desc, it->score ? ",+cov" : "");
+        if (gb_campaign_add_queue(s->camp, it->data, it->len, d, &id, e) != 0)
+            return -1;
+        it->queue_id = id;
+    }
+    if (gb_worklist_push(&s->work, it) != 0)
+        return gb_err_set(e, "out of memory");
+    return 0;
 }
 
 /* Runs the trace build on `it`; NULL (and a counted failure) if no usable
@@ -114,23 +126,20 @@ static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     return t;
 }
 
-/* Lowers the bound to the first entry where the trace left the path the
- * item was predicted to follow. */
-static size_t effective_bound(gb_search_t *s, const gb_item_t *it, const gb_trace_t *t,
-                              size_t pcs)
+/* The first entry where the trace left the path the item was predicted to
+ * follow, or SIZE_MAX if it kept to it. */
+static size_t divergence(const gb_item_t *it, const gb_trace_t *t, size_t pcs)
 {
     for (size_t d = 0; d < it->n_predicted; d++) {
-        gb_pc_info_t pc;
         if (d >= pcs)
-            break;
+            return d;
+        gb_pc_info_t pc;
         gb_trace_get_pc(t, d, &pc);
         const gb_step_t *p = &it->predicted[d];
-        if (pc.site != p->site || pc.taken != p->taken || pc.kind != p->kind) {
-            s->st.divergent++;
-            return d < it->bound ? d : it->bound;
-        }
+        if (pc.site != p->site || pc.taken != p->taken || pc.kind != p->kind)
+            return d;
     }
-    return it->bound;
+    return SIZE_MAX;
 }
 
 static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_trace_t *t,
@@ -174,43 +183,114 @@ static void tick(gb_search_t *s)
     gb_report_write(s, 0, NULL); /* a failed stats write is retried next tick */
 }
 
-/* Solves flip j and runs the child. Returns -1 on a fatal error. */
-static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j, gb_err_t *e)
+static void child_desc(char *buf, size_t n, const gb_item_t *parent, size_t j, const char *tag)
+{
+    if (parent->queue_id >= 0)
+        snprintf(buf, n, "src:%06lld,op:gen,pos:%zu%s", (long long)parent->queue_id, j, tag);
+    else if (parent->crash_id >= 0)
+        snprintf(buf, n, "src:crash%06lld,op:gen,pos:%zu%s", (long long)parent->crash_id, j, tag);
+    else
+        snprintf(buf, n, "src:%06lld,op:gen,pos:%zu%s", (long long)parent->src_id, j, tag);
+}
+
+/* Solves flip j of `t` (traced from `it`) into a new child, run and
+ * scored. Returns the child (or NULL: no model, duplicate, hang) and its
+ * run kind in *kind; -1 in *kind on a fatal error. */
+static gb_item_t *solve_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
+                              const char *tag, int *kind, gb_err_t *e)
 {
     gb_flip_t f;
     memset(&f, 0, sizeof f);
-    if (gb_solver_flip(s->solver, t, j, &f, e) != 0)
-        return 0; /* a solver error loses this query, not the campaign */
-    int rc = 0;
-    if (f.status == GB_Q_SAT) {
-        gb_item_t *c = make_child(s, it, t, j, &f.model);
-        int fresh = c ? gb_hset_add(&s->seen, gb_hash64(c->data, c->len, 0)) : -1;
-        if (fresh < 0) {
-            rc = gb_err_set(e, "out of memory");
-        } else if (fresh == 0) {
-            s->st.duplicates++;
-        } else {
-            char desc[160];
-            if (it->queue_id >= 0)
-                snprintf(desc, sizeof desc, "src:%06lld,op:gen,pos:%zu%s",
-                         (long long)it->queue_id, j, f.optimistic ? ",opt" : "");
-            else
-                snprintf(desc, sizeof desc, "crash-src:%06lld,op:gen,pos:%zu%s",
-                         (long long)it->crash_id, j, f.optimistic ? ",opt" : "");
-            s->st.children++;
-            int keep = gb_search_run_check(s, c, desc, e);
-            if (keep > 0 && gb_worklist_push(&s->work, c) == 0)
-                c = NULL;
-            else if (keep < 0)
-                rc = -1;
-        }
-        gb_item_free(c);
+    *kind = 0;
+    if (gb_solver_flip(s->solver, t, j, &f, e) != 0 || f.status != GB_Q_SAT) {
+        gb_flip_clear(&f);
+        return NULL; /* a solver error loses this query, not the campaign */
     }
+    gb_item_t *c = make_child(s, it, t, j, &f.model);
+    int optimistic = f.optimistic;
     gb_flip_clear(&f);
-    return rc;
+    int fresh = c ? gb_hset_add(&s->seen, gb_hash64(c->data, c->len, 0)) : -1;
+    if (fresh <= 0) {
+        if (fresh < 0)
+            *kind = gb_err_set(e, "out of memory");
+        else
+            s->st.duplicates++;
+        gb_item_free(c);
+        return NULL;
+    }
+    c->optimistic = optimistic;
+    c->src_id = it->queue_id >= 0 ? it->queue_id : it->src_id;
+    s->st.children++;
+    char desc[160];
+    child_desc(desc, sizeof desc, it, j, optimistic ? tag : "");
+    *kind = gb_search_run_check(s, c, desc, e);
+    if (*kind <= 0) {
+        gb_item_free(c);
+        return NULL;
+    }
+    return c;
 }
 
-/* ExpandExecution: trace, then flip every entry from the bound on. */
+static int keep_child(gb_search_t *s, gb_item_t *c, int kind, size_t j, gb_err_t *e);
+
+/* An optimistic child usually breaks a check that the solver was allowed
+ * to ignore (a checksum over pinned bytes). Trace it at once and flip the
+ * entry where it left its predicted path: the repaired grandchild is what
+ * the flip meant. Gives up after GB_MAX_REPAIRS rounds. */
+static int repair(gb_search_t *s, gb_item_t *c, int kind, size_t j, int depth, gb_err_t *e)
+{
+    gb_err_t te;
+    gb_trace_t *t = trace_item(s, c, &te);
+    if (!t)
+        return keep_child(s, c, kind, j, e);
+    gb_trace_info_t info;
+    gb_trace_get_info(t, &info);
+    size_t d = divergence(c, t, info.pcs);
+    if (d == SIZE_MAX || d >= info.pcs) {
+        gb_trace_free(t);
+        return keep_child(s, c, kind, j, e);
+    }
+    int rkind;
+    gb_item_t *r = solve_child(s, c, t, d, ",opt", &rkind, e);
+    gb_trace_free(t);
+    if (rkind < 0) {
+        gb_item_free(c);
+        return -1;
+    }
+    if (!r)
+        return keep_child(s, c, kind, j, e);
+    s->st.repaired++;
+    gb_item_free(c); /* the repaired input supersedes it */
+    if (r->optimistic && r->score == 0 && depth + 1 < GB_MAX_REPAIRS)
+        return repair(s, r, rkind, d, depth + 1, e);
+    return keep_child(s, r, rkind, d, e);
+}
+
+static int keep_child(gb_search_t *s, gb_item_t *c, int kind, size_t j, gb_err_t *e)
+{
+    char desc[160];
+    snprintf(desc, sizeof desc, "src:%06lld,op:gen,pos:%zu%s", (long long)c->src_id, j,
+             c->optimistic ? ",opt" : "");
+    if (gb_search_keep(s, c, kind, desc, e) != 0) {
+        gb_item_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j, gb_err_t *e)
+{
+    int kind;
+    gb_item_t *c = solve_child(s, it, t, j, ",opt", &kind, e);
+    if (!c)
+        return kind < 0 ? -1 : 0;
+    if (c->optimistic && c->score == 0)
+        return repair(s, c, kind, j, 0, e);
+    return keep_child(s, c, kind, j, e);
+}
+
+/* ExpandExecution: trace, then flip every entry from the bound on. The
+ * bound drops to the first divergence from the predicted path. */
 static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
 {
     gb_err_t te;
@@ -220,7 +300,11 @@ static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         return 0; /* counted in traces; the input stays in the corpus */
     gb_trace_info_t info;
     gb_trace_get_info(t, &info);
-    size_t bound = effective_bound(s, it, t, info.pcs);
+    size_t bound = it->bound, d = divergence(it, t, info.pcs);
+    if (d != SIZE_MAX) {
+        s->st.divergent++;
+        bound = d < bound ? d : bound;
+    }
     int rc = 0;
     for (size_t j = bound; j < info.pcs && rc == 0 && !out_of_time(s); j++) {
         gb_pc_info_t pc;

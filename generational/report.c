@@ -61,6 +61,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "children_generated", "%llu", (unsigned long long)st.children);
     kv(k, "children_duplicate", "%llu", (unsigned long long)st.duplicates);
     kv(k, "children_divergent", "%llu", (unsigned long long)st.divergent);
+    kv(k, "children_repaired", "%llu", (unsigned long long)st.repaired);
     kv(k, "queries_total", "%llu", (unsigned long long)q.queries_total);
     kv(k, "queries_z3", "%llu", (unsigned long long)q.queries_z3);
     kv(k, "queries_sat", "%llu", (unsigned long long)q.queries_sat);

@@ -85,12 +85,16 @@ int gb_search_add_seed(gb_search_t *s, const uint8_t *data, size_t len, const ch
     for (char *p = desc; *p; p++)
         if (*p == '/' || *p == ',')
             *p = '_';
-    int keep = gb_search_run_check(s, it, desc, e);
-    if (keep <= 0) {
+    int kind = gb_search_run_check(s, it, desc, e);
+    if (kind <= 0) {
         gb_item_free(it);
-        return keep;
+        return kind;
     }
-    return gb_worklist_push(&s->work, it) == 0 ? 0 : gb_err_set(e, "out of memory");
+    if (gb_search_keep(s, it, kind, desc, e) != 0) {
+        gb_item_free(it);
+        return -1;
+    }
+    return 0;
 }
 
 void gb_search_stop(gb_search_t *s) { s->stop = 1; }

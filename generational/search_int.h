@@ -28,6 +28,8 @@ typedef struct gb_item {
     uint64_t seq;        /* creation order, for newest-first ties */
     int64_t queue_id;    /* id in queue/, or -1 */
     int64_t crash_id;    /* id in crashes/, or -1 */
+    int64_t src_id;      /* queue id of the nearest stored ancestor */
+    int optimistic;      /* made by a relaxed query */
     gb_step_t *predicted; /* expected path prefix, n_predicted entries */
     size_t n_predicted;
 } gb_item_t;
@@ -69,10 +71,16 @@ struct gb_search {
     volatile sig_atomic_t stop;
 };
 
-/* Run&Check: runs `it` on the cov build, scores it, stores it (queue,
- * crashes or hangs). Returns 1 to keep it for expansion, 0 to drop it,
- * -1 on a fatal error. */
+#define GB_MAX_REPAIRS 4 /* rounds of repairing one optimistic child */
+
+/* Run&Check: runs `it` on the cov build and scores it; saves it to crashes/
+ * or hangs/ when it crashes or hangs. Returns 1 (ran normally), 2 (crashed:
+ * still worth expanding), 0 (hung: dropped) or -1 on a fatal error. */
 int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e);
+
+/* Stores `it` in queue/ when kind == 1 and pushes it on the worklist (which
+ * then owns it). Returns 0 or -1. */
+int gb_search_keep(gb_search_t *s, gb_item_t *it, int kind, const char *desc, gb_err_t *e);
 
 /* report.c: fuzzer_stats, plot_data and the status line. */
 int gb_report_write(gb_search_t *s, int final, gb_err_t *e);
