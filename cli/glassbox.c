@@ -172,12 +172,25 @@ static int cmd_trace(int argc, char **argv)
 
 /* ---- show ------------------------------------------------------------ */
 
+static void print_blocks(const gb_trace_t *t)
+{
+    size_t n;
+    const uint32_t *b = gb_trace_blocks(t, &n);
+    for (size_t i = 0; i < n; i++)
+        printf("%u\n", b[i]);
+}
+
 static int cmd_show(int argc, char **argv)
 {
-    const gb_cmd_t cmd = {"show", "FILE.gbt",
+    int blocks = 0;
+    const gb_opt_t opts[] = {
+        {0, "blocks", GB_OPT_FLAG, NULL, NULL,
+         "print the visited block ids instead, one per line", &blocks},
+    };
+    const gb_cmd_t cmd = {"show", "[--blocks] FILE.gbt",
                           "Prints a trace's path constraint as an SMT-LIB2 script: one\n"
                           "declaration per input byte, one assertion per entry (pins marked).",
-                          NULL, 0};
+                          opts, N(opts)};
     const char *pos[8];
     int npos, nrest;
     char **rest;
@@ -185,12 +198,16 @@ static int cmd_show(int argc, char **argv)
     if (r != 0)
         return r > 0 ? 0 : 2;
     if (npos != 1 || nrest)
-        return fprintf(stderr, "glassbox show: usage: glassbox show FILE.gbt\n"), 2;
+        return fprintf(stderr, "glassbox show: usage: glassbox show [--blocks] FILE.gbt\n"), 2;
     gb_err_t e;
     gb_trace_t *t;
     if (gb_trace_load(pos[0], 0, &t, &e) != 0)
         return fail("show", e.msg);
-    int rc = gb_trace_print_smt2(t, stdout, &e);
+    int rc = 0;
+    if (blocks)
+        print_blocks(t);
+    else
+        rc = gb_trace_print_smt2(t, stdout, &e);
     gb_trace_free(t);
     return rc == 0 ? 0 : fail("show", e.msg);
 }

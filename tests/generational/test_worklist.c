@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests of the worklist order (score, then shorter, then newer) and
+ * the hash set the search uses to never run an input twice. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search_int.h"
+
+static int failures;
+#define CHECK(c)                                                                                   \
+    do {                                                                                           \
+        if (!(c)) {                                                                                \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+static gb_item_t *item(uint32_t score, size_t len, uint64_t seq)
+{
+    uint8_t buf[64] = {0};
+    gb_item_t *it = gb_item_new(buf, len, seq);
+    it->score = score;
+    return it;
+}
+
+static void test_order(void)
+{
+    gb_worklist_t w = {0};
+    /* (score, len, seq) pushed in a scrambled order */
+    CHECK(gb_worklist_push(&w, item(0, 10, 1)) == 0);
+    CHECK(gb_worklist_push(&w, item(5, 20, 2)) == 0);
+    CHECK(gb_worklist_push(&w, item(5, 8, 3)) == 0);
+    CHECK(gb_worklist_push(&w, item(0, 10, 4)) == 0);
+    CHECK(gb_worklist_push(&w, item(9, 30, 5)) == 0);
+    CHECK(gb_worklist_push(&w, item(0, 4, 6)) == 0);
+    const uint64_t want[] = {5, 3, 2, 6, 4, 1};
+    for (size_t i = 0; i < 6; i++) {
+        gb_item_t *it = gb_worklist_pop(&w);
+        CHECK(it && it->seq == want[i]);
+        gb_item_free(it);
+    }
+    CHECK(gb_worklist_pop(&w) == NULL);
+    gb_worklist_free(&w);
+}
+
+static void test_many(void)
+{
+    gb_worklist_t w = {0};
+    srand(7);
+    for (uint64_t i = 0; i < 5000; i++)
+        CHECK(gb_worklist_push(&w, item((uint32_t)(rand() % 50), 1 + (size_t)(rand() % 60), i)) == 0);
+    uint32_t last = UINT32_MAX;
+    for (size_t i = 0; i < 5000; i++) {
+        gb_item_t *it = gb_worklist_pop(&w);
+        CHECK(it && it->score <= last);
+        last = it ? it->score : 0;
+        gb_item_free(it);
+    }
+    gb_worklist_free(&w);
+}
+
+static void test_hset(void)
+{
+    gb_hset_t h = {0};
+    for (uint64_t k = 0; k < 10000; k++)
+        CHECK(gb_hset_add(&h, k * 0x9e3779b97f4a7c15ull) == 1);
+    for (uint64_t k = 0; k < 10000; k++)
+        CHECK(gb_hset_add(&h, k * 0x9e3779b97f4a7c15ull) == 0);
+    CHECK(h.n == 10000);
+    gb_alloc_fail_after(0);
+    gb_hset_t g = {0};
+    CHECK(gb_hset_add(&g, 42) == -1); /* no memory: reported, not a crash */
+    gb_alloc_fail_after(-1);
+    gb_hset_free(&h);
+    gb_hset_free(&g);
+}
+
+static void test_item_copy(void)
+{
+    uint8_t data[5] = {1, 2, 3, 4, 5};
+    gb_item_t *it = gb_item_new(data, 5, 9);
+    data[0] = 99;
+    CHECK(it->data[0] == 1 && it->len == 5 && it->seq == 9);
+    CHECK(it->queue_id == -1 && it->crash_id == -1 && it->src_id == -1);
+    gb_item_free(it);
+}
+
+int main(void)
+{
+    test_order();
+    test_many();
+    test_hset();
+    test_item_copy();
+    if (failures)
+        fprintf(stderr, "%d check(s) failed\n", failures);
+    return failures != 0;
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Checks what the tracer records for small programs, that the trace and cov
+# builds name the same blocks, and that instrumented programs behave like
+# plain ones. Args: build dir, this test's build dir, O0 or O2.
+set -euo pipefail
+BIN=$1/bin
+P=$2
+OPT=$3
+W=$(mktemp -d "${TMPDIR:-/tmp}/gb-tracer.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+fail() { echo "FAIL ($OPT): $*" >&2; exit 1; }
+
+# trace PROG INPUT_BYTES: writes $W/t.gbt and $W/t.smt2
+trace() {
+  printf "$2" >"$W/in"
+  "$BIN/glassbox" trace "$W/in" -o "$W/t.gbt" -t 10000 -- "$P/t-$1-$OPT.trace" >"$W/trace.log"
+  "$BIN/glassbox" show "$W/t.gbt" >"$W/t.smt2"
+}
+count() { grep -c "$1" "$W/t.smt2" || true; }
+
+trace branch 'A'
+[ "$(count ';; pc .* branch')" -eq 1 ] || fail "branch: want 1 branch entry: $(cat "$W/t.smt2")"
+grep -q 'b0' "$W/t.smt2" || fail "branch: no b0 in the constraint"
+
+trace magic 'MAGIC\x34\x12'
+grep -q 'length matched' "$W/trace.log" || true
+[ "$(count ';; pc .* branch')" -ge 2 ] || fail "magic: want >= 2 branch entries"
+for b in b0 b1 b2 b3 b4 b5 b6; do grep -q "$b " "$W/t.smt2" || grep -q "$b)" "$W/t.smt2" || fail "magic: $b missing"; done
+
+trace switch 'q'
+if [ "$OPT" = O0 ]; then
+  [ "$(count ';; pc .* switch')" -eq 3 ] || fail "switch: want 3 switch entries: $(grep ';; pc' "$W/t.smt2")"
+  grep -q 'switch site .* taken 1' "$W/t.smt2" || fail "switch: the taken case is not marked"
+else
+  [ "$(count ';; pc ')" -ge 1 ] || fail "switch: no entries at -O2"
+fi
+
+trace table '\x03'
+grep -q ';; pc .* pin' "$W/t.smt2" || fail "table: no pin for the symbolic index"
+grep -q ';; pc .* check' "$W/t.smt2" || fail "table: no bounds check entry"
+
+head -c 100000 /dev/zero | tr '\0' ' ' >"$W/spaces"
+"$BIN/glassbox" trace "$W/spaces" -o "$W/t.gbt" -- "$P/t-loop-$OPT.trace" >"$W/trace.log"
+"$BIN/glassbox" show "$W/t.gbt" >"$W/t.smt2"
+n=$(count ';; pc ')
+[ "$n" -gt 0 ] && [ "$n" -lt 200 ] || fail "loop: back-off should keep 100000 compares to a few dozen entries, got $n"
+
+trace calls 'xx\xef\xbe\xad\xde'
+grep -q 'size matched' "$W/trace.log" || true
+[ "$(count ';; pc .* branch')" -ge 1 ] || fail "calls: the compare through a call and a struct was lost"
+for b in b2 b3 b4 b5; do grep -q "$b" "$W/t.smt2" || fail "calls: $b missing"; done
+
+trace crash 'CR'
+grep -q 'crashed (signal 11)' "$W/trace.log" || fail "crash: $(cat "$W/trace.log")"
+[ "$(count ';; pc .* branch')" -ge 2 ] || fail "crash: the trace lost its prefix"
+grep -q 'incomplete\|signal 11' "$W/t.smt2" || fail "crash: show does not say how the run ended"
+
+# The trace's visited blocks are the cov build's map entries, same ids.
+for p in branch magic switch table calls; do
+  printf 'MAGIC\x34\x12q' >"$W/in"
+  "$BIN/glassbox" trace "$W/in" -o "$W/t.gbt" -- "$P/t-$p-$OPT.trace" >/dev/null
+  "$BIN/glassbox" show --blocks "$W/t.gbt" | sort -n >"$W/tb"
+  afl-showmap -q -o "$W/map" -- "$P/t-$p-$OPT.cov" "$W/in" >/dev/null 2>&1 || true
+  sed 's/:.*//' "$W/map" | sed 's/^0*\([0-9]\)/\1/' | sort -n >"$W/cb"
+  [ -s "$W/tb" ] || fail "$p: no blocks in the trace"
+  diff -q "$W/tb" "$W/cb" >/dev/null || fail "$p: trace blocks and cov map differ: $(diff "$W/tb" "$W/cb" | head -5)"
+done
+
+# Instrumented programs behave like plain ones (output and exit status).
+for p in branch magic switch table loop calls crash; do
+  for input in '' 'A' 'X' 'MAGIC\x34\x12' 'q' 'z' '\x1f' 'CR' 'xx\xef\xbe\xad\xde' 'hello world'; do
+    printf "$input" >"$W/in"
+    for v in plain trace; do
+      set +e
+      GLASSBOX_TRACE_OUT="$W/eq.gbt" "$P/t-$p-$OPT.$v" "$W/in" >"$W/$v.out" 2>/dev/null
+      echo "status $?" >>"$W/$v.out"
+      set -e
+    done
+    cmp -s "$W/plain.out" "$W/trace.out" || fail "$p on '$input': plain and trace builds differ"
+  done
+done
+echo "PASS: tracer programs at -$OPT"
