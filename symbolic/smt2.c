@@ -164,6 +164,27 @@ static void print_asserts(printer_t *p, const gb_trace_t *t)
     }
 }
 
+/* One comment line on the run: what a reader of a crash trace asks first. */
+static void print_header(const gb_trace_t *t, FILE *out)
+{
+    const gb_trace_info_t *in = &t->info;
+    fprintf(out, "; glassbox trace: input length %" PRIu64 ", input hash 0x%016" PRIx64
+            ", %zu path-constraint entries; ", in->input_len, in->input_hash, t->npcs);
+    if (!in->complete)
+        fputs("incomplete (no END record: the run died)", out);
+    else if (in->end_kind == GBT_END_SIGNAL)
+        fprintf(out, "ended by signal %d", in->end_code);
+    else if (in->end_kind == GBT_END_LIMIT)
+        fputs("ended: the tracer hit a cap", out);
+    else
+        fprintf(out, "ended by exit (code %d)", in->end_code);
+    if (in->truncated)
+        fputs(", cut-off tail dropped", out);
+    if (in->dropped)
+        fprintf(out, ", %" PRIu64 " constraints dropped by the tracer", in->dropped);
+    fputc('\n', out);
+}
+
 int gb_trace_print_smt2(const gb_trace_t *t, FILE *out, gb_err_t *e)
 {
     uint32_t *roots = gb_malloc((t->npcs ? t->npcs : 1) * sizeof *roots);
@@ -184,9 +205,7 @@ int gb_trace_print_smt2(const gb_trace_t *t, FILE *out, gb_err_t *e)
         gb_err_set(e, "out of memory printing SMT-LIB2");
         goto done;
     }
-    fprintf(out, "; glassbox trace: input length %" PRIu64 ", input hash 0x%016" PRIx64
-            ", %zu path-constraint entries, %s\n", t->info.input_len, t->info.input_hash,
-            t->npcs, t->info.complete ? "complete" : "incomplete (no END record)");
+    print_header(t, out);
     fputs("(set-logic QF_BV)\n", out);
     if (print_decls(&p) != 0) {
         gb_err_set(e, "out of memory printing SMT-LIB2");

@@ -97,6 +97,13 @@ static uint32_t uf_find(uint32_t *parent, uint32_t v)
     return v;
 }
 
+/* CHECK entries (bounds checks the tracer adds) never held the program back,
+ * so they join no other query's slice and link no bytes (trace-format.md). */
+static int in_prefix_slices(const gb_trace_t *t, size_t i)
+{
+    return t->pcs[i].kind != GBT_PC_CHECK;
+}
+
 /* Merges the variables of entries up to and including j. A query for an
  * earlier j than the last one rebuilds from scratch (rare: callers ascend). */
 static void state_union(trace_state_t *ts, const gb_trace_t *t, size_t j)
@@ -108,7 +115,7 @@ static void state_union(trace_state_t *ts, const gb_trace_t *t, size_t j)
     }
     for (; ts->upto <= j; ts->upto++) {
         size_t b = ts->voff[ts->upto], end = ts->voff[ts->upto + 1];
-        if (b == end)
+        if (b == end || !in_prefix_slices(t, ts->upto))
             continue;
         uint32_t r = uf_find(ts->parent, ts->vflat[b]);
         for (size_t k = b + 1; k < end; k++) {
@@ -126,6 +133,15 @@ typedef struct query {
     size_t *entry; /* PC index of each conjunct */
     size_t n;
 } query_t;
+
+/* A fresh stamp value, so that no stamp left from an earlier walk matches. */
+static void next_clock(trace_state_t *ts, const gb_trace_t *t)
+{
+    if (++ts->clock == 0) {
+        memset(ts->stamp, 0, (t->dag.nvars ? t->dag.nvars : 1) * sizeof *ts->stamp);
+        ts->clock = 1;
+    }
+}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -148,10 +164,7 @@ static int query_vars(trace_state_t *ts, const gb_trace_t *t, const query_t *q,
         gb_free(v);
         return -1;
     }
-    if (++ts->clock == 0) { /* wrapped: old stamps could collide */
-        memset(ts->stamp, 0, (t->dag.nvars ? t->dag.nvars : 1) * sizeof *ts->stamp);
-        ts->clock = 1;
-    }
+    next_clock(ts, t);
     for (size_t i = 0; i < q->n; i++) {
         for (size_t k = ts->voff[q->entry[i]]; k < ts->voff[q->entry[i] + 1]; k++) {
             uint32_t var = ts->vflat[k];
@@ -252,13 +265,18 @@ static int optimistic(gb_solver_t *s, const gb_trace_t *t, const query_t *q, que
     return 0;
 }
 
-/* Builds slice(PC[0..j-1]) ∧ ¬PC[j] into q (capacity j + 1). */
+/* Builds slice(PC[0..j-1]) ∧ ¬PC[j] into q (capacity j + 1): the prefix
+ * entries whose component holds one of PC[j]'s bytes. Those components are
+ * stamped first (PC[j]'s bytes are all in one unless it is a CHECK). */
 static void build_query(trace_state_t *ts, const gb_trace_t *t, size_t j, query_t *q)
 {
-    uint32_t root = uf_find(ts->parent, ts->vflat[ts->voff[j]]);
+    next_clock(ts, t);
+    for (size_t k = ts->voff[j]; k < ts->voff[j + 1]; k++)
+        ts->stamp[uf_find(ts->parent, ts->vflat[k])] = ts->clock;
     q->n = 0;
     for (size_t i = 0; i < j; i++) {
-        if (ts->voff[i] == ts->voff[i + 1] || uf_find(ts->parent, ts->vflat[ts->voff[i]]) != root)
+        if (ts->voff[i] == ts->voff[i + 1] || !in_prefix_slices(t, i) ||
+            ts->stamp[uf_find(ts->parent, ts->vflat[ts->voff[i]])] != ts->clock)
             continue;
         q->cj[q->n] = (gb_conj_t){t->pcs[i].node, t->pcs[i].taken};
         q->entry[q->n++] = i;

@@ -203,8 +203,8 @@ static void other_record_cases(void)
     gbt_enc_pc(r, GBT_PC_PIN, 1, 9, 5);
     EXPECT_RECORD(r, n, "PC node 5 is not a node");
     gbt_enc_pc(r, GBT_PC_BRANCH, 1, 9, 4);
-    r[3] = 3;
-    EXPECT_RECORD(r, n, "unknown kind 3");
+    r[3] = 4;
+    EXPECT_RECORD(r, n, "unknown kind 4");
     gbt_enc_pc(r, GBT_PC_BRANCH, 1, 9, 4);
     r[4] = 2;
     EXPECT_RECORD(r, n, "taken 2");

@@ -97,6 +97,8 @@ static void lecture(void)
     CHECK(strstr(text, "(declare-const b0 (_ BitVec 8))\n"));
     CHECK(strstr(text, "(declare-const b3 (_ BitVec 8))\n"));
     CHECK(count_lines(text, "(declare-const") == 4);
+    CHECK(strncmp(text, "; glassbox trace: input length 4,", 33) == 0);
+    CHECK(strstr(text, "5 path-constraint entries; ended by exit (code 0)\n"));
     CHECK(strstr(text, ";; pc 0 branch site 0x00000100 taken 0\n"));
     CHECK(strstr(text, ";; pc 4 pin site 0x00000abc taken 1 (pin: never flipped)\n"));
     CHECK(count_lines(text, "(assert") == 5 && count_lines(text, ";; pc ") == 5);
@@ -168,6 +170,29 @@ static void random_roundtrip(void)
     }
 }
 
+/* The header line says how the run ended: signal, cap, or no END at all. */
+static void run_end(void)
+{
+    static const struct { int kind; int32_t code; const char *want; } v[] = {
+        {GBT_END_SIGNAL, 11, "ended by signal 11\n"},
+        {GBT_END_LIMIT, 0, "ended: the tracer hit a cap, 3 constraints dropped by the tracer\n"},
+        {-1, 0, "incomplete (no END record: the run died)\n"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        tb_t *b = tb_new(1, 0);
+        tb_pc(b, GBT_PC_BRANCH, 1, 1, tb_bin(b, GBT_OP_EQ, 1, tb_in(b, 0), tb_const(b, 8, 0)));
+        if (v[i].kind >= 0)
+            tb_end(b, (unsigned)v[i].kind, v[i].code, v[i].kind == GBT_END_LIMIT ? 3 : 0);
+        gb_trace_t *t = tb_load(b, 0);
+        size_t len;
+        char *text = print(t, &len);
+        CHECK_MSG(strstr(text, v[i].want), "want \"%s\" in: %.200s", v[i].want, text);
+        free(text);
+        gb_trace_free(t);
+        tb_free(b);
+    }
+}
+
 static void write_error(void)
 {
     tb_t *b = tb_new(1, 0);
@@ -188,6 +213,7 @@ int main(void)
     lecture();
     shared_dag();
     random_roundtrip();
+    run_end();
     write_error();
     return tb_exit("symbolic_smt2");
 }
