@@ -8,23 +8,43 @@
 
 #include "search_int.h"
 
-/* New blocks of the last run, marked in the global map. */
-static uint32_t score_map(gb_search_t *s, uint64_t *sig)
+/* AFL's hit-count buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+. */
+static uint8_t bucket(uint8_t n)
+{
+    if (n <= 3)
+        return (uint8_t)(1u << (n - 1));
+    if (n <= 7)
+        return 8;
+    if (n <= 15)
+        return 16;
+    if (n <= 31)
+        return 32;
+    return n <= 127 ? 64 : 128;
+}
+
+/* Scores the last run: new blocks (the score) and new hit-count buckets
+ * (the tie-breaker), both marked in the global map. *sig identifies the
+ * set of blocks, for crash dedup. */
+static uint32_t score_map(gb_search_t *s, uint32_t *novelty, uint64_t *sig)
 {
     const uint8_t *map = gb_fsrv_map(s->fsrv);
     size_t n = gb_fsrv_map_size(s->fsrv);
     uint8_t bits[GB_COV_MAP / 8] = {0};
-    uint32_t fresh = 0;
+    uint32_t fresh = 0, nov = 0;
     for (size_t i = 0; i < n && i < GB_COV_MAP; i++) {
         if (!map[i])
             continue;
         bits[i >> 3] |= (uint8_t)(1u << (i & 7));
-        if (!s->virgin[i]) {
-            s->virgin[i] = 1;
+        uint8_t b = bucket(map[i]);
+        if (!s->virgin[i])
             fresh++;
+        if (!(s->virgin[i] & b)) {
+            s->virgin[i] |= b;
+            nov++;
         }
     }
     s->st.blocks += fresh;
+    *novelty = nov;
     *sig = gb_hash64(bits, sizeof bits, 0);
     return fresh;
 }
@@ -70,7 +90,7 @@ int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_
         return -1;
     s->st.execs++;
     uint64_t sig;
-    it->score = score_map(s, &sig);
+    it->score = score_map(s, &it->novelty, &sig);
     if (it->score)
         s->last_find_ms = gb_time_ms();
     char d[512];
@@ -261,7 +281,7 @@ static int repair(gb_search_t *s, gb_item_t *c, int kind, size_t j, int depth, g
         return keep_child(s, c, kind, j, e);
     s->st.repaired++;
     gb_item_free(c); /* the repaired input supersedes it */
-    if (r->optimistic && r->score == 0 && depth + 1 < GB_MAX_REPAIRS)
+    if (r->optimistic && r->score == 0 && r->novelty == 0 && depth + 1 < GB_MAX_REPAIRS)
         return repair(s, r, rkind, d, depth + 1, e);
     return keep_child(s, r, rkind, d, e);
 }
@@ -284,7 +304,7 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
     gb_item_t *c = solve_child(s, it, t, j, ",opt", &kind, e);
     if (!c)
         return kind < 0 ? -1 : 0;
-    if (c->optimistic && c->score == 0)
+    if (c->optimistic && c->score == 0 && c->novelty == 0)
         return repair(s, c, kind, j, 0, e);
     return keep_child(s, c, kind, j, e);
 }

@@ -25,6 +25,7 @@ typedef struct gb_item {
     size_t len;
     size_t bound;        /* first PC position this item may flip */
     uint32_t score;      /* new blocks it covered when it was run */
+    uint32_t novelty;    /* new (block, hit-count bucket) pairs: the tie-breaker */
     uint64_t seq;        /* creation order, for newest-first ties */
     int64_t queue_id;    /* id in queue/, or -1 */
     int64_t crash_id;    /* id in crashes/, or -1 */
@@ -34,7 +35,7 @@ typedef struct gb_item {
     size_t n_predicted;
 } gb_item_t;
 
-/* Max-heap by (score, then shorter input, then newer). */
+/* Max-heap by (score, then novelty, then shorter input, then newer). */
 typedef struct gb_worklist {
     gb_item_t **heap;
     size_t n, cap;
@@ -64,7 +65,7 @@ struct gb_search {
     gb_hset_t seen;       /* hashes of every input run */
     gb_hset_t crash_sigs; /* coverage signatures of saved crashes */
     gb_hset_t hang_sigs;
-    uint8_t virgin[GB_COV_MAP]; /* 1 where some run covered the block */
+    uint8_t virgin[GB_COV_MAP]; /* hit-count bucket bits seen per block (0 = never hit) */
     char cur_input[4096], trace_input[4096], trace_file[4096];
     gb_search_stats_t st;
     uint64_t start_ms, last_status_ms, last_stats_ms, last_find_ms, seq;

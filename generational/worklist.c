@@ -9,6 +9,8 @@ static int before(const gb_item_t *a, const gb_item_t *b)
 {
     if (a->score != b->score)
         return a->score > b->score;
+    if (a->novelty != b->novelty)
+        return a->novelty > b->novelty;
     if (a->len != b->len)
         return a->len < b->len;
     return a->seq > b->seq;

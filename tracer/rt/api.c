@@ -187,10 +187,31 @@ RT_EXPORT void *__gb_gep_end(void *base, uint64_t vbase, void *acc, uint64_t res
 /* Active property checking (SAGE): an index into an array of `n` elements
  * records `sext(idx) <u n`, so that the search can ask for an index out of
  * bounds. Not a constraint on other queries' models: it only widens them. */
+/* An upper bound on the unsigned value of `e`, from its shape alone. */
+static uint64_t max_value(const rt_expr_t *e)
+{
+    uint64_t m = rt_mask(e->width);
+    switch (e->op) {
+    case GBT_OP_CONST: return e->imm;
+    case GBT_OP_ZEXT: return max_value(e->arg[0]);
+    case GBT_OP_AND: {
+        uint64_t a = max_value(e->arg[0]), b = max_value(e->arg[1]);
+        return a < b ? a : b;
+    }
+    case GBT_OP_UREM:
+        return e->arg[1]->op == GBT_OP_CONST && e->arg[1]->imm ? e->arg[1]->imm - 1 : m;
+    case GBT_OP_LSHR:
+        return e->arg[1]->op == GBT_OP_CONST && e->arg[1]->imm < 64 ? m >> e->arg[1]->imm : m;
+    default: return m;
+    }
+}
+
 RT_EXPORT void __gb_check_bound(void *idx, uint64_t v, uint32_t width, uint64_t n, uint32_t site)
 {
     if (!idx || !rt.active)
         return;
+    if (width < 64 && max_value(idx) < n && max_value(idx) < (1ull << (width - 1)))
+        return; /* e.g. table[(c ^ b) & 0xff] into 256 entries: can never fail */
     rt_expr_t *i = rt_unop(GBT_OP_SEXT, 64, idx, 0);
     rt_expr_t *c = rt_binop(GBT_OP_ULT, i, rt_const(64, n));
     uint64_t sv = width >= 64 ? v : (v ^ (1ull << (width - 1))) - (1ull << (width - 1));
