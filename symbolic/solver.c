@@ -183,9 +183,10 @@ static int query_vars(trace_state_t *ts, const gb_trace_t *t, const query_t *q,
     return 0;
 }
 
-/* One call into Z3; on SAT the model replaces out->model. */
+/* One query to Z3 (soft conjuncts may be dropped, see gb_z3_check); on SAT
+ * the model replaces out->model and *dropped says how many were. */
 static int run_query(gb_solver_t *s, const gb_trace_t *t, const query_t *q,
-                     gb_qstatus_t *st, gb_flip_t *out, gb_err_t *e)
+                     gb_qstatus_t *st, size_t *dropped, gb_flip_t *out, gb_err_t *e)
 {
     uint32_t *vars, *nodes;
     size_t nv;
@@ -205,8 +206,9 @@ static int run_query(gb_solver_t *s, const gb_trace_t *t, const query_t *q,
     }
     unsigned tmo = s->opts.timeout_ms ? s->opts.timeout_ms : GB_DEFAULT_TIMEOUT_MS;
     uint64_t t0 = gb_mono_ms();
-    s->stats.queries_z3++;
-    r = gb_z3_check(s->z3, t, q->cj, q->n, nodes, nv, tmo, st, vals, e);
+    unsigned checks = 0;
+    r = gb_z3_check(s->z3, t, q->cj, q->n, nodes, nv, tmo, st, vals, dropped, &checks, e);
+    s->stats.queries_z3 += checks;
     s->stats.solver_time_ms += gb_mono_ms() - t0;
     if (r == 0 && *st == GB_Q_SAT) {
         gb_flip_clear(out);
@@ -224,40 +226,18 @@ done:
     return r;
 }
 
-/* Keeps the conjuncts of `src` that pass `keep_pins`, then ¬PC[j] last. */
-static void query_relax(const gb_trace_t *t, const query_t *src, query_t *dst, int keep_pins)
-{
-    dst->n = 0;
-    for (size_t i = 0; i + 1 < src->n; i++) {
-        if (!keep_pins && t->pcs[src->entry[i]].kind == GBT_PC_PIN)
-            continue;
-        dst->cj[dst->n] = src->cj[i];
-        dst->entry[dst->n++] = src->entry[i];
-    }
-    dst->cj[dst->n] = src->cj[src->n - 1];
-    dst->entry[dst->n++] = src->entry[src->n - 1];
-}
-
-/* QSYM-style relaxation after an exact UNSAT: first without pins, then
- * ¬PC[j] alone. Each retry runs only if it differs from the last query. */
-static int optimistic(gb_solver_t *s, const gb_trace_t *t, const query_t *q, query_t *tmp,
+/* QSYM's last resort when the slice conflicts even without its pins:
+ * ¬PC[j] alone. */
+static int flip_alone(gb_solver_t *s, const gb_trace_t *t, const query_t *q, query_t *tmp,
                       gb_flip_t *out, gb_err_t *e)
 {
     gb_qstatus_t st = GB_Q_UNSAT;
-    size_t last_n = q->n;
-    query_relax(t, q, tmp, 0);
-    if (tmp->n < last_n) {
-        if (run_query(s, t, tmp, &st, out, e) != 0)
-            return -1;
-        last_n = tmp->n;
-    }
-    if (st != GB_Q_SAT && last_n > 1) {
-        tmp->cj[0] = q->cj[q->n - 1];
-        tmp->entry[0] = q->entry[q->n - 1];
-        tmp->n = 1;
-        if (run_query(s, t, tmp, &st, out, e) != 0)
-            return -1;
-    }
+    size_t dropped;
+    tmp->cj[0] = q->cj[q->n - 1];
+    tmp->entry[0] = q->entry[q->n - 1];
+    tmp->n = 1;
+    if (run_query(s, t, tmp, &st, &dropped, out, e) != 0)
+        return -1;
     if (st == GB_Q_SAT) {
         out->status = GB_Q_SAT;
         out->optimistic = 1;
@@ -268,7 +248,8 @@ static int optimistic(gb_solver_t *s, const gb_trace_t *t, const query_t *q, que
 /* Builds slice(PC[0..j-1]) ∧ ¬PC[j] into q (capacity j + 1): the prefix
  * entries whose component holds one of PC[j]'s bytes. Those components are
  * stamped first (PC[j]'s bytes are all in one unless it is a CHECK). */
-static void build_query(trace_state_t *ts, const gb_trace_t *t, size_t j, query_t *q)
+static void build_query(trace_state_t *ts, const gb_trace_t *t, size_t j, int soft_pins,
+                        query_t *q)
 {
     next_clock(ts, t);
     for (size_t k = ts->voff[j]; k < ts->voff[j + 1]; k++)
@@ -278,10 +259,11 @@ static void build_query(trace_state_t *ts, const gb_trace_t *t, size_t j, query_
         if (ts->voff[i] == ts->voff[i + 1] || !in_prefix_slices(t, i) ||
             ts->stamp[uf_find(ts->parent, ts->vflat[ts->voff[i]])] != ts->clock)
             continue;
-        q->cj[q->n] = (gb_conj_t){t->pcs[i].node, t->pcs[i].taken};
+        q->cj[q->n] = (gb_conj_t){t->pcs[i].node, t->pcs[i].taken,
+                                  (uint8_t)(soft_pins && t->pcs[i].kind == GBT_PC_PIN)};
         q->entry[q->n++] = i;
     }
-    q->cj[q->n] = (gb_conj_t){t->pcs[j].node, (uint8_t)!t->pcs[j].taken};
+    q->cj[q->n] = (gb_conj_t){t->pcs[j].node, (uint8_t)!t->pcs[j].taken, 0};
     q->entry[q->n++] = j;
 }
 
@@ -296,12 +278,15 @@ static int solve_entry(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t 
         gb_err_set(e, "out of memory building a query");
         goto done;
     }
-    build_query(&s->ts, t, j, &q);
+    build_query(&s->ts, t, j, s->opts.optimistic, &q);
     out->slice_size = q.n - 1;
-    if (run_query(s, t, &q, &out->status, out, e) != 0)
+    size_t dropped = 0;
+    if (run_query(s, t, &q, &out->status, &dropped, out, e) != 0)
         goto done;
-    if (out->status == GB_Q_UNSAT && s->opts.optimistic &&
-        optimistic(s, t, &q, &tmp, out, e) != 0)
+    if (out->status == GB_Q_SAT && dropped)
+        out->optimistic = 1; /* pins in the way were dropped, the rest kept */
+    if (out->status == GB_Q_UNSAT && s->opts.optimistic && q.n > 1 &&
+        flip_alone(s, t, &q, &tmp, out, e) != 0)
         goto done;
     r = 0;
 done:

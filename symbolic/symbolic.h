@@ -66,7 +66,7 @@ typedef struct gb_solver gb_solver_t;
 
 typedef struct gb_solver_opts {
     unsigned timeout_ms; /* per Z3 call; 0 = default 2000 */
-    int optimistic;      /* 1 = on UNSAT, retry without pins, then ¬PC[j] alone */
+    int optimistic;      /* 1 = pins are soft: drop those in the unsat core; then ¬PC[j] alone */
 } gb_solver_opts_t;
 
 typedef enum gb_qstatus {

@@ -83,14 +83,19 @@ typedef struct gb_z3 gb_z3_t;
 typedef struct gb_conj {
     uint32_t node;
     uint8_t value;
+    uint8_t soft; /* may be dropped when it conflicts (a pin, when optimistic) */
 } gb_conj_t;
 
 int gb_z3_new(gb_z3_t **out, gb_err_t *e);
 void gb_z3_free(gb_z3_t *z);
 /* Checks the conjunction; on SAT fills vals[i] for the INPUT nodes vars[i].
+ * Soft conjuncts go in as assumptions: while the query is UNSAT, those in
+ * the unsat core are dropped and it is checked again, so a model keeps
+ * every soft conjunct it can. *dropped counts the dropped ones, *checks the
+ * solver calls made. UNSAT means the hard conjuncts alone conflict.
  * Caches translations per trace (keyed by its serial). */
 int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *c, size_t nc,
                 const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,
-                uint8_t *vals, gb_err_t *e);
+                uint8_t *vals, size_t *dropped, unsigned *checks, gb_err_t *e);
 
 #endif

@@ -278,21 +278,95 @@ static int read_model(gb_z3_t *z, Z3_solver s, const uint32_t *vars, size_t nvar
     return r;
 }
 
+#define GB_MAX_CORE_ROUNDS 16 /* core-guided drops before giving up */
+
+static void release_lits(Z3_context c, Z3_ast *lits, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        Z3_dec_ref(c, lits[i]);
+}
+
+/* Moves the assumptions named in the unsat core to the end of lits[] (past
+ * *nlits, still referenced); returns how many. */
+static size_t drop_core(Z3_context c, Z3_solver s, Z3_ast *lits, size_t *nlits)
+{
+    Z3_ast_vector core = Z3_solver_get_unsat_core(c, s);
+    if (!core || z3_failed)
+        return 0;
+    Z3_ast_vector_inc_ref(c, core);
+    unsigned n = Z3_ast_vector_size(c, core);
+    size_t dropped = 0;
+    for (unsigned k = 0; k < n; k++) {
+        Z3_ast a = Z3_ast_vector_get(c, core, k);
+        for (size_t i = 0; i < *nlits; i++)
+            if (Z3_is_eq_ast(c, lits[i], a)) {
+                Z3_ast t = lits[i];
+                lits[i] = lits[--*nlits];
+                lits[*nlits] = t;
+                dropped++;
+                break;
+            }
+    }
+    Z3_ast_vector_dec_ref(c, core);
+    return dropped;
+}
+
+/* Asserts hard conjuncts; soft ones as lit_i => conjunct, lits into `lits`. */
+static size_t assert_query(gb_z3_t *z, Z3_solver s, const gb_conj_t *cj, size_t nc, Z3_ast *lits)
+{
+    Z3_context c = z->ctx;
+    size_t nl = 0;
+    for (size_t i = 0; i < nc && !z3_failed; i++) {
+        Z3_ast eq = Z3_mk_eq(c, z->cache[cj[i].node], cj[i].value ? z->one : z->zero);
+        if (!cj[i].soft) {
+            Z3_solver_assert(c, s, eq);
+            continue;
+        }
+        char name[32];
+        snprintf(name, sizeof name, "soft%zu", i);
+        Z3_inc_ref(c, eq);
+        Z3_ast lit = Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_mk_bool_sort(c));
+        Z3_inc_ref(c, lit); /* held across calls: dec_ref'd by release_lits */
+        Z3_ast imp = Z3_mk_implies(c, lit, eq);
+        Z3_inc_ref(c, imp);
+        Z3_solver_assert(c, s, imp);
+        Z3_dec_ref(c, imp);
+        Z3_dec_ref(c, eq);
+        lits[nl++] = lit;
+    }
+    return nl;
+}
+
 int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
                 const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,
-                uint8_t *vals, gb_err_t *e)
+                uint8_t *vals, size_t *dropped, unsigned *checks, gb_err_t *e)
 {
     z3_failed = 0;
+    *dropped = 0;
+    *checks = 0;
     if (translate_query(z, t, cj, nc, e) != 0)
         return -1;
     Z3_context c = z->ctx;
-    Z3_solver s = mk_solver(z, timeout_ms);
-    if (!s)
-        return z3_fail(z, "creating a solver", e);
-    for (size_t i = 0; i < nc && !z3_failed; i++)
-        Z3_solver_assert(c, s, Z3_mk_eq(c, z->cache[cj[i].node], cj[i].value ? z->one : z->zero));
+    Z3_ast *lits = gb_malloc((nc ? nc : 1) * sizeof *lits);
+    Z3_solver s = lits ? mk_solver(z, timeout_ms) : NULL;
+    if (!s) {
+        gb_free(lits);
+        return lits ? z3_fail(z, "creating a solver", e) : gb_err_set(e, "out of memory");
+    }
+    size_t nl = assert_query(z, s, cj, nc, lits), nall = nl;
+    Z3_lbool res = Z3_L_UNDEF;
+    for (unsigned round = 0; round < GB_MAX_CORE_ROUNDS && !z3_failed; round++) {
+        ++*checks;
+        res = Z3_solver_check_assumptions(c, s, (unsigned)nl, lits);
+        if (res != Z3_L_FALSE || nl == 0)
+            break;
+        size_t d = drop_core(c, s, lits, &nl);
+        if (d == 0)
+            break; /* the hard conjuncts alone conflict */
+        *dropped += d;
+        res = Z3_L_UNDEF;
+    }
     int r = 0;
-    Z3_lbool res = z3_failed ? Z3_L_UNDEF : Z3_solver_check(c, s);
     if (z3_failed)
         r = z3_fail(z, "checking a query", e);
     else if (res == Z3_L_TRUE) {
@@ -301,5 +375,7 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     } else
         *st = res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
     Z3_solver_dec_ref(c, s);
+    release_lits(c, lits, nall);
+    gb_free(lits);
     return r;
 }
