@@ -44,6 +44,7 @@ static uint32_t score_map(gb_search_t *s, uint32_t *novelty, uint64_t *sig)
         }
     }
     s->st.blocks += fresh;
+    s->novel_total += nov;
     *novelty = nov;
     *sig = gb_hash64(bits, sizeof bits, 0);
     return fresh;
@@ -255,12 +256,14 @@ static int keep_child(gb_search_t *s, gb_item_t *c, int kind, size_t j, gb_err_t
 
 /* An optimistic child usually breaks a check that the solver was allowed
  * to ignore (a checksum over pinned bytes). Trace it at once and flip the
- * entry where it left its predicted path: the repaired grandchild is what
- * the flip meant. Gives up after GB_MAX_REPAIRS rounds. */
+ * first entry where it left the path its flip asked for; the repaired
+ * grandchild aims at the same path, so a second broken checksum further on
+ * is repaired in the next round, up to GB_MAX_REPAIRS rounds. A child that
+ * found something new on its own is kept as well. */
 static int repair(gb_search_t *s, gb_item_t *c, int kind, size_t j, int depth, gb_err_t *e)
 {
     gb_err_t te;
-    gb_trace_t *t = trace_item(s, c, &te);
+    gb_trace_t *t = depth < GB_MAX_REPAIRS ? trace_item(s, c, &te) : NULL;
     if (!t)
         return keep_child(s, c, kind, j, e);
     gb_trace_info_t info;
@@ -280,10 +283,20 @@ static int repair(gb_search_t *s, gb_item_t *c, int kind, size_t j, int depth, g
     if (!r)
         return keep_child(s, c, kind, j, e);
     s->st.repaired++;
-    gb_item_free(c); /* the repaired input supersedes it */
-    if (r->optimistic && r->score == 0 && r->novelty == 0 && depth + 1 < GB_MAX_REPAIRS)
-        return repair(s, r, rkind, d, depth + 1, e);
-    return keep_child(s, r, rkind, d, e);
+    gb_free(r->predicted); /* r aims where c aimed */
+    r->predicted = c->predicted;
+    r->n_predicted = c->n_predicted;
+    r->bound = c->bound;
+    c->predicted = NULL;
+    c->n_predicted = 0;
+    r->optimistic = 1;
+    if ((c->score || c->novelty) && keep_child(s, c, kind, j, e) != 0) {
+        gb_item_free(r);
+        return -1;
+    }
+    if (!c->score && !c->novelty)
+        gb_item_free(c);
+    return repair(s, r, rkind, j, depth + 1, e);
 }
 
 static int keep_child(gb_search_t *s, gb_item_t *c, int kind, size_t j, gb_err_t *e)
@@ -298,15 +311,70 @@ static int keep_child(gb_search_t *s, gb_item_t *c, int kind, size_t j, gb_err_t
     return 0;
 }
 
+/* The payoff record of flipping `site` to direction `dir` (NULL on OOM). */
+static gb_site_stat_t *site_stat(gb_search_t *s, uint32_t site, unsigned dir)
+{
+    if (2 * (s->n_sites + 1) > s->cap_sites) {
+        size_t nc = s->cap_sites ? 2 * s->cap_sites : 1024;
+        gb_site_stat_t *ns = gb_calloc(nc, sizeof *ns);
+        if (!ns)
+            return NULL;
+        for (size_t i = 0; i < s->cap_sites; i++) {
+            if (!s->sites[i].key)
+                continue;
+            size_t k = (size_t)(s->sites[i].key * 0x9e3779b97f4a7c15ull) & (nc - 1);
+            while (ns[k].key)
+                k = (k + 1) & (nc - 1);
+            ns[k] = s->sites[i];
+        }
+        gb_free(s->sites);
+        s->sites = ns;
+        s->cap_sites = nc;
+    }
+    uint64_t key = ((uint64_t)site << 1 | dir) + 1;
+    size_t k = (size_t)(key * 0x9e3779b97f4a7c15ull) & (s->cap_sites - 1);
+    while (s->sites[k].key && s->sites[k].key != key)
+        k = (k + 1) & (s->cap_sites - 1);
+    if (!s->sites[k].key) {
+        s->sites[k].key = key;
+        s->n_sites++;
+    }
+    return &s->sites[k];
+}
+
+/* Back-off: a direction whose last GB_SITE_FREE_TRIES children found
+ * nothing new is only tried again at power-of-two counts of unpaid tries. */
+static int worth_flipping(const gb_site_stat_t *ss)
+{
+    uint32_t u = ss->unpaid;
+    return u < GB_SITE_FREE_TRIES || (u & (u - 1)) == 0;
+}
+
 static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j, gb_err_t *e)
 {
-    int kind;
+    gb_pc_info_t pc;
+    gb_trace_get_pc(t, j, &pc);
+    gb_site_stat_t *ss = site_stat(s, pc.site, !pc.taken);
+    if (ss && !worth_flipping(ss)) {
+        ss->unpaid++;
+        s->st.flips_backoff++;
+        return 0;
+    }
+    uint64_t blocks = s->st.blocks, novel = s->novel_total, crashes = s->st.crashes;
+    int kind, rc;
     gb_item_t *c = solve_child(s, it, t, j, ",opt", &kind, e);
     if (!c)
         return kind < 0 ? -1 : 0;
-    if (c->optimistic && c->score == 0 && c->novelty == 0)
-        return repair(s, c, kind, j, 0, e);
-    return keep_child(s, c, kind, j, e);
+    if (c->optimistic)
+        rc = repair(s, c, kind, j, 0, e);
+    else
+        rc = keep_child(s, c, kind, j, e);
+    if (ss) {
+        ss->tries++;
+        int paid = s->st.blocks != blocks || s->novel_total != novel || s->st.crashes != crashes;
+        ss->unpaid = paid ? 0 : ss->unpaid + 1;
+    }
+    return rc;
 }
 
 /* ExpandExecution: trace, then flip every entry from the bound on. The

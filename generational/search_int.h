@@ -56,6 +56,15 @@ typedef struct gb_hset {
 int gb_hset_add(gb_hset_t *h, uint64_t key); /* 1 if new, 0 if present, -1 on OOM */
 void gb_hset_free(gb_hset_t *h);
 
+/* Per (site, direction) payoff of flipping it, for back-off. */
+typedef struct gb_site_stat {
+    uint64_t key;       /* site << 1 | new direction; 0 = empty slot */
+    uint32_t tries;     /* children made by flipping it */
+    uint32_t unpaid;    /* of those, in a row, with nothing new */
+} gb_site_stat_t;
+
+#define GB_SITE_FREE_TRIES 8 /* unpaid flips of one site before back-off */
+
 struct gb_search {
     gb_search_opts_t o;
     gb_campaign_t *camp;
@@ -67,6 +76,9 @@ struct gb_search {
     gb_hset_t hang_sigs;
     uint8_t virgin[GB_COV_MAP]; /* hit-count bucket bits seen per block (0 = never hit) */
     char cur_input[4096], trace_input[4096], trace_file[4096];
+    gb_site_stat_t *sites; /* open addressing, cap_sites slots */
+    size_t n_sites, cap_sites;
+    uint64_t novel_total;  /* sum of novelty over all runs: detects payoff */
     gb_search_stats_t st;
     uint64_t start_ms, last_status_ms, last_stats_ms, last_find_ms, seq;
     volatile sig_atomic_t stop;
