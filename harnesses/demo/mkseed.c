@@ -127,11 +127,15 @@ static void mk_dir(const char *dir, const char *sub, char *out, size_t cap)
     }
 }
 
-/* Valid, version 1, no data and no palette: several solved branches away from the bug. */
+/* Valid, version 1, gray data, a title and no palette: several solved branches (and
+ * a checksum repair after each) away from the bug, but with the chunk layout a
+ * fixed-length input needs: the title's 13 bytes can become a 2-entry palette. */
 static void mk_seed_basic(mk_buf_t *b)
 {
+    static const uint8_t px[4] = {1, 2, 3, 4};
     mk_magic(b);
     mk_header(b, 1, 8, 8);
+    mk_data(b, 0, px, sizeof px);
     mk_title(b, "glassbox demo");
     mk_end(b);
 }
