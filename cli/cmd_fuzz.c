@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* glassbox fuzz: the generational search on one campaign directory. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+
+#include "corpus.h"
+#include "generational.h"
+
+static gb_search_t *running;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    if (running)
+        gb_search_stop(running);
+}
+
+/* ---- fuzz ------------------------------------------------------------ */
+
+int gb_cmd_fuzz(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL, *name = "glassbox";
+    unsigned long long t = 1000, v = 0, st = 2000;
+    int no_opt = 0, quiet = 0;
+    const gb_opt_t opts[] = {
+        {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required)", &in},
+        {'o', "output", GB_OPT_STR, "DIR", NULL, "output / sync directory (required)", &out},
+        {'n', "name", GB_OPT_STR, "NAME", "GLASSBOX_NAME",
+         "instance name: writes OUT/NAME/ (default glassbox)", &name},
+        {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit per run in ms (default 1000)", &t},
+        {'V', "time", GB_OPT_UINT, "SECONDS", NULL, "stop after this long (default: never)", &v},
+        {0, "solver-timeout", GB_OPT_UINT, "MS", "GLASSBOX_SOLVER_TIMEOUT",
+         "Z3 time limit per query (default 2000)", &st},
+        {0, "no-optimistic", GB_OPT_FLAG, NULL, NULL,
+         "do not relax unsatisfiable queries (QSYM's optimistic solving)", &no_opt},
+        {'q', "quiet", GB_OPT_FLAG, NULL, NULL, "no status lines on stderr", &quiet},
+    };
+    const gb_cmd_t cmd = {"fuzz", "-i SEEDS -o OUT [options] -- TRACE_BIN COV_BIN",
+                          "Generational whitebox search: traces inputs on TRACE_BIN (a\n"
+                          "glassbox-cc --mode=trace build), solves each branch flip with Z3 and\n"
+                          "runs every new input on COV_BIN (--mode=cov) under the AFL++\n"
+                          "forkserver. Results go to OUT/NAME/ in AFL++'s layout: queue/,\n"
+                          "crashes/, hangs/, fuzzer_stats, plot_data. Stops when no input is\n"
+                          "left to expand, after -V seconds, or on Ctrl-C.",
+                          opts, GB_N(opts)};
+    const char *pos[8];
+    int npos, nrest;
+    char **rest;
+    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
+    if (r != 0)
+        return r > 0 ? 0 : 2;
+    if (!in || !out)
+        return fprintf(stderr, "glassbox fuzz: -i SEEDS and -o OUT are required (see --help)\n"), 2;
+    if (npos || nrest != 2)
+        return fprintf(stderr, "glassbox fuzz: expected '-- TRACE_BIN COV_BIN' after the "
+                               "options (see --help)\n"), 2;
+    if (t == 0 || t > 3600000 || st > 3600000)
+        return fprintf(stderr, "glassbox fuzz: timeouts must be between 1 ms and 1 hour\n"), 2;
+    gb_err_t e;
+    gb_seed_t *seeds;
+    size_t nseeds;
+    if (gb_seeds_load(in, &seeds, &nseeds, &e) != 0)
+        return gb_cli_fail("fuzz", e.msg);
+    gb_search_opts_t so = {
+        .trace_bin = rest[0], .cov_bin = rest[1], .out = out, .name = name,
+        .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st, .max_seconds = v,
+        .optimistic = !no_opt, .status_fd = quiet ? -1 : 2,
+        .command_line = gb_cli_join(argc, argv),
+    };
+    gb_search_t *s;
+    if (gb_search_new(&so, &s, &e) != 0) {
+        gb_seeds_free(seeds, nseeds);
+        return gb_cli_fail("fuzz", e.msg);
+    }
+    running = s;
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    signal(SIGPIPE, SIG_IGN);
+    int rc = 0;
+    for (size_t i = 0; i < nseeds && rc == 0; i++)
+        rc = gb_search_add_seed(s, seeds[i].data, seeds[i].len, seeds[i].name, &e);
+    gb_seeds_free(seeds, nseeds);
+    if (rc == 0)
+        rc = gb_search_run(s, &e);
+    running = NULL;
+    gb_search_free(s);
+    return rc == 0 ? 0 : gb_cli_fail("fuzz", e.msg);
+}
+

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* glassbox show: a trace's path constraint as SMT-LIB2, or its blocks. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+
+#include "symbolic.h"
+
+static void print_blocks(const gb_trace_t *t)
+{
+    size_t n;
+    const uint32_t *b = gb_trace_blocks(t, &n);
+    for (size_t i = 0; i < n; i++)
+        printf("%u\n", b[i]);
+}
+
+int gb_cmd_show(int argc, char **argv)
+{
+    int blocks = 0;
+    const gb_opt_t opts[] = {
+        {0, "blocks", GB_OPT_FLAG, NULL, NULL,
+         "print the visited block ids instead, one per line", &blocks},
+    };
+    const gb_cmd_t cmd = {"show", "[--blocks] FILE.gbt",
+                          "Prints a trace's path constraint as an SMT-LIB2 script: one\n"
+                          "declaration per input byte, one assertion per entry (pins marked).",
+                          opts, GB_N(opts)};
+    const char *pos[8];
+    int npos, nrest;
+    char **rest;
+    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
+    if (r != 0)
+        return r > 0 ? 0 : 2;
+    if (npos != 1 || nrest)
+        return fprintf(stderr, "glassbox show: usage: glassbox show [--blocks] FILE.gbt\n"), 2;
+    gb_err_t e;
+    gb_trace_t *t;
+    if (gb_trace_load(pos[0], 0, &t, &e) != 0)
+        return gb_cli_fail("show", e.msg);
+    int rc = 0;
+    if (blocks)
+        print_blocks(t);
+    else
+        rc = gb_trace_print_smt2(t, stdout, &e);
+    gb_trace_free(t);
+    return rc == 0 ? 0 : gb_cli_fail("show", e.msg);
+}
+

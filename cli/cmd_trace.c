@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* glassbox trace: one run of a trace build, one .gbt file. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+
+#include "fuzz_bridge.h"
+#include "symbolic.h"
+
+int gb_cmd_trace(int argc, char **argv)
+{
+    const char *out = NULL;
+    unsigned long long t = 10000;
+    const gb_opt_t opts[] = {
+        {'o', "output", GB_OPT_STR, "FILE.gbt", NULL, "where to write the trace (required)", &out},
+        {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit for the run (default 10000)", &t},
+    };
+    const gb_cmd_t cmd = {"trace", "INPUT -o FILE.gbt -- TRACE_BIN",
+                          "Runs TRACE_BIN (a glassbox-cc --mode=trace build) once on INPUT and\n"
+                          "writes its trace: the path constraint over the input bytes. See\n"
+                          "docs/trace-format.md; print it with 'glassbox show'.",
+                          opts, GB_N(opts)};
+    const char *pos[8];
+    int npos, nrest;
+    char **rest;
+    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
+    if (r != 0)
+        return r > 0 ? 0 : 2;
+    if (npos != 1 || !out || nrest != 1)
+        return fprintf(stderr, "glassbox trace: usage: glassbox trace INPUT -o FILE.gbt -- "
+                               "TRACE_BIN (see --help)\n"), 2;
+    gb_err_t e;
+    if (access(pos[0], R_OK) != 0)
+        return fprintf(stderr, "glassbox trace: cannot read input %s\n", pos[0]), 1;
+    if (gb_check_executable(rest[0], &e) != 0)
+        return gb_cli_fail("trace", e.msg);
+    int has = gb_binary_has_marker(rest[0], GB_MARKER_TRACE, &e);
+    if (has <= 0)
+        return gb_cli_fail("trace", has < 0 ? e.msg : "the binary is not a glassbox-cc --mode=trace build");
+    char env[4200];
+    snprintf(env, sizeof env, "GLASSBOX_TRACE_OUT=%s", out);
+    char *xargv[] = {rest[0], (char *)pos[0], NULL}, *envs[] = {env, NULL};
+    gb_exec_opts_t xo = {.argv = xargv, .env_extra = envs, .timeout_ms = (unsigned)t,
+                         .show_output = 1};
+    gb_run_result_t res;
+    unlink(out);
+    if (gb_exec_run(&xo, &res, &e) != 0)
+        return gb_cli_fail("trace", e.msg);
+    gb_trace_t *tr;
+    if (gb_trace_load(out, GB_TRACE_PREFIX_OK, &tr, &e) != 0)
+        return gb_cli_fail("trace", e.msg);
+    gb_trace_info_t info;
+    gb_trace_get_info(tr, &info);
+    printf("%s: %zu nodes, %zu path constraint entries, %zu blocks; run %s", out, info.nodes,
+           info.pcs, info.blocks,
+           res.status == GB_RUN_CRASH ? "crashed" : res.status == GB_RUN_TIMEOUT ? "timed out"
+                                                                                : "exited");
+    if (res.status == GB_RUN_CRASH)
+        printf(" (signal %d)", res.signal);
+    else if (res.status == GB_RUN_OK)
+        printf(" (status %d)", res.exit_code);
+    printf("%s\n", info.complete ? "" : ", trace incomplete");
+    gb_trace_free(tr);
+    return 0;
+}
+

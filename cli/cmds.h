@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The glassbox subcommands: one file each (cmd_*.c), dispatched by main.c.
+ * Each returns the process exit code: 0 ok, 1 failure, 2 bad usage. */
+#ifndef GB_CLI_CMDS_H
+#define GB_CLI_CMDS_H
+
+#include "opts.h"
+
+#define GB_N(a) (sizeof(a) / sizeof((a)[0]))
+
+int gb_cmd_fuzz(int argc, char **argv);
+int gb_cmd_trace(int argc, char **argv);
+int gb_cmd_show(int argc, char **argv);
+
+/* Prints "glassbox CMD: MSG" on stderr and returns 1. */
+int gb_cli_fail(const char *cmd, const char *msg);
+
+/* argv joined with spaces (for fuzzer_stats' command_line); static buffer. */
+char *gb_cli_join(int argc, char **argv);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The glassbox command: dispatches to the subcommands (cmd_*.c). The CLI
+ * is the only place that prints errors and chooses exit codes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+
+/* One line per subcommand; a new command adds its line here. */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"fuzz", gb_cmd_fuzz},
+    {"trace", gb_cmd_trace},
+    {"show", gb_cmd_show},
+};
+
+int gb_cli_fail(const char *cmd, const char *msg)
+{
+    fprintf(stderr, "glassbox %s: %s\n", cmd, msg);
+    return 1;
+}
+
+char *gb_cli_join(int argc, char **argv)
+{
+    static char buf[2048];
+    size_t n = 0;
+    for (int i = 0; i < argc && n < sizeof buf - 1; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? " " : "", argv[i]);
+    return buf;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: glassbox COMMAND [options]\n\n"
+               "commands:\n"
+               "  fuzz    generational whitebox search (-i SEEDS -o OUT -- TRACE_BIN COV_BIN)\n"
+               "  trace   run a trace build on one input and write its trace\n"
+               "  show    print a trace's path constraint as SMT-LIB2\n\n"
+               "'glassbox COMMAND --help' describes each. Build targets with glassbox-cc.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *c = argv[1];
+    if (!strcmp(c, "-h") || !strcmp(c, "--help") || !strcmp(c, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < GB_N(commands); i++)
+        if (!strcmp(c, commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "glassbox: unknown command '%s' (try glassbox --help)\n", c);
+    return 2;
+}
