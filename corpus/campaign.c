@@ -150,7 +150,7 @@ static int probe_writable(gb_campaign_t *c, gb_err_t *e)
     return 0;
 }
 
-static int campaign_make_dirs(gb_campaign_t *c, const char *out, gb_err_t *e)
+static int campaign_make_dirs(gb_campaign_t *c, const char *out, unsigned flags, gb_err_t *e)
 {
     struct stat st;
     if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode))
@@ -160,10 +160,10 @@ static int campaign_make_dirs(gb_campaign_t *c, const char *out, gb_err_t *e)
     int n = dir_entries(c->queue, e);
     if (n < 0)
         return -1;
-    if (n > 0)
+    if (n > 0 && !(flags & GB_CAMPAIGN_RESUME))
         return gb_err_set(e,
                           "%s is not empty; refusing to overwrite a previous campaign "
-                          "(use a new -o or -n)",
+                          "(use --resume to continue it, or a new -o or -n)",
                           c->queue);
     if (gb_mkdirs(c->queue, e) != 0 || gb_mkdirs(c->crashes, e) != 0 ||
         gb_mkdirs(c->hangs, e) != 0 || gb_mkdirs(c->tmpdir, e) != 0)
@@ -172,6 +172,12 @@ static int campaign_make_dirs(gb_campaign_t *c, const char *out, gb_err_t *e)
 }
 
 int gb_campaign_open(const char *out, const char *name, gb_campaign_t **cp, gb_err_t *e)
+{
+    return gb_campaign_open_flags(out, name, 0, cp, e);
+}
+
+int gb_campaign_open_flags(const char *out, const char *name, unsigned flags,
+                           gb_campaign_t **cp, gb_err_t *e)
 {
     *cp = NULL;
     if (!out || !*out)
@@ -184,10 +190,11 @@ int gb_campaign_open(const char *out, const char *name, gb_campaign_t **cp, gb_e
     gb_campaign_t *c = NULL;
     if (campaign_alloc(out, name, &c, e) != 0)
         return -1;
-    if (campaign_make_dirs(c, out, e) != 0) {
+    if (campaign_make_dirs(c, out, flags, e) != 0) {
         campaign_free(c);
         return -1;
     }
+    c->next_queue = next_free_id(c->queue);
     c->next_crash = next_free_id(c->crashes);
     c->next_hang = next_free_id(c->hangs);
     *cp = c;
@@ -197,6 +204,63 @@ int gb_campaign_open(const char *out, const char *name, gb_campaign_t **cp, gb_e
 void gb_campaign_close(gb_campaign_t *c) { campaign_free(c); }
 
 const char *gb_campaign_dir(const gb_campaign_t *c) { return c->dir; }
+
+const char *gb_campaign_queue_dir(const gb_campaign_t *c) { return c->queue; }
+
+const char *gb_campaign_crash_dir(const gb_campaign_t *c) { return c->crashes; }
+
+static int cmp_entry(const void *a, const void *b)
+{
+    uint32_t x = ((const gb_entry_t *)a)->id, y = ((const gb_entry_t *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+int gb_entries_list(const char *dir, gb_entry_t **entries, size_t *n, gb_err_t *e)
+{
+    *entries = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? 0 : gb_err_sys(e, "cannot open directory %s", dir);
+    size_t cap = 0;
+    struct dirent *de;
+    int r = 0;
+    while (r == 0 && (de = readdir(d)) != NULL) {
+        unsigned id;
+        if (sscanf(de->d_name, "id:%6u", &id) != 1)
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            gb_entry_t *ne = gb_realloc(*entries, cap * sizeof *ne);
+            if (!ne) {
+                r = gb_err_set(e, "out of memory listing %s", dir);
+                break;
+            }
+            *entries = ne;
+        }
+        (*entries)[*n].id = id;
+        if (!((*entries)[*n].name = gb_strdup(de->d_name)))
+            r = gb_err_set(e, "out of memory listing %s", dir);
+        else
+            ++*n;
+    }
+    closedir(d);
+    if (r != 0) {
+        gb_entries_free(*entries, *n);
+        *entries = NULL;
+        *n = 0;
+        return -1;
+    }
+    qsort(*entries, *n, sizeof **entries, cmp_entry);
+    return 0;
+}
+
+void gb_entries_free(gb_entry_t *entries, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        gb_free(entries[i].name);
+    gb_free(entries);
+}
 
 const char *gb_campaign_tmpdir(const gb_campaign_t *c) { return c->tmpdir; }
 

@@ -33,10 +33,17 @@ void gb_seeds_free(gb_seed_t *seeds, size_t n);
 typedef struct gb_campaign gb_campaign_t;
 
 /* Opens OUT/NAME, creating OUT, OUT/NAME, queue/, crashes/, hangs/, .tmp/.
- * Refuses (error naming the path) when OUT/NAME/queue already holds entries,
- * so a finished campaign is never overwritten; refuses an unwritable OUT.
- * NAME must be [A-Za-z0-9_-]+. */
+ * Refuses (error naming the path and --resume) when OUT/NAME/queue already
+ * holds entries, so a finished campaign is never overwritten; refuses an
+ * unwritable OUT. NAME must be [A-Za-z0-9_-]+. */
 int gb_campaign_open(const char *out, const char *name, gb_campaign_t **c, gb_err_t *e);
+
+/* Flags for gb_campaign_open_flags. */
+enum {
+    GB_CAMPAIGN_RESUME = 1u, /* accept existing entries; ids continue after them */
+};
+int gb_campaign_open_flags(const char *out, const char *name, unsigned flags,
+                           gb_campaign_t **c, gb_err_t *e);
 void gb_campaign_close(gb_campaign_t *c);
 
 const char *gb_campaign_dir(const gb_campaign_t *c); /* OUT/NAME */
@@ -58,6 +65,23 @@ int gb_campaign_add_hang(gb_campaign_t *c, const uint8_t *data, size_t len, cons
                          uint32_t *id, gb_err_t *e);
 
 uint32_t gb_campaign_queue_count(const gb_campaign_t *c);
+
+/* OUT/NAME/queue, OUT/NAME/crashes, OUT/NAME/hangs. */
+const char *gb_campaign_queue_dir(const gb_campaign_t *c);
+const char *gb_campaign_crash_dir(const gb_campaign_t *c);
+
+/* ---- Directory entries ------------------------------------------------ */
+
+/* An "id:NNNNNN,..." file of a queue/crashes/hangs directory. */
+typedef struct gb_entry {
+    uint32_t id;
+    char *name; /* file name, no directory */
+} gb_entry_t;
+
+/* The id: entries of `dir`, sorted by id (names that do not start with
+ * "id:" and a number are skipped). A missing dir gives 0 entries. */
+int gb_entries_list(const char *dir, gb_entry_t **entries, size_t *n, gb_err_t *e);
+void gb_entries_free(gb_entry_t *entries, size_t n);
 
 /* A fuzzer_stats line. Values are preformatted strings. */
 typedef struct gb_stat {

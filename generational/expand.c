@@ -3,6 +3,7 @@
  * an input and turn each satisfiable flip into a child. */
 #include <stdio.h>
 #include <stdint.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -188,6 +189,12 @@ static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_t
     return c;
 }
 
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
 static int out_of_time(gb_search_t *s)
 {
     return s->stop ||
@@ -197,6 +204,11 @@ static int out_of_time(gb_search_t *s)
 static void tick(gb_search_t *s)
 {
     uint64_t now = gb_time_ms();
+    if (now - s->last_sync_ms >= GB_SYNC_EVERY_MS) {
+        gb_err_t se;
+        if (gb_sync_run(s, &se) != 0)
+            s->sync_failed = 1; /* reported by gb_search_run */
+    }
     if (now - s->last_status_ms < s->o.status_every_ms)
         return;
     s->last_status_ms = now;
@@ -409,14 +421,22 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
 {
     int rc = 0;
     gb_report_status(s, 0);
-    while (rc == 0 && !out_of_time(s)) {
+    rc = gb_sync_run(s, e);
+    while (rc == 0 && !out_of_time(s) && !s->sync_failed) {
         gb_item_t *it = gb_worklist_pop(&s->work);
-        if (!it)
-            break;
+        if (!it && s->npeers == 0)
+            break; /* alone and done */
+        if (!it) { /* peers may still find something: wait for them */
+            sleep_ms(200);
+            tick(s);
+            continue;
+        }
         rc = expand(s, it, e);
         gb_item_free(it);
         tick(s);
     }
+    if (rc == 0 && s->sync_failed)
+        rc = gb_sync_run(s, e); /* again, for the message */
     gb_report_status(s, 1);
     if (gb_report_write(s, 1, rc == 0 ? e : NULL) != 0 && rc == 0)
         rc = -1;

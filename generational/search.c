@@ -120,5 +120,6 @@ void gb_search_free(gb_search_t *s)
     gb_hset_free(&s->crash_sigs);
     gb_hset_free(&s->hang_sigs);
     gb_free(s->sites);
+    gb_sync_free(s);
     gb_free(s);
 }

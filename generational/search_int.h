@@ -65,6 +65,15 @@ typedef struct gb_site_stat {
 
 #define GB_SITE_FREE_TRIES 8 /* unpaid flips of one site before back-off */
 
+/* A peer instance in the sync directory and how far we have read it. */
+typedef struct gb_peer {
+    char *name;
+    uint32_t next_id;  /* first queue id not yet imported */
+    char *last_name;   /* name of entry next_id - 1, to notice renumbering */
+} gb_peer_t;
+
+#define GB_SYNC_EVERY_MS 5000 /* how often peers' queues are read */
+
 struct gb_search {
     gb_search_opts_t o;
     gb_campaign_t *camp;
@@ -79,6 +88,10 @@ struct gb_search {
     gb_site_stat_t *sites; /* open addressing, cap_sites slots */
     size_t n_sites, cap_sites;
     uint64_t novel_total;  /* sum of novelty over all runs: detects payoff */
+    gb_peer_t *peers;      /* sync.c */
+    size_t npeers;
+    uint64_t last_sync_ms;
+    int sync_failed;       /* a sync step failed inside a tick */
     gb_search_stats_t st;
     uint64_t start_ms, last_status_ms, last_stats_ms, last_find_ms, seq;
     volatile sig_atomic_t stop;
@@ -94,6 +107,11 @@ int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_
 /* Stores `it` in queue/ when kind == 1 and pushes it on the worklist (which
  * then owns it). Returns 0 or -1. */
 int gb_search_keep(gb_search_t *s, gb_item_t *it, int kind, const char *desc, gb_err_t *e);
+
+/* sync.c: import from the other instances of the sync directory. */
+int gb_sync_run(gb_search_t *s, gb_err_t *e);
+void gb_sync_load_cursor(gb_search_t *s, gb_peer_t *p);
+void gb_sync_free(gb_search_t *s);
 
 /* report.c: fuzzer_stats, plot_data and the status line. */
 int gb_report_write(gb_search_t *s, int final, gb_err_t *e);

@@ -51,7 +51,7 @@ expect_error bad-timeout "non-negative number" \
 # A finished campaign is never overwritten.
 "$BIN/glassbox" fuzz -q -i "$WORK/seeds" -o "$WORK/o2" -- "$T" "$C"
 before=$(cd "$WORK/o2" && find . -type f ! -name fuzzer_stats ! -name plot_data | sort | xargs sha1sum)
-expect_error existing-campaign "not empty" \
+expect_error existing-campaign "use --resume" \
   "$BIN/glassbox" fuzz -i "$WORK/seeds" -o "$WORK/o2" -- "$T" "$C"
 after=$(cd "$WORK/o2" && find . -type f ! -name fuzzer_stats ! -name plot_data | sort | xargs sha1sum)
 [ "$before" = "$after" ] || fail "refusing an existing campaign changed its files"
