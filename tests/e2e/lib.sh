@@ -28,3 +28,6 @@ replay_crashes() {
   done
   [ "$n" -gt 0 ] || fail "no crash files in $1"
 }
+
+# count_ids DIR [SUBSTRING]: how many id:* files DIR holds (0 if none).
+count_ids() { find "$1" -maxdepth 1 -name "id:*${2:-}*" 2>/dev/null | wc -l; }
