@@ -26,7 +26,7 @@ int gb_cmd_fuzz(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *name = "glassbox";
     unsigned long long t = 1000, v = 0, st = 2000;
-    int no_opt = 0, quiet = 0;
+    int no_opt = 0, quiet = 0, resume = 0;
     const gb_opt_t opts[] = {
         {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required)", &in},
         {'o', "output", GB_OPT_STR, "DIR", NULL, "output / sync directory (required)", &out},
@@ -38,6 +38,8 @@ int gb_cmd_fuzz(int argc, char **argv)
          "Z3 time limit per query (default 2000)", &st},
         {0, "no-optimistic", GB_OPT_FLAG, NULL, NULL,
          "do not relax unsatisfiable queries (QSYM's optimistic solving)", &no_opt},
+        {0, "resume", GB_OPT_FLAG, NULL, NULL,
+         "continue the campaign in OUT/NAME (-i is then optional)", &resume},
         {'q', "quiet", GB_OPT_FLAG, NULL, NULL, "no status lines on stderr", &quiet},
     };
     const gb_cmd_t cmd = {"fuzz", "-i SEEDS -o OUT [options] -- TRACE_BIN COV_BIN",
@@ -54,7 +56,7 @@ int gb_cmd_fuzz(int argc, char **argv)
     int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
     if (r != 0)
         return r > 0 ? 0 : 2;
-    if (!in || !out)
+    if ((!in && !resume) || !out)
         return fprintf(stderr, "glassbox fuzz: -i SEEDS and -o OUT are required (see --help)\n"), 2;
     if (npos || nrest != 2)
         return fprintf(stderr, "glassbox fuzz: expected '-- TRACE_BIN COV_BIN' after the "
@@ -62,15 +64,15 @@ int gb_cmd_fuzz(int argc, char **argv)
     if (t == 0 || t > 3600000 || st > 3600000)
         return fprintf(stderr, "glassbox fuzz: timeouts must be between 1 ms and 1 hour\n"), 2;
     gb_err_t e;
-    gb_seed_t *seeds;
-    size_t nseeds;
-    if (gb_seeds_load(in, &seeds, &nseeds, &e) != 0)
+    gb_seed_t *seeds = NULL;
+    size_t nseeds = 0;
+    if (in && gb_seeds_load(in, &seeds, &nseeds, &e) != 0)
         return gb_cli_fail("fuzz", e.msg);
     gb_search_opts_t so = {
         .trace_bin = rest[0], .cov_bin = rest[1], .out = out, .name = name,
         .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st, .max_seconds = v,
         .optimistic = !no_opt, .status_fd = quiet ? -1 : 2,
-        .command_line = gb_cli_join(argc, argv),
+        .command_line = gb_cli_join(argc, argv), .resume = resume,
     };
     gb_search_t *s;
     if (gb_search_new(&so, &s, &e) != 0) {

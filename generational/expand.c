@@ -111,6 +111,22 @@ int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_
     return 1;
 }
 
+int gb_search_rerun(gb_search_t *s, gb_item_t *it, int is_crash, gb_err_t *e)
+{
+    gb_run_result_t r;
+    if (run_target(s, it, &r, e) != 0)
+        return -1;
+    s->st.execs++;
+    uint64_t sig;
+    it->score = score_map(s, &it->novelty, &sig);
+    if (r.status == GB_RUN_CRASH || is_crash) {
+        if (gb_hset_add(&s->crash_sigs, sig) > 0 && is_crash)
+            s->st.crashes++;
+        return 2;
+    }
+    return r.status == GB_RUN_TIMEOUT ? 0 : 1;
+}
+
 int gb_search_keep(gb_search_t *s, gb_item_t *it, int kind, const char *desc, gb_err_t *e)
 {
     if (kind == 1) {
@@ -397,7 +413,7 @@ static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     gb_trace_t *t = trace_item(s, it, &te);
     s->st.expanded++;
     if (!t)
-        return 0; /* counted in traces; the input stays in the corpus */
+        return gb_journal_expanded(s, it, e); /* no usable trace: nothing to redo */
     gb_trace_info_t info;
     gb_trace_get_info(t, &info);
     size_t bound = it->bound, d = divergence(it, t, info.pcs);
@@ -406,7 +422,8 @@ static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         bound = d < bound ? d : bound;
     }
     int rc = 0;
-    for (size_t j = bound; j < info.pcs && rc == 0 && !out_of_time(s); j++) {
+    size_t j;
+    for (j = bound; j < info.pcs && rc == 0 && !out_of_time(s); j++) {
         gb_pc_info_t pc;
         gb_trace_get_pc(t, j, &pc);
         if (pc.kind != 1 /* GBT_PC_PIN */)
@@ -414,6 +431,8 @@ static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         tick(s);
     }
     gb_trace_free(t);
+    if (rc == 0 && j >= info.pcs) /* finished: a resume must not redo it */
+        rc = gb_journal_expanded(s, it, e);
     return rc;
 }
 

@@ -24,6 +24,7 @@ typedef struct gb_search_opts {
     int status_fd;              /* where status lines go; -1 = none */
     unsigned status_every_ms;   /* default 2000 */
     const char *command_line;   /* for fuzzer_stats */
+    int resume;                 /* continue the campaign in OUT/NAME (--resume) */
 } gb_search_opts_t;
 
 /* Counters, also written to fuzzer_stats. */
@@ -50,7 +51,9 @@ typedef struct gb_search_stats {
 typedef struct gb_search gb_search_t;
 
 /* Checks both binaries (executable, carrying the right Glassbox runtime
- * marker), opens the campaign directory and starts the forkserver. */
+ * marker), opens the campaign directory and starts the forkserver. With
+ * opts->resume, reloads the campaign: coverage, the unexpanded inputs and
+ * the counters come back. */
 int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e);
 
 /* Runs a seed on the cov build, stores it in queue/ and puts it on the

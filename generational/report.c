@@ -41,7 +41,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     uint64_t now = gb_time_ms(), run = now - s->start_ms;
     kv(k, "start_time", "%llu", (unsigned long long)(s->start_ms / 1000));
     kv(k, "last_update", "%llu", (unsigned long long)(now / 1000));
-    kv(k, "run_time", "%llu", (unsigned long long)(run / 1000));
+    kv(k, "run_time", "%llu", (unsigned long long)(run / 1000 + s->prev_run_s));
     kv(k, "fuzzer_pid", "%ld", (long)getpid());
     kv(k, "cycles_done", "0");
     kv(k, "execs_done", "%llu", (unsigned long long)st.execs);

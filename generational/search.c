@@ -5,6 +5,7 @@
  * checksum can repair it in the next generation). */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "search_int.h"
 
@@ -54,7 +55,8 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
     s->o = o;
     s->start_ms = s->last_find_ms = gb_time_ms();
     gb_solver_opts_t so = {.timeout_ms = o.solver_timeout_ms, .optimistic = o.optimistic};
-    if (gb_campaign_open(o.out, o.name, &s->camp, e) != 0 ||
+    s->journal_fd = -1;
+    if (gb_campaign_open_flags(o.out, o.name, o.resume ? GB_CAMPAIGN_RESUME : 0, &s->camp, e) != 0 ||
         gb_solver_new(&so, &s->solver, e) != 0) {
         gb_search_free(s);
         return -1;
@@ -63,7 +65,7 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
     snprintf(s->cur_input, sizeof s->cur_input, "%s/.cur_input", dir);
     snprintf(s->trace_input, sizeof s->trace_input, "%s/.cur_trace_input", dir);
     snprintf(s->trace_file, sizeof s->trace_file, "%s/.cur_trace.gbt", dir);
-    if (start_fsrv(s, e) != 0) {
+    if (start_fsrv(s, e) != 0 || (o.resume && gb_resume_load(s, e) != 0)) {
         gb_search_free(s);
         return -1;
     }
@@ -102,6 +104,9 @@ void gb_search_stop(gb_search_t *s) { s->stop = 1; }
 void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
 {
     *st = s->st;
+    st->execs += s->prev.execs; /* earlier sessions, after --resume */
+    st->traces += s->prev.traces;
+    st->expanded += s->prev.expanded;
     st->pending = s->work.n;
     st->queue = gb_campaign_queue_count(s->camp);
 }
@@ -121,5 +126,7 @@ void gb_search_free(gb_search_t *s)
     gb_hset_free(&s->hang_sigs);
     gb_free(s->sites);
     gb_sync_free(s);
+    if (s->journal_fd >= 0)
+        close(s->journal_fd);
     gb_free(s);
 }

@@ -91,6 +91,9 @@ struct gb_search {
     gb_peer_t *peers;      /* sync.c */
     size_t npeers;
     uint64_t last_sync_ms;
+    int journal_fd;        /* resume.c: the expansion journal, -1 until opened */
+    gb_search_stats_t prev; /* counters of earlier sessions (--resume) */
+    uint64_t prev_run_s;
     int sync_failed;       /* a sync step failed inside a tick */
     gb_search_stats_t st;
     uint64_t start_ms, last_status_ms, last_stats_ms, last_find_ms, seq;
@@ -103,6 +106,14 @@ struct gb_search {
  * or hangs/ when it crashes or hangs. Returns 1 (ran normally), 2 (crashed:
  * still worth expanding), 0 (hung: dropped) or -1 on a fatal error. */
 int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e);
+
+/* Runs a stored input again (resume): scores it into the coverage map and
+ * notes a crash's signature; stores nothing. Returns like run_check. */
+int gb_search_rerun(gb_search_t *s, gb_item_t *it, int is_crash, gb_err_t *e);
+
+/* resume.c */
+int gb_journal_expanded(gb_search_t *s, const gb_item_t *it, gb_err_t *e);
+int gb_resume_load(gb_search_t *s, gb_err_t *e);
 
 /* Stores `it` in queue/ when kind == 1 and pushes it on the worklist (which
  * then owns it). Returns 0 or -1. */
