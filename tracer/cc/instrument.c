@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cc_int.h"
+#include "gb_abi.h"
 #include "gbt.h"
 
 #define MAX_PARAMS 16
@@ -210,6 +211,19 @@ static void emit_unop(ictx_t *x, LLVMValueRef inst, int op, unsigned width, LLVM
     map_put(x, inst, call_rt(x, "__gb_unop", x->i8p, ty, args, 4));
 }
 
+/* Division and remainder by a symbolic divisor: a BRANCH entry on
+ * `divisor != 0`, placed before the instruction that may trap. */
+static void emit_divcheck(ictx_t *x, LLVMValueRef inst, uint32_t site)
+{
+    LLVMValueRef d = LLVMGetOperand(inst, 1), sd = shadow(x, d);
+    if (sd == x->nullp || !tracked_width(LLVMTypeOf(d)))
+        return;
+    LLVMPositionBuilderBefore(x->b, inst);
+    LLVMTypeRef ty[] = {x->i8p, x->i64, x->i32};
+    LLVMValueRef args[] = {sd, as_u64(x, d), cu32(x, site)};
+    call_rt(x, "__gb_divcheck", x->vd, ty, args, 3);
+}
+
 static void do_cast(ictx_t *x, LLVMValueRef inst, LLVMOpcode op)
 {
     LLVMValueRef a = LLVMGetOperand(inst, 0);
@@ -326,8 +340,9 @@ static void do_gep(ictx_t *x, LLVMValueRef inst, uint32_t site)
 
 /* ---- calls --------------------------------------------------------- */
 
-static const char *const models[] = {"memcmp", "bcmp",    "strcmp", "strncmp", "strlen",
-                                     "memcpy", "memmove", "memset", "strcpy"};
+static const char *const models[] = {"memcmp", "bcmp",   "strcmp", "strncmp", "strlen",
+                                     "memcpy", "memmove", "memset", "strcpy",  "abs",
+                                     "labs",   "llabs"};
 
 /* Points calls of modelled libc functions at the runtime's models. */
 static void redirect_model(ictx_t *x, LLVMValueRef inst, LLVMValueRef fn)
@@ -347,8 +362,102 @@ static void redirect_model(ictx_t *x, LLVMValueRef inst, LLVMValueRef fn)
     }
 }
 
-/* llvm.memcpy/memmove/memset move shadow bytes too; other intrinsics give
- * concrete results (issue: model more of them). Returns 1 if handled. */
+/* Scalar intrinsics whose result shadow __gb_intrin builds: name prefix,
+ * code, number of integer operands passed. */
+static const struct intrin_map {
+    const char *prefix;
+    int code, nargs;
+} intrins[] = {
+    {"llvm.bswap.", GB_IN_BSWAP, 1},       {"llvm.ctpop.", GB_IN_CTPOP, 1},
+    {"llvm.ctlz.", GB_IN_CTLZ, 1},         {"llvm.cttz.", GB_IN_CTTZ, 1},
+    {"llvm.fshl.", GB_IN_FSHL, 3},         {"llvm.fshr.", GB_IN_FSHR, 3},
+    {"llvm.abs.", GB_IN_ABS, 1},           {"llvm.smin.", GB_IN_SMIN, 2},
+    {"llvm.smax.", GB_IN_SMAX, 2},         {"llvm.umin.", GB_IN_UMIN, 2},
+    {"llvm.umax.", GB_IN_UMAX, 2},         {"llvm.uadd.sat.", GB_IN_UADD_SAT, 2},
+    {"llvm.usub.sat.", GB_IN_USUB_SAT, 2}, {"llvm.sadd.sat.", GB_IN_SADD_SAT, 2},
+    {"llvm.ssub.sat.", GB_IN_SSUB_SAT, 2},
+};
+
+/* *.with.overflow: name prefix, code of field 0, code of field 1. */
+static const struct ovf_map {
+    const char *prefix;
+    int val, ovf;
+} ovfs[] = {
+    {"llvm.uadd.with.overflow.", GB_IN_ADD, GB_IN_UADD_OV},
+    {"llvm.sadd.with.overflow.", GB_IN_ADD, GB_IN_SADD_OV},
+    {"llvm.usub.with.overflow.", GB_IN_SUB, GB_IN_USUB_OV},
+    {"llvm.ssub.with.overflow.", GB_IN_SUB, GB_IN_SSUB_OV},
+    {"llvm.umul.with.overflow.", GB_IN_MUL, GB_IN_UMUL_OV},
+    {"llvm.smul.with.overflow.", GB_IN_MUL, GB_IN_SMUL_OV},
+};
+
+/* __gb_intrin(code, width, a, b, c) after `at`, for the shadow of `key`;
+ * `ops` are the intrinsic's integer operands (up to three). */
+static void emit_intrin(ictx_t *x, LLVMValueRef at, LLVMValueRef key, int code, unsigned w,
+                        LLVMValueRef *ops, int nops)
+{
+    LLVMValueRef sh[3] = {x->nullp, x->nullp, x->nullp}, v[3];
+    int any = 0;
+    for (int i = 0; i < nops; i++) {
+        sh[i] = shadow(x, ops[i]);
+        any |= sh[i] != x->nullp;
+    }
+    if (!any)
+        return;
+    after(x, at);
+    for (int i = 0; i < 3; i++)
+        v[i] = i < nops ? as_u64(x, ops[i]) : cu64(x, 0);
+    LLVMTypeRef ty[] = {x->i32, x->i32, x->i8p, x->i64, x->i8p, x->i64, x->i8p, x->i64};
+    LLVMValueRef args[] = {cu32(x, (unsigned)code), cu32(x, w), sh[0], v[0], sh[1], v[1],
+                           sh[2], v[2]};
+    map_put(x, key, call_rt(x, "__gb_intrin", x->i8p, ty, args, 8));
+}
+
+static void do_scalar_intrinsic(ictx_t *x, LLVMValueRef inst, const char *name)
+{
+    unsigned w = tracked_width(LLVMTypeOf(inst));
+    if (!w || LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMIntegerTypeKind)
+        return;
+    if (strncmp(name, "llvm.expect.", 12) == 0) { /* the value passes through */
+        map_put(x, inst, shadow(x, LLVMGetOperand(inst, 0)));
+        return;
+    }
+    for (size_t i = 0; i < sizeof intrins / sizeof intrins[0]; i++) {
+        if (strncmp(name, intrins[i].prefix, strlen(intrins[i].prefix)) != 0)
+            continue;
+        LLVMValueRef ops[3];
+        for (int k = 0; k < intrins[i].nargs; k++)
+            ops[k] = LLVMGetOperand(inst, (unsigned)k);
+        emit_intrin(x, inst, inst, intrins[i].code, w, ops, intrins[i].nargs);
+        return;
+    }
+}
+
+/* extractvalue of a *.with.overflow result: field 0 or 1 from the call's
+ * operands. Other aggregates stay concrete. */
+static void do_extractvalue(ictx_t *x, LLVMValueRef inst)
+{
+    LLVMValueRef agg = LLVMGetOperand(inst, 0);
+    if (!LLVMIsACallInst(agg) || LLVMGetNumIndices(inst) != 1)
+        return;
+    LLVMValueRef fn = LLVMGetCalledValue(agg);
+    size_t len;
+    const char *name = LLVMIsAFunction(fn) ? LLVMGetValueName2(fn, &len) : "";
+    unsigned field = LLVMGetIndices(inst)[0];
+    for (size_t i = 0; i < sizeof ovfs / sizeof ovfs[0]; i++) {
+        if (strncmp(name, ovfs[i].prefix, strlen(ovfs[i].prefix)) != 0)
+            continue;
+        LLVMValueRef ops[2] = {LLVMGetOperand(agg, 0), LLVMGetOperand(agg, 1)};
+        unsigned w = tracked_width(LLVMTypeOf(ops[0]));
+        if (w && field <= 1)
+            emit_intrin(x, inst, inst, field ? ovfs[i].ovf : ovfs[i].val, w, ops, 2);
+        return;
+    }
+}
+
+/* llvm.memcpy/memmove/memset move shadow bytes too; scalar intrinsics get
+ * result shadows; the rest (assume, lifetime, dbg, ...) have no integer
+ * result to track. Returns 1 if `name` is an intrinsic. */
 static int do_intrinsic(ictx_t *x, LLVMValueRef inst, const char *name)
 {
     if (strncmp(name, "llvm.", 5) != 0)
@@ -364,7 +473,9 @@ static int do_intrinsic(ictx_t *x, LLVMValueRef inst, const char *name)
                                  : as_i8p(x, LLVMGetOperand(inst, 1));
         LLVMValueRef args[] = {dst, a1, len};
         call_rt(x, is_set ? "__gb_memset" : "__gb_memcpy", x->vd, ty, args, 3);
+        return 1;
     }
+    do_scalar_intrinsic(x, inst, name);
     return 1;
 }
 
@@ -530,6 +641,17 @@ static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
     case LLVMBr: do_branch(x, inst, site); break;
     case LLVMSwitch: do_switch(x, inst, site); break;
     case LLVMRet: do_ret(x, inst); break;
+    case LLVMFreeze:
+        if (tracked_width(LLVMTypeOf(inst)))
+            map_put(x, inst, shadow(x, LLVMGetOperand(inst, 0)));
+        break;
+    case LLVMExtractValue: do_extractvalue(x, inst); break;
+    case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
+        if (LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMIntegerTypeKind)
+            break;
+        emit_divcheck(x, inst, site);
+        emit_binop(x, inst, binop_code(op), LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1));
+        break;
     default:
         if (binop_code(op) && LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMIntegerTypeKind)
             emit_binop(x, inst, binop_code(op), LLVMGetOperand(inst, 0),

@@ -129,6 +129,18 @@ RT_EXPORT void __gb_branch(void *c, uint64_t vc, uint32_t site)
     record(GBT_PC_BRANCH, (int)(vc & 1), site, e);
 }
 
+/* A symbolic divisor: the program's own "divisor != 0" condition, so the
+ * search can ask for a division by zero. */
+RT_EXPORT void __gb_divcheck(void *d, uint64_t vd, uint32_t site)
+{
+    rt_expr_t *e = d;
+    if (!e || !rt.active)
+        return;
+    rt_expr_t *ne = rt_binop(GBT_OP_NE, e, rt_const(e->width, 0));
+    if (ne && ne->op != GBT_OP_CONST)
+        record(GBT_PC_BRANCH, (vd & rt_mask(e->width)) != 0, site, ne);
+}
+
 RT_EXPORT void __gb_switch(void *v, uint64_t vv, uint32_t width, uint32_t site, uint32_t n,
                            const uint64_t *cases)
 {

@@ -9,6 +9,15 @@
 #include "rt_int.h"
 
 extern __thread void *__gb_ret;
+extern __thread void *__gb_params[];
+extern __thread void *__gb_callee;
+
+/* The shadow of argument i when an instrumented caller called `self`
+ * (docs/tracer.md, "Calls"); NULL otherwise. Consumes the callee tag. */
+static rt_expr_t *param(const void *self, unsigned i)
+{
+    return __gb_callee == self && rt.active ? (rt_expr_t *)__gb_params[i] : NULL;
+}
 
 #define MAX_MODEL_BYTES 4096 /* longer symbolic compares stay concrete */
 
@@ -124,4 +133,33 @@ RT_EXPORT char *__gb_model_strcpy(char *d, const char *s)
     rt_shadow_copy((uintptr_t)d, (uintptr_t)s, n);
     __gb_ret = NULL;
     return memcpy(d, s, n);
+}
+
+static rt_expr_t *abs_expr(rt_expr_t *x)
+{
+    if (!x)
+        return NULL;
+    rt_expr_t *neg = rt_binop(GBT_OP_SLT, x, rt_const(x->width, 0));
+    return rt_ite(neg, rt_unop(GBT_OP_NEG, x->width, x, 0), x);
+}
+
+RT_EXPORT int __gb_model_abs(int x)
+{
+    __gb_ret = abs_expr(param((const void *)__gb_model_abs, 0));
+    __gb_callee = NULL;
+    return x < 0 ? -x : x;
+}
+
+RT_EXPORT long __gb_model_labs(long x)
+{
+    __gb_ret = abs_expr(param((const void *)__gb_model_labs, 0));
+    __gb_callee = NULL;
+    return x < 0 ? -x : x;
+}
+
+RT_EXPORT long long __gb_model_llabs(long long x)
+{
+    __gb_ret = abs_expr(param((const void *)__gb_model_llabs, 0));
+    __gb_callee = NULL;
+    return x < 0 ? -x : x;
 }

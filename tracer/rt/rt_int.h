@@ -88,6 +88,9 @@ RT_EXPORT void *__gb_unop(uint32_t op, uint32_t width, void *a, uint64_t imm);
 RT_EXPORT void *__gb_select(void *c, uint64_t vc, void *a, uint64_t va, void *b, uint64_t vb,
                             uint32_t width);
 RT_EXPORT void __gb_branch(void *c, uint64_t vc, uint32_t site);
+RT_EXPORT void __gb_divcheck(void *d, uint64_t vd, uint32_t site);
+RT_EXPORT void *__gb_intrin(uint32_t code, uint32_t width, void *a, uint64_t va, void *b,
+                            uint64_t vb, void *c, uint64_t vc);
 RT_EXPORT void __gb_switch(void *v, uint64_t vv, uint32_t width, uint32_t site, uint32_t n,
                            const uint64_t *cases);
 RT_EXPORT void *__gb_load(const void *addr, uint32_t size, void *addr_shadow, uint32_t site);
@@ -107,5 +110,8 @@ RT_EXPORT void *__gb_model_memcpy(void *d, const void *s, size_t n);
 RT_EXPORT void *__gb_model_memmove(void *d, const void *s, size_t n);
 RT_EXPORT void *__gb_model_memset(void *d, int c, size_t n);
 RT_EXPORT char *__gb_model_strcpy(char *d, const char *s);
+RT_EXPORT int __gb_model_abs(int x);
+RT_EXPORT long __gb_model_labs(long x);
+RT_EXPORT long long __gb_model_llabs(long long x);
 
 #endif
