@@ -10,8 +10,14 @@
 
 #include "corpus.h"
 #include "generational.h"
+#include "status.h"
 
 static gb_search_t *running;
+
+static void show_status(const char *campaign_dir, int final, void *ctx)
+{
+    gb_status_show(ctx, campaign_dir, final);
+}
 
 static void on_stop(int sig)
 {
@@ -40,7 +46,9 @@ int gb_cmd_fuzz(int argc, char **argv)
          "do not relax unsatisfiable queries (QSYM's optimistic solving)", &no_opt},
         {0, "resume", GB_OPT_FLAG, NULL, NULL,
          "continue the campaign in OUT/NAME (-i is then optional)", &resume},
-        {'q', "quiet", GB_OPT_FLAG, NULL, NULL, "no status lines on stderr", &quiet},
+        {'q', "quiet", GB_OPT_FLAG, NULL, NULL,
+         "no status on stderr (default: a status screen on a terminal, else a line\n"
+         "                               every 2 s; NO_COLOR turns colors off)", &quiet},
     };
     const gb_cmd_t cmd = {"fuzz", "-i SEEDS -o OUT [options] -- TRACE_BIN COV_BIN",
                           "Generational whitebox search: traces inputs on TRACE_BIN (a\n"
@@ -71,9 +79,15 @@ int gb_cmd_fuzz(int argc, char **argv)
     gb_search_opts_t so = {
         .trace_bin = rest[0], .cov_bin = rest[1], .out = out, .name = name,
         .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st, .max_seconds = v,
-        .optimistic = !no_opt, .status_fd = quiet ? -1 : 2,
+        .optimistic = !no_opt,
         .command_line = gb_cli_join(argc, argv), .resume = resume,
     };
+    gb_statview_t view;
+    gb_status_init(&view, stderr);
+    if (!quiet) {
+        so.on_status = show_status;
+        so.status_ctx = &view;
+    }
     gb_search_t *s;
     if (gb_search_new(&so, &s, &e) != 0) {
         gb_seeds_free(seeds, nseeds);

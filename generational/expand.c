@@ -228,8 +228,8 @@ static void tick(gb_search_t *s)
     if (now - s->last_status_ms < s->o.status_every_ms)
         return;
     s->last_status_ms = now;
-    gb_report_status(s, 0);
-    gb_report_write(s, 0, NULL); /* a failed stats write is retried next tick */
+    if (gb_report_write(s, 0, NULL) == 0 && s->o.on_status) /* a failed write is retried */
+        s->o.on_status(gb_campaign_dir(s->camp), 0, s->o.status_ctx);
 }
 
 static void child_desc(char *buf, size_t n, const gb_item_t *parent, size_t j, const char *tag)
@@ -438,9 +438,7 @@ static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
 
 int gb_search_run(gb_search_t *s, gb_err_t *e)
 {
-    int rc = 0;
-    gb_report_status(s, 0);
-    rc = gb_sync_run(s, e);
+    int rc = gb_sync_run(s, e);
     while (rc == 0 && !out_of_time(s) && !s->sync_failed) {
         gb_item_t *it = gb_worklist_pop(&s->work);
         if (!it && s->npeers == 0)
@@ -456,8 +454,9 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
     }
     if (rc == 0 && s->sync_failed)
         rc = gb_sync_run(s, e); /* again, for the message */
-    gb_report_status(s, 1);
     if (gb_report_write(s, 1, rc == 0 ? e : NULL) != 0 && rc == 0)
         rc = -1;
+    else if (s->o.on_status)
+        s->o.on_status(gb_campaign_dir(s->camp), 1, s->o.status_ctx);
     return rc;
 }

@@ -21,7 +21,11 @@ typedef struct gb_search_opts {
     unsigned solver_timeout_ms; /* per Z3 query, default 2000 */
     uint64_t max_seconds;       /* stop after this long (-V), 0 = until done */
     int optimistic;             /* relax UNSAT queries (QSYM), default on */
-    int status_fd;              /* where status lines go; -1 = none */
+    /* Called after fuzzer_stats is rewritten (every status_every_ms, and
+     * once more with final = 1 at the end) with the campaign directory:
+     * status views render that file. NULL = none. */
+    void (*on_status)(const char *campaign_dir, int final, void *ctx);
+    void *status_ctx;
     unsigned status_every_ms;   /* default 2000 */
     const char *command_line;   /* for fuzzer_stats */
     int resume;                 /* continue the campaign in OUT/NAME (--resume) */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the search tells the outside: fuzzer_stats (AFL++ keys plus
- * Glassbox's own), plot_data rows, and a one-line status on stderr. */
+ * Glassbox's own) and plot_data rows. Status views render fuzzer_stats. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,29 +100,4 @@ int gb_report_write(gb_search_t *s, int final, gb_err_t *e)
         .edges_found = st.blocks,
     };
     return gb_campaign_plot(s->camp, &row, e);
-}
-
-void gb_report_status(gb_search_t *s, int final)
-{
-    if (s->o.status_fd < 0)
-        return;
-    gb_search_stats_t st;
-    gb_solver_stats_t q;
-    gb_search_get_stats(s, &st);
-    gb_solver_get_stats(s->solver, &q);
-    uint64_t run = gb_time_ms() - s->start_ms;
-    char line[512];
-    int n = snprintf(line, sizeof line,
-                     "[%s] %s%llus execs %llu (%.0f/s) traces %llu queue %u pending %zu "
-                     "crashes %u hangs %u blocks %u | queries %llu: sat %llu unsat %llu "
-                     "timeout %llu opt %llu z3 %llu\n",
-                     s->o.name, final ? "done " : "", (unsigned long long)(run / 1000),
-                     (unsigned long long)st.execs, per_sec(st.execs, run),
-                     (unsigned long long)st.traces, st.queue, st.pending, st.crashes, st.hangs,
-                     st.blocks, (unsigned long long)q.queries_total,
-                     (unsigned long long)q.queries_sat, (unsigned long long)q.queries_unsat,
-                     (unsigned long long)q.queries_timeout,
-                     (unsigned long long)q.queries_optimistic, (unsigned long long)q.queries_z3);
-    if (n > 0 && write(s->o.status_fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line) < 0)
-        s->o.status_fd = -1;
 }

@@ -124,8 +124,7 @@ int gb_sync_run(gb_search_t *s, gb_err_t *e);
 void gb_sync_load_cursor(gb_search_t *s, gb_peer_t *p);
 void gb_sync_free(gb_search_t *s);
 
-/* report.c: fuzzer_stats, plot_data and the status line. */
+/* report.c: fuzzer_stats and plot_data. */
 int gb_report_write(gb_search_t *s, int final, gb_err_t *e);
-void gb_report_status(gb_search_t *s, int final);
 
 #endif
