@@ -51,4 +51,8 @@ uint64_t gb_mono_ms(void);
 /* XXH3-64 with a seed, as a plain function (usable as gbt_hash_fn). */
 uint64_t gb_hash64(const void *data, size_t len, uint64_t seed);
 
+/* SHA-1 of the data as 40 lowercase hex digits plus NUL: libFuzzer's file
+ * names for corpus entries. */
+void gb_sha1_hex(const void *data, size_t len, char out[41]);
+
 #endif

@@ -30,7 +30,7 @@ static void on_stop(int sig)
 
 int gb_cmd_fuzz(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL, *name = "glassbox";
+    const char *in = NULL, *out = NULL, *name = "glassbox", *lfdir = NULL;
     unsigned long long t = 1000, v = 0, st = 2000;
     int no_opt = 0, quiet = 0, resume = 0;
     const gb_opt_t opts[] = {
@@ -44,6 +44,8 @@ int gb_cmd_fuzz(int argc, char **argv)
          "Z3 time limit per query (default 2000)", &st},
         {0, "no-optimistic", GB_OPT_FLAG, NULL, NULL,
          "do not relax unsatisfiable queries (QSYM's optimistic solving)", &no_opt},
+        {0, "libfuzzer-dir", GB_OPT_STR, "DIR", NULL,
+         "trade inputs with a libFuzzer corpus dir (SHA-1 names, -reload=1)", &lfdir},
         {0, "resume", GB_OPT_FLAG, NULL, NULL,
          "continue the campaign in OUT/NAME (-i is then optional)", &resume},
         {'q', "quiet", GB_OPT_FLAG, NULL, NULL,
@@ -80,7 +82,7 @@ int gb_cmd_fuzz(int argc, char **argv)
         .trace_bin = rest[0], .cov_bin = rest[1], .out = out, .name = name,
         .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st, .max_seconds = v,
         .optimistic = !no_opt,
-        .command_line = gb_cli_join(argc, argv), .resume = resume,
+        .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,
     };
     gb_statview_t view;
     gb_status_init(&view, stderr);

@@ -133,7 +133,8 @@ int gb_search_keep(gb_search_t *s, gb_item_t *it, int kind, const char *desc, gb
         char d[512];
         uint32_t id;
         snprintf(d, sizeof d, "%s%s", desc, it->score ? ",+cov" : "");
-        if (gb_campaign_add_queue(s->camp, it->data, it->len, d, &id, e) != 0)
+        if (gb_campaign_add_queue(s->camp, it->data, it->len, d, &id, e) != 0 ||
+            gb_lf_export(s, it, e) != 0)
             return -1;
         it->queue_id = id;
     }
@@ -441,7 +442,7 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
     int rc = gb_sync_run(s, e);
     while (rc == 0 && !out_of_time(s) && !s->sync_failed) {
         gb_item_t *it = gb_worklist_pop(&s->work);
-        if (!it && s->npeers == 0)
+        if (!it && s->npeers == 0 && !s->o.libfuzzer_dir)
             break; /* alone and done */
         if (!it) { /* peers may still find something: wait for them */
             sleep_ms(200);

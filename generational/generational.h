@@ -29,6 +29,7 @@ typedef struct gb_search_opts {
     unsigned status_every_ms;   /* default 2000 */
     const char *command_line;   /* for fuzzer_stats */
     int resume;                 /* continue the campaign in OUT/NAME (--resume) */
+    const char *libfuzzer_dir;  /* a libFuzzer corpus dir to trade with, or NULL */
 } gb_search_opts_t;
 
 /* Counters, also written to fuzzer_stats. */

@@ -65,7 +65,8 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
     snprintf(s->cur_input, sizeof s->cur_input, "%s/.cur_input", dir);
     snprintf(s->trace_input, sizeof s->trace_input, "%s/.cur_trace_input", dir);
     snprintf(s->trace_file, sizeof s->trace_file, "%s/.cur_trace.gbt", dir);
-    if (start_fsrv(s, e) != 0 || (o.resume && gb_resume_load(s, e) != 0)) {
+    if ((o.libfuzzer_dir && gb_mkdirs(o.libfuzzer_dir, e) != 0) || start_fsrv(s, e) != 0 ||
+        (o.resume && gb_resume_load(s, e) != 0)) {
         gb_search_free(s);
         return -1;
     }
@@ -124,6 +125,7 @@ void gb_search_free(gb_search_t *s)
     gb_hset_free(&s->seen);
     gb_hset_free(&s->crash_sigs);
     gb_hset_free(&s->hang_sigs);
+    gb_hset_free(&s->lf_names);
     gb_free(s->sites);
     gb_sync_free(s);
     if (s->journal_fd >= 0)

@@ -83,6 +83,7 @@ struct gb_search {
     gb_hset_t seen;       /* hashes of every input run */
     gb_hset_t crash_sigs; /* coverage signatures of saved crashes */
     gb_hset_t hang_sigs;
+    gb_hset_t lf_names;   /* libFuzzer corpus file names already handled */
     uint8_t virgin[GB_COV_MAP]; /* hit-count bucket bits seen per block (0 = never hit) */
     char cur_input[4096], trace_input[4096], trace_file[4096];
     gb_site_stat_t *sites; /* open addressing, cap_sites slots */
@@ -123,6 +124,10 @@ int gb_search_keep(gb_search_t *s, gb_item_t *it, int kind, const char *desc, gb
 int gb_sync_run(gb_search_t *s, gb_err_t *e);
 void gb_sync_load_cursor(gb_search_t *s, gb_peer_t *p);
 void gb_sync_free(gb_search_t *s);
+
+/* libfuzzer.c: exchange with a libFuzzer corpus directory. */
+int gb_lf_export(gb_search_t *s, const gb_item_t *it, gb_err_t *e);
+int gb_lf_import(gb_search_t *s, gb_err_t *e);
 
 /* report.c: fuzzer_stats and plot_data. */
 int gb_report_write(gb_search_t *s, int final, gb_err_t *e);

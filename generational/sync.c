@@ -147,7 +147,7 @@ int gb_sync_run(gb_search_t *s, gb_err_t *e)
     s->last_sync_ms = gb_time_ms();
     DIR *d = opendir(s->o.out);
     if (!d)
-        return 0;
+        return gb_lf_import(s, e);
     struct dirent *de;
     int r = 0;
     while (r == 0 && (de = readdir(d)) != NULL) {
@@ -156,7 +156,7 @@ int gb_sync_run(gb_search_t *s, gb_err_t *e)
         r = sync_peer(s, de->d_name, e);
     }
     closedir(d);
-    return r;
+    return r == 0 ? gb_lf_import(s, e) : r;
 }
 
 void gb_sync_free(gb_search_t *s)

@@ -87,8 +87,25 @@ static void test_hash_and_err(void)
     CHECK(gb_mono_ms() > 0 && gb_time_ms() > 1600000000000ull);
 }
 
+static void test_sha1(void)
+{
+    char h[41];
+    gb_sha1_hex("", 0, h);
+    CHECK(!strcmp(h, "da39a3ee5e6b4b0d3255bfef95601890afd80709"));
+    gb_sha1_hex("abc", 3, h);
+    CHECK(!strcmp(h, "a9993e364706816aba3e25717850c26c9cd0d89d"));
+    const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"; /* 56 bytes */
+    gb_sha1_hex(m, strlen(m), h);
+    CHECK(!strcmp(h, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"));
+    static char mil[1000000];
+    memset(mil, 'a', sizeof mil);
+    gb_sha1_hex(mil, sizeof mil, h);
+    CHECK(!strcmp(h, "34aa973cd4c4daa4f61eeb2bdbad27316534016f"));
+}
+
 int main(void)
 {
+    test_sha1();
     char root[] = "/tmp/gb-base-test.XXXXXX";
     if (!mkdtemp(root))
         return 1;
