@@ -14,6 +14,7 @@ static const struct {
     {"fuzz", gb_cmd_fuzz},
     {"trace", gb_cmd_trace},
     {"show", gb_cmd_show},
+    {"campaign", gb_cmd_campaign},
 };
 
 int gb_cli_fail(const char *cmd, const char *msg)
@@ -37,7 +38,8 @@ static void usage(FILE *f)
                "commands:\n"
                "  fuzz    generational whitebox search (-i SEEDS -o OUT -- TRACE_BIN COV_BIN)\n"
                "  trace   run a trace build on one input and write its trace\n"
-               "  show    print a trace's path constraint as SMT-LIB2\n\n"
+               "  show    print a trace's path constraint as SMT-LIB2\n"
+               "  campaign  afl-fuzz, libFuzzer and Glassbox workers on one sync dir\n\n"
                "'glassbox COMMAND --help' describes each. Build targets with glassbox-cc.\n");
 }
 

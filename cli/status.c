@@ -166,6 +166,31 @@ static void sync_row(const gb_statview_t *v, const char *name, const stats_t *st
     fputc('\n', v->out);
 }
 
+static unsigned count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    unsigned n = 0;
+    for (struct dirent *de; d && (de = readdir(d)) != NULL;)
+        n += de->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* libFuzzer writes no stats file: its corpus and artifacts tell. */
+static void libfuzzer_row(const gb_statview_t *v, const char *sync_dir)
+{
+    char corpus[4200], crashes[4200];
+    snprintf(corpus, sizeof corpus, "%s/libfuzzer", sync_dir);
+    snprintf(crashes, sizeof crashes, "%s/libfuzzer-crashes", sync_dir);
+    DIR *d = opendir(corpus);
+    if (!d)
+        return;
+    closedir(d);
+    fprintf(v->out, " %-14s %-8s %-5s %9s %12s %9s %7u %7u\n", "libfuzzer", "libfuzz", "-", "-",
+            "-", "-", count_files(corpus), count_files(crashes));
+}
+
 void gb_status_show_sync(gb_statview_t *v, const char *sync_dir, int final)
 {
     DIR *d = opendir(sync_dir);
@@ -190,5 +215,6 @@ void gb_status_show_sync(gb_statview_t *v, const char *sync_dir, int final)
             sync_row(v, de->d_name, &st, now);
     }
     closedir(d);
+    libfuzzer_row(v, sync_dir);
     fflush(v->out);
 }

@@ -410,6 +410,11 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
  * bound drops to the first divergence from the predicted path. */
 static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
 {
+    int mine = gb_claim(s, it, e);
+    if (mine <= 0) {
+        s->st.claimed_elsewhere += mine == 0;
+        return mine;
+    }
     gb_err_t te;
     gb_trace_t *t = trace_item(s, it, &te);
     s->st.expanded++;

@@ -43,6 +43,7 @@ typedef struct gb_search_stats {
     uint64_t repaired;     /* optimistic children repaired by a further flip */
     uint64_t flips_backoff; /* flips skipped: their site kept producing nothing new */
     uint64_t imported;     /* new inputs read from peers' queues */
+    uint64_t claimed_elsewhere; /* inputs another worker expands instead */
     uint64_t crashes_seen; /* crashing runs, saved or not */
     uint64_t hangs_seen;
     uint32_t queue;        /* entries in queue/ */

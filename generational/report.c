@@ -64,6 +64,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "children_repaired", "%llu", (unsigned long long)st.repaired);
     kv(k, "flips_backoff", "%llu", (unsigned long long)st.flips_backoff);
     kv(k, "sync_imported", "%llu", (unsigned long long)st.imported);
+    kv(k, "claimed_elsewhere", "%llu", (unsigned long long)st.claimed_elsewhere);
     kv(k, "queries_total", "%llu", (unsigned long long)q.queries_total);
     kv(k, "queries_z3", "%llu", (unsigned long long)q.queries_z3);
     kv(k, "queries_sat", "%llu", (unsigned long long)q.queries_sat);

@@ -96,6 +96,7 @@ struct gb_search {
     gb_search_stats_t prev; /* counters of earlier sessions (--resume) */
     uint64_t prev_run_s;
     int sync_failed;       /* a sync step failed inside a tick */
+    int claims_ready;      /* the claims directory exists */
     gb_search_stats_t st;
     uint64_t start_ms, last_status_ms, last_stats_ms, last_find_ms, seq;
     volatile sig_atomic_t stop;
@@ -124,6 +125,7 @@ int gb_search_keep(gb_search_t *s, gb_item_t *it, int kind, const char *desc, gb
 int gb_sync_run(gb_search_t *s, gb_err_t *e);
 void gb_sync_load_cursor(gb_search_t *s, gb_peer_t *p);
 void gb_sync_free(gb_search_t *s);
+int gb_claim(gb_search_t *s, const gb_item_t *it, gb_err_t *e);
 
 /* libfuzzer.c: exchange with a libFuzzer corpus directory. */
 int gb_lf_export(gb_search_t *s, const gb_item_t *it, gb_err_t *e);

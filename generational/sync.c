@@ -5,6 +5,9 @@
  * build, is scored and joins the worklist. Renumbering (AFL++ resuming)
  * resets the cursor; content hashes keep re-reads from running twice. */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,4 +171,38 @@ void gb_sync_free(gb_search_t *s)
     gb_free(s->peers);
     s->peers = NULL;
     s->npeers = 0;
+}
+
+/* Claims `it` for expansion by this worker: SYNC/.glassbox-claims/<hash>
+ * made with O_EXCL holds the claimant's name. Workers of one sync dir
+ * import each other's queues, so the same content reaches several of them;
+ * only the first to claim it expands it. Returns 1 if ours (new, or ours
+ * from before a resume), 0 if another worker's, -1 on error. */
+int gb_claim(gb_search_t *s, const gb_item_t *it, gb_err_t *e)
+{
+    char dir[4200], path[4300];
+    snprintf(dir, sizeof dir, "%s/.glassbox-claims", s->o.out);
+    if (!s->claims_ready) {
+        if (gb_mkdirs(dir, e) != 0)
+            return -1;
+        s->claims_ready = 1;
+    }
+    snprintf(path, sizeof path, "%s/%016llx", dir,
+             (unsigned long long)gb_hash64(it->data, it->len, 0));
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        size_t n = strlen(s->o.name);
+        int ok = write(fd, s->o.name, n) == (ssize_t)n;
+        close(fd);
+        return ok ? 1 : gb_err_sys(e, "cannot write %s", path);
+    }
+    if (errno != EEXIST)
+        return gb_err_sys(e, "cannot create %s", path);
+    uint8_t *owner;
+    size_t len;
+    if (gb_read_file(path, 256, &owner, &len, NULL) != 0)
+        return 0;
+    int mine = len == strlen(s->o.name) && memcmp(owner, s->o.name, len) == 0;
+    gb_free(owner);
+    return mine;
 }

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* glassbox campaign: one command for a whole campaign on one sync dir:
+ * afl-fuzz -M (and -S) on the cov build, libFuzzer jobs on the libFuzzer
+ * build, and N Glassbox workers; one combined status; everything stopped
+ * cleanly on Ctrl-C or after -V. Builds nothing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "corpus.h"
+#include "fuzz_bridge.h"
+#include "status.h"
+
+#define MAX_JOBS 64
+
+typedef struct job {
+    char name[64];
+    pid_t pid;
+    int done;
+} job_t;
+
+typedef struct camp {
+    const char *in, *out, *tbin, *cbin, *lfbin;
+    unsigned long long afl, lf, workers, secs, tmo;
+    int resume;
+    job_t jobs[MAX_JOBS];
+    int njobs;
+} camp_t;
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void setenv_default(const char *k, const char *v)
+{
+    if (!getenv(k))
+        setenv(k, v, 1);
+}
+
+/* Starts argv with stdout/stderr to OUT/.logs/NAME.log, in its own process
+ * group (a terminal's Ctrl-C reaches us only; we stop the jobs in order). */
+static int spawn(camp_t *c, const char *name, char **argv)
+{
+    if (c->njobs >= MAX_JOBS)
+        return -1;
+    char log[PATH_MAX];
+    snprintf(log, sizeof log, "%s/.logs/%s.log", c->out, name);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        setpgid(0, 0);
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        int nul = open("/dev/null", O_RDONLY);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        if (nul >= 0)
+            dup2(nul, 0);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    job_t *j = &c->jobs[c->njobs++];
+    snprintf(j->name, sizeof j->name, "%s", name);
+    j->pid = pid;
+    j->done = 0;
+    return 0;
+}
+
+static int start_afl(camp_t *c)
+{
+    setenv_default("AFL_NO_UI", "1");
+    setenv_default("AFL_SKIP_CPUFREQ", "1");
+    setenv_default("AFL_NO_AFFINITY", "1");
+    setenv_default("AFL_SYNC_TIME", "1"); /* minutes; the main syncs every half of it */
+    setenv_default("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1");
+    if (c->resume)
+        setenv_default("AFL_AUTORESUME", "1");
+    char secs[32], tmo[32], lfdir[PATH_MAX];
+    snprintf(secs, sizeof secs, "%llu", c->secs);
+    snprintf(tmo, sizeof tmo, "%llu", c->tmo);
+    snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
+    for (unsigned long long k = 0; k < c->afl; k++) {
+        char name[32];
+        if (k == 0)
+            snprintf(name, sizeof name, "main");
+        else
+            snprintf(name, sizeof name, "secondary%llu", k);
+        char *argv[24];
+        int n = 0;
+        argv[n++] = "afl-fuzz";
+        argv[n++] = k == 0 ? "-M" : "-S";
+        argv[n++] = name;
+        argv[n++] = "-i";
+        argv[n++] = c->resume ? "-" : (char *)c->in;
+        argv[n++] = "-o";
+        argv[n++] = (char *)c->out;
+        argv[n++] = "-t";
+        argv[n++] = tmo;
+        if (c->secs) {
+            argv[n++] = "-V";
+            argv[n++] = secs;
+        }
+        if (k == 0 && c->lf) { /* the main also reads libFuzzer's corpus */
+            argv[n++] = "-F";
+            argv[n++] = lfdir;
+        }
+        argv[n++] = "--";
+        argv[n++] = (char *)c->cbin;
+        argv[n++] = "@@";
+        argv[n] = NULL;
+        if (spawn(c, name, argv) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int start_libfuzzer(camp_t *c)
+{
+    char dir[PATH_MAX], art[PATH_MAX], secs[64];
+    snprintf(dir, sizeof dir, "%s/libfuzzer", c->out);
+    snprintf(art, sizeof art, "-artifact_prefix=%s/libfuzzer-crashes/", c->out);
+    snprintf(secs, sizeof secs, "-max_total_time=%llu", c->secs);
+    char crashes[PATH_MAX];
+    snprintf(crashes, sizeof crashes, "%s/libfuzzer-crashes", c->out);
+    if (gb_mkdirs(dir, NULL) != 0 || gb_mkdirs(crashes, NULL) != 0)
+        return -1;
+    for (unsigned long long k = 0; k < c->lf; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "libfuzzer%llu", k + 1);
+        char *argv[] = {(char *)c->lfbin, dir, (char *)c->in, "-reload=1", art,
+                        c->secs ? secs : NULL, NULL};
+        if (spawn(c, name, argv) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int start_workers(camp_t *c)
+{
+    char self[PATH_MAX], secs[32], tmo[32], lfdir[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = '\0';
+    snprintf(secs, sizeof secs, "%llu", c->secs);
+    snprintf(tmo, sizeof tmo, "%llu", c->tmo);
+    snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
+    for (unsigned long long k = 0; k < c->workers; k++) {
+        char name[32];
+        if (c->workers == 1)
+            snprintf(name, sizeof name, "glassbox");
+        else
+            snprintf(name, sizeof name, "glassbox%llu", k + 1);
+        char *argv[24];
+        int i = 0;
+        argv[i++] = self;
+        argv[i++] = "fuzz";
+        argv[i++] = "-q";
+        argv[i++] = "-i";
+        argv[i++] = (char *)c->in;
+        argv[i++] = "-o";
+        argv[i++] = (char *)c->out;
+        argv[i++] = "-n";
+        argv[i++] = name;
+        argv[i++] = "-t";
+        argv[i++] = tmo;
+        if (c->secs) {
+            argv[i++] = "-V";
+            argv[i++] = secs;
+        }
+        if (c->resume)
+            argv[i++] = "--resume";
+        if (c->lf) {
+            argv[i++] = "--libfuzzer-dir";
+            argv[i++] = lfdir;
+        }
+        argv[i++] = "--";
+        argv[i++] = (char *)c->tbin;
+        argv[i++] = (char *)c->cbin;
+        argv[i] = NULL;
+        if (spawn(c, name, argv) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int reap(camp_t *c)
+{
+    int running = 0;
+    for (int i = 0; i < c->njobs; i++) {
+        job_t *j = &c->jobs[i];
+        if (j->done)
+            continue;
+        int st;
+        pid_t r = waitpid(j->pid, &st, WNOHANG);
+        if (r == j->pid || (r < 0 && errno == ECHILD))
+            j->done = 1;
+        else
+            running++;
+    }
+    return running;
+}
+
+/* SIGINT to every job (afl-fuzz and glassbox save and exit on it), then
+ * SIGKILL to whatever is left after a grace period. */
+static void stop_all(camp_t *c, unsigned grace_s)
+{
+    for (int i = 0; i < c->njobs; i++)
+        if (!c->jobs[i].done)
+            kill(-c->jobs[i].pid, SIGINT);
+    for (unsigned t = 0; t < grace_s * 10 && reap(c) > 0; t++) {
+        struct timespec ts = {0, 100000000L};
+        nanosleep(&ts, NULL);
+    }
+    for (int i = 0; i < c->njobs; i++)
+        if (!c->jobs[i].done) {
+            kill(-c->jobs[i].pid, SIGKILL);
+            waitpid(c->jobs[i].pid, NULL, 0);
+            c->jobs[i].done = 1;
+        }
+}
+
+static int check_inputs(camp_t *c, gb_err_t *e)
+{
+    if (!c->resume || c->in) {
+        gb_seed_t *seeds;
+        size_t n;
+        if (gb_seeds_load(c->in, &seeds, &n, e) != 0)
+            return -1;
+        gb_seeds_free(seeds, n);
+    }
+    if (gb_check_executable(c->tbin, e) != 0 || gb_check_executable(c->cbin, e) != 0)
+        return -1;
+    if (gb_binary_has_marker(c->tbin, GB_MARKER_TRACE, e) != 1)
+        return gb_err_set(e, "%s is not a Glassbox trace build (glassbox-cc --mode=trace)", c->tbin);
+    if (gb_binary_has_marker(c->cbin, GB_MARKER_COV, e) != 1)
+        return gb_err_set(e, "%s is not a Glassbox cov build (glassbox-cc --mode=cov)", c->cbin);
+    if (c->lf && !c->lfbin)
+        return gb_err_set(e, "--libfuzzer needs LF_BIN after COV_BIN (a -fsanitize=fuzzer build)");
+    if (c->lf && gb_check_executable(c->lfbin, e) != 0)
+        return -1;
+    if (c->afl && system("command -v afl-fuzz >/dev/null 2>&1") != 0)
+        return gb_err_set(e, "afl-fuzz is not on PATH (install afl++, or use --afl 0)");
+    if (c->afl + c->lf + c->workers == 0)
+        return gb_err_set(e, "nothing to run: --afl, --libfuzzer and --workers are all 0");
+    if (c->afl + c->lf + c->workers > MAX_JOBS)
+        return gb_err_set(e, "at most %d jobs", MAX_JOBS);
+    char logs[PATH_MAX];
+    snprintf(logs, sizeof logs, "%s/.logs", c->out);
+    return gb_mkdirs(logs, e);
+}
+
+static void wait_loop(camp_t *c, gb_statview_t *v)
+{
+    time_t start = time(NULL), last = 0;
+    while (!stop_requested && reap(c) > 0) {
+        /* every job has its own -V; this is only a backstop */
+        if (c->secs && time(NULL) - start > (time_t)c->secs + 60)
+            break;
+        if (time(NULL) - last >= 2) {
+            gb_status_show_sync(v, c->out, 0);
+            last = time(NULL);
+        }
+        struct timespec ts = {0, 200000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int gb_cmd_campaign(int argc, char **argv)
+{
+    camp_t c = {.afl = 1, .workers = 1, .tmo = 1000};
+    const gb_opt_t opts[] = {
+        {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required unless --resume)", &c.in},
+        {'o', "output", GB_OPT_STR, "DIR", NULL, "sync directory (required)", &c.out},
+        {0, "afl", GB_OPT_UINT, "N", NULL, "afl-fuzz instances: one -M, then -S (default 1)", &c.afl},
+        {0, "libfuzzer", GB_OPT_UINT, "N", NULL, "libFuzzer jobs on LF_BIN (default 0)", &c.lf},
+        {0, "workers", GB_OPT_UINT, "N", NULL, "Glassbox workers (default 1)", &c.workers},
+        {'V', "time", GB_OPT_UINT, "SECONDS", NULL, "stop everything after this long", &c.secs},
+        {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit per run (default 1000)", &c.tmo},
+        {0, "resume", GB_OPT_FLAG, NULL, NULL, "continue the campaign in OUT", &c.resume},
+    };
+    const gb_cmd_t cmd = {"campaign",
+                          "-i SEEDS -o SYNC [options] -- TRACE_BIN COV_BIN [LF_BIN]",
+                          "Runs a whole campaign on one sync directory: afl-fuzz -M main (and -S\n"
+                          "secondaryN) on COV_BIN, libFuzzer jobs on LF_BIN (trading through\n"
+                          "SYNC/libfuzzer), and Glassbox workers, with one combined status. Stops\n"
+                          "them all on Ctrl-C or after -V. Logs: SYNC/.logs/. Builds nothing.",
+                          opts, GB_N(opts)};
+    const char *pos[8];
+    int npos, nrest;
+    char **rest;
+    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
+    if (r != 0)
+        return r > 0 ? 0 : 2;
+    if ((!c.in && !c.resume) || !c.out || npos || nrest < 2 || nrest > 3)
+        return fprintf(stderr, "glassbox campaign: usage: glassbox campaign -i SEEDS -o SYNC "
+                               "[options] -- TRACE_BIN COV_BIN [LF_BIN] (see --help)\n"), 2;
+    c.tbin = rest[0];
+    c.cbin = rest[1];
+    c.lfbin = nrest > 2 ? rest[2] : NULL;
+    gb_err_t e;
+    if (check_inputs(&c, &e) != 0)
+        return gb_cli_fail("campaign", e.msg);
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    if ((c.workers && start_workers(&c) != 0) || (c.afl && start_afl(&c) != 0) ||
+        (c.lf && start_libfuzzer(&c) != 0)) {
+        stop_all(&c, 5);
+        return gb_cli_fail("campaign", "could not start every job (see OUT/.logs/)");
+    }
+    gb_statview_t v;
+    gb_status_init(&v, stderr);
+    wait_loop(&c, &v);
+    stop_all(&c, 15);
+    gb_status_show_sync(&v, c.out, 1);
+    return 0;
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# glassbox campaign: afl-fuzz -M, a libFuzzer job and two Glassbox workers
+# on one sync dir stop by themselves after -V, or on SIGINT, leaving no
+# process behind; the two workers never expand the same input.
+. "$(dirname "$0")/lib.sh"
+S=$WORK/sync
+leftovers() { pgrep -f -- "$1" | grep -v "^$$\$" || true; }
+
+"$BIN/glassbox" campaign -i "$SRC/harnesses/demo/seeds" -o "$S" --afl 1 --libfuzzer 1 \
+  --workers 2 -V 15 -- "$H/demo.trace" "$H/demo.cov" "$H/demo.lf" 2>"$WORK/status.txt" ||
+  fail "campaign exited with status $?"
+for inst in main glassbox1 glassbox2; do
+  [ -f "$S/$inst/fuzzer_stats" ] || fail "no fuzzer_stats for $inst"
+done
+[ "$(find "$S/libfuzzer" -type f | wc -l)" -gt 0 ] || fail "the libFuzzer job left an empty corpus"
+grep -q "glassbox1" "$WORK/status.txt" && grep -q "main" "$WORK/status.txt" || fail "no combined status"
+[ -z "$(leftovers "$S")" ] || fail "processes left after the campaign: $(leftovers "$S")"
+
+# Expanded inputs, by content, per worker: no overlap.
+expanded() { # expanded WORKER_DIR: sha1 of every input in its journal
+  while read -r kind id; do
+    d=queue; [ "$kind" = c ] && d=crashes
+    f=$(find "$1/$d" -maxdepth 1 -name "id:$(printf %06d "$id"),*" | head -1)
+    [ -n "$f" ] && sha1sum <"$f" | cut -c1-40
+  done <"$1/.expanded" | sort -u
+}
+a=$(expanded "$S/glassbox1")
+b=$(expanded "$S/glassbox2")
+[ -n "$a" ] && [ -n "$b" ] || fail "a worker expanded nothing"
+both=$(comm -12 <(echo "$a") <(echo "$b") | wc -l)
+[ "$both" -eq 0 ] || fail "$both inputs were expanded by both workers"
+pass "campaign: 4 jobs stopped after -V; workers expanded $(echo "$a" | wc -l) and $(echo "$b" | wc -l) inputs, none twice"
+
+# Ctrl-C stops everything, promptly.
+"$BIN/glassbox" campaign -i "$SRC/harnesses/demo/seeds" -o "$WORK/sync2" --afl 1 --workers 1 \
+  -V 300 -- "$H/demo.trace" "$H/demo.cov" 2>/dev/null &
+pid=$!
+sleep 5
+kill -INT "$pid"
+t0=$(date +%s)
+wait "$pid" || fail "campaign exited non-zero after SIGINT"
+[ $(( $(date +%s) - t0 )) -le 20 ] || fail "campaign took more than 20 s to stop"
+[ -z "$(leftovers "$WORK/sync2")" ] || fail "processes left after SIGINT: $(leftovers "$WORK/sync2")"
+[ -f "$WORK/sync2/glassbox/fuzzer_stats" ] && [ -f "$WORK/sync2/main/fuzzer_stats" ] || fail "no stats after SIGINT"
+pass "campaign: SIGINT stopped every job within $(( $(date +%s) - t0 )) s"
