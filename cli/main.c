@@ -15,6 +15,7 @@ static const struct {
     {"trace", gb_cmd_trace},
     {"show", gb_cmd_show},
     {"campaign", gb_cmd_campaign},
+    {"build", gb_cmd_build},
 };
 
 int gb_cli_fail(const char *cmd, const char *msg)
@@ -39,7 +40,8 @@ static void usage(FILE *f)
                "  fuzz    generational whitebox search (-i SEEDS -o OUT -- TRACE_BIN COV_BIN)\n"
                "  trace   run a trace build on one input and write its trace\n"
                "  show    print a trace's path constraint as SMT-LIB2\n"
-               "  campaign  afl-fuzz, libFuzzer and Glassbox workers on one sync dir\n\n"
+               "  campaign  afl-fuzz, libFuzzer and Glassbox workers on one sync dir\n"
+               "  build   a harness's trace, cov, libFuzzer and ASan builds\n\n"
                "'glassbox COMMAND --help' describes each. Build targets with glassbox-cc.\n");
 }
 

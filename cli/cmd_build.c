@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* glassbox build: from a harness (one or more sources), the four builds a
+ * campaign uses: NAME.trace and NAME.cov (glassbox-cc), NAME.lf (libFuzzer
+ * + ASan) and NAME.asan (ASan with a file-reading main, to replay). */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmds.h"
+
+#define MAX_ARGV 256
+
+/* Runs argv; its output goes to LOG. 0 if it exited 0. */
+static int run_logged(char **argv, const char *log)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        FILE *f = freopen(log, "a", stdout);
+        if (f)
+            dup2(fileno(stdout), 2);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* Splits a flags string on spaces (no quoting) into argv[*n...]. */
+static void add_words(char **argv, int *n, char *flags)
+{
+    for (char *w = strtok(flags, " \t"); w && *n < MAX_ARGV - 8; w = strtok(NULL, " \t"))
+        argv[(*n)++] = w;
+}
+
+typedef struct build {
+    const char *dir, *name, *log;
+    char *flags;
+    const char **srcs;
+    int nsrc;
+    char self_dir[PATH_MAX];
+} build_t;
+
+static int one(build_t *b, const char *what, const char *const *head, int nhead,
+               const char *tail_obj)
+{
+    char out[PATH_MAX], *argv[MAX_ARGV], flags[4096];
+    int n = 0;
+    snprintf(out, sizeof out, "%s/%s.%s", b->dir, b->name, what);
+    snprintf(flags, sizeof flags, "%s", b->flags ? b->flags : "");
+    for (int i = 0; i < nhead; i++)
+        argv[n++] = (char *)head[i];
+    add_words(argv, &n, flags);
+    for (int i = 0; i < b->nsrc && n < MAX_ARGV - 6; i++)
+        argv[n++] = (char *)b->srcs[i];
+    if (tail_obj)
+        argv[n++] = (char *)tail_obj;
+    argv[n++] = "-o";
+    argv[n++] = out;
+    argv[n] = NULL;
+    printf("building %s\n", out);
+    fflush(stdout);
+    return run_logged(argv, b->log);
+}
+
+static int build_all(build_t *b, const char **failed)
+{
+    char cc[PATH_MAX + 32], rt[PATH_MAX + 32];
+    snprintf(cc, sizeof cc, "%s/glassbox-cc", b->self_dir);
+    snprintf(rt, sizeof rt, "%s/../lib/libgb_rt_cov.a", b->self_dir);
+    const char *trace[] = {cc, "--mode=trace", "-O2", "-g"};
+    const char *cov[] = {cc, "--mode=cov", "-O2", "-g"};
+    const char *lf[] = {GB_CLANG_PATH, "-O1", "-g", "-fsanitize=fuzzer,address"};
+    const char *asan[] = {GB_CLANG_PATH, "-O1", "-g", "-fsanitize=address,undefined"};
+    if (one(b, "trace", trace, 4, NULL) != 0)
+        return *failed = "trace", -1;
+    if (one(b, "cov", cov, 4, NULL) != 0)
+        return *failed = "cov", -1;
+    if (one(b, "lf", lf, 4, NULL) != 0)
+        return *failed = "lf (libFuzzer)", -1;
+    if (one(b, "asan", asan, 4, rt) != 0)
+        return *failed = "asan", -1;
+    return 0;
+}
+
+int gb_cmd_build(int argc, char **argv)
+{
+    build_t b = {.dir = "."};
+    const gb_opt_t opts[] = {
+        {'o', "output", GB_OPT_STR, "DIR", NULL, "where the builds go (default .)", &b.dir},
+        {'n', "name", GB_OPT_STR, "NAME", NULL, "base name (default: the first source's)", &b.name},
+        {0, "cflags", GB_OPT_STR, "FLAGS", "GLASSBOX_CFLAGS",
+         "extra compiler flags, space-separated (-I, -D, libraries)", &b.flags},
+    };
+    const gb_cmd_t cmd = {"build", "[-o DIR] [-n NAME] [--cflags FLAGS] SOURCE...",
+                          "Builds a libFuzzer-style harness four ways: NAME.trace and NAME.cov\n"
+                          "for glassbox fuzz, NAME.lf (libFuzzer + ASan) and NAME.asan (ASan +\n"
+                          "UBSan, reads one input file: replays crashes). Compiler output goes\n"
+                          "to DIR/NAME.build.log.",
+                          opts, GB_N(opts)};
+    const char *pos[8];
+    int npos, nrest;
+    char **rest;
+    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
+    if (r != 0)
+        return r > 0 ? 0 : 2;
+    if (npos == 0 || nrest)
+        return fprintf(stderr, "glassbox build: usage: glassbox build [-o DIR] SOURCE... "
+                               "(see --help)\n"), 2;
+    for (int i = 0; i < npos; i++)
+        if (access(pos[i], R_OK) != 0)
+            return fprintf(stderr, "glassbox build: cannot read source %s\n", pos[i]), 1;
+    char self[PATH_MAX], namebuf[256], log[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return gb_cli_fail("build", "cannot find my own path");
+    self[n] = '\0';
+    snprintf(b.self_dir, sizeof b.self_dir, "%s", dirname(self));
+    if (!b.name) {
+        snprintf(namebuf, sizeof namebuf, "%s", pos[0]);
+        char *base = basename(namebuf), *dot = strrchr(base, '.');
+        if (dot)
+            *dot = '\0';
+        b.name = base;
+    }
+    snprintf(log, sizeof log, "%s/%s.build.log", b.dir, b.name);
+    b.log = log;
+    b.srcs = pos;
+    b.nsrc = npos;
+    const char *failed = NULL;
+    if (build_all(&b, &failed) != 0) {
+        fprintf(stderr, "glassbox build: the %s build of %s failed; see %s\n", failed, b.name, log);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# glassbox build: one harness source gives four working builds: trace and
+# cov drive a campaign, the libFuzzer build runs, the ASan build replays.
+. "$(dirname "$0")/lib.sh"
+"$BIN/glassbox" build -o "$WORK" -n top "$SRC/harnesses/top/top.c" >/dev/null
+for b in trace cov lf asan; do [ -x "$WORK/top.$b" ] || fail "no top.$b"; done
+"$BIN/glassbox" fuzz -q -i "$SRC/harnesses/top/seeds" -o "$WORK/out" -V 30 -- "$WORK/top.trace" "$WORK/top.cov"
+[ "$(stat_of "$WORK/out/glassbox/fuzzer_stats" saved_crashes)" -ge 1 ] || fail "no crash with the built targets"
+"$WORK/top.lf" -runs=1 "$SRC/harnesses/top/seeds/good" >/dev/null 2>&1 || fail "top.lf does not run"
+"$WORK/top.asan" "$SRC/harnesses/top/seeds/good" || fail "top.asan fails on the seed"
+printf 'bad!' >"$WORK/bad"
+if "$WORK/top.asan" "$WORK/bad" 2>/dev/null; then fail "top.asan does not replay the crash"; fi
+expect_fail() { if "$@" >/dev/null 2>"$WORK/err"; then fail "$*: should fail"; fi; [ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "$*: want one error line: $(cat "$WORK/err")"; }
+expect_fail "$BIN/glassbox" build -o "$WORK" /nonexistent.c
+printf 'int broken(' >"$WORK/broken.c"
+expect_fail "$BIN/glassbox" build -o "$WORK" "$WORK/broken.c"
+grep -q "broken.build.log" "$WORK/err" || fail "the error does not point at the build log"
+pass "glassbox build: trace, cov, lf and asan builds of top all work"
