@@ -16,6 +16,7 @@ static const struct {
     {"show", gb_cmd_show},
     {"campaign", gb_cmd_campaign},
     {"build", gb_cmd_build},
+    {"plot", gb_cmd_plot},
 };
 
 int gb_cli_fail(const char *cmd, const char *msg)
@@ -41,6 +42,7 @@ static void usage(FILE *f)
                "  trace   run a trace build on one input and write its trace\n"
                "  show    print a trace's path constraint as SMT-LIB2\n"
                "  campaign  afl-fuzz, libFuzzer and Glassbox workers on one sync dir\n"
+               "  plot    PNG plots of an instance's plot_data, and an index.html\n"
                "  build   a harness's trace, cov, libFuzzer and ASan builds\n\n"
                "'glassbox COMMAND --help' describes each. Build targets with glassbox-cc.\n");
 }

@@ -44,3 +44,13 @@ wait "$pid" || fail "campaign exited non-zero after SIGINT"
 [ -z "$(leftovers "$WORK/sync2")" ] || fail "processes left after SIGINT: $(leftovers "$WORK/sync2")"
 [ -f "$WORK/sync2/glassbox/fuzzer_stats" ] && [ -f "$WORK/sync2/main/fuzzer_stats" ] || fail "no stats after SIGINT"
 pass "campaign: SIGINT stopped every job within $(( $(date +%s) - t0 )) s"
+
+# Plots of a Glassbox and an AFL++ instance of the first campaign.
+for inst in glassbox1 main; do
+  "$BIN/glassbox" plot "$S/$inst" -o "$WORK/plots-$inst" >/dev/null || fail "glassbox plot $inst failed"
+  for p in coverage execs queue crashes; do
+    head -c 8 "$WORK/plots-$inst/$p.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "$inst: $p.png is not a PNG"
+  done
+  grep -q 'coverage.png' "$WORK/plots-$inst/index.html" || fail "$inst: index.html does not show the plots"
+done
+pass "glassbox plot: PNGs and index.html for a Glassbox and an AFL++ instance"
