@@ -14,6 +14,7 @@ int gb_cmd_show(int argc, char **argv);
 int gb_cmd_campaign(int argc, char **argv);
 int gb_cmd_build(int argc, char **argv);
 int gb_cmd_plot(int argc, char **argv);
+int gb_cmd_solve(int argc, char **argv);
 
 /* Prints "glassbox CMD: MSG" on stderr and returns 1. */
 int gb_cli_fail(const char *cmd, const char *msg);

@@ -17,6 +17,7 @@ static const struct {
     {"campaign", gb_cmd_campaign},
     {"build", gb_cmd_build},
     {"plot", gb_cmd_plot},
+    {"solve", gb_cmd_solve},
 };
 
 int gb_cli_fail(const char *cmd, const char *msg)
@@ -43,7 +44,8 @@ static void usage(FILE *f)
                "  show    print a trace's path constraint as SMT-LIB2\n"
                "  campaign  afl-fuzz, libFuzzer and Glassbox workers on one sync dir\n"
                "  plot    PNG plots of an instance's plot_data, and an index.html\n"
-               "  build   a harness's trace, cov, libFuzzer and ASan builds\n\n"
+               "  build   a harness's trace, cov, libFuzzer and ASan builds\n"
+               "  solve   expand recorded traces offline; per-stage solver counts and time\n\n"
                "'glassbox COMMAND --help' describes each. Build targets with glassbox-cc.\n");
 }
 

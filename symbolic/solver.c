@@ -1,12 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Flipping one path-constraint entry: slicing by shared input bytes
- * (incremental union-find), the exact query, optimistic retries, stats. */
+ * (incremental union-find), then the query pipeline (learned clauses,
+ * intervals, cache, Z3 with adaptive timeouts), optimistic retries, stats. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <xxhash.h>
 
 #include "symbolic_int.h"
 
 #define GB_DEFAULT_TIMEOUT_MS 2000u
+#define GB_DEFAULT_BUDGET_MS 30000u /* Z3 time per trace before only paying sites are solved */
+#define GB_ADAPT_SLOTS 4096u        /* (site, direction) records, direct-mapped */
+#define GB_MAX_STREAK 4u            /* each timeout in a row halves the limit, up to 1/16 */
+#define GB_MIN_TIMEOUT_MS 50u
+#define GB_CORE_TIMEOUT_MS 100u /* finding a small unsat core (a general clause) */
 
 /* What the solver remembers about the trace it saw last, so that ascending
  * j costs one union per new entry instead of a rebuild. */
@@ -20,13 +32,29 @@ typedef struct trace_state {
     uint32_t *stamp;  /* per variable: last query that listed it */
     uint32_t clock;
     size_t upto;      /* entries 0 .. upto-1 are merged into `parent` */
+    uint64_t *chash;  /* per DAG node: structural hash independent of numbering */
+    uint64_t z3_ms;   /* Z3 time spent on this trace (the budget) */
 } trace_state_t;
+
+/* What the solver learned about flipping one (site, direction). */
+typedef struct adapt {
+    uint64_t key;   /* site << 1 | new direction, + 1; 0 = empty */
+    uint8_t streak; /* Z3 timeouts in a row */
+    uint8_t paid;   /* Z3 found a model for it once */
+} adapt_t;
 
 struct gb_solver {
     gb_solver_opts_t opts;
     gb_z3_t *z3;
     gb_solver_stats_t stats;
     trace_state_t ts;
+    gb_clauses_t *clauses;
+    gb_cache_t *cache;
+    adapt_t *adapt;
+    const uint8_t *input;
+    size_t input_len;
+    size_t clauses_saved; /* local clauses in the file last written */
+    uint64_t flip_us, z3_us; /* time in gb_solver_flip, and in Z3 */
 };
 
 static void state_clear(trace_state_t *ts)
@@ -35,7 +63,40 @@ static void state_clear(trace_state_t *ts)
     gb_free(ts->vflat);
     gb_free(ts->parent);
     gb_free(ts->stamp);
+    gb_free(ts->chash);
     memset(ts, 0, sizeof *ts);
+}
+
+static int commutes(unsigned op)
+{
+    return op == GBT_OP_ADD || op == GBT_OP_MUL || op == GBT_OP_AND || op == GBT_OP_OR ||
+           op == GBT_OP_XOR || op == GBT_OP_EQ || op == GBT_OP_NE;
+}
+
+/* Structural hashes: op, width, immediate and the arguments' hashes (sorted
+ * for commutative operators), so equal expressions hash alike in any trace
+ * whatever their node numbers. INPUT's immediate is its byte offset. These
+ * key learned clauses and cached answers, shared across traces and workers:
+ * a hash must never mix two different expressions' meanings. */
+static void canon_hashes(const gb_trace_t *t, uint64_t *h)
+{
+    const gb_dag_t *d = &t->dag;
+    for (size_t i = 0; i < d->n; i++) {
+        const gb_node_t *x = &d->nodes[i];
+        /* An operator newer than this hash (a table READ, whose immediate
+         * names a table of this trace) is salted with the trace's serial:
+         * sound, it only never matches another trace. */
+        uint64_t salt = x->op > GBT_OP_ITE ? t->serial : 0;
+        uint64_t buf[6] = {(uint64_t)x->op | (uint64_t)x->width << 8 | (uint64_t)x->nargs << 16,
+                           x->imm, 0, 0, 0, salt};
+        for (unsigned k = 0; k < x->nargs; k++)
+            buf[2 + k] = h[x->args[k]];
+        if (x->nargs == 2 && commutes(x->op) && buf[2] > buf[3]) {
+            buf[2] = h[x->args[1]];
+            buf[3] = h[x->args[0]];
+        }
+        h[i] = XXH3_64bits(buf, sizeof buf);
+    }
 }
 
 static int state_for(gb_solver_t *s, const gb_trace_t *t, gb_err_t *e)
@@ -48,12 +109,14 @@ static int state_for(gb_solver_t *s, const gb_trace_t *t, gb_err_t *e)
     ts->voff = gb_calloc(t->npcs + 1, sizeof *ts->voff);
     ts->parent = gb_malloc((nv ? nv : 1) * sizeof *ts->parent);
     ts->stamp = gb_calloc(nv ? nv : 1, sizeof *ts->stamp);
-    if (!ts->voff || !ts->parent || !ts->stamp) {
+    ts->chash = gb_malloc((t->dag.n ? t->dag.n : 1) * sizeof *ts->chash);
+    if (!ts->voff || !ts->parent || !ts->stamp || !ts->chash) {
         state_clear(ts);
         return gb_err_set(e, "out of memory preparing a trace for solving");
     }
     for (size_t v = 0; v < nv; v++)
         ts->parent[v] = (uint32_t)v;
+    canon_hashes(t, ts->chash);
     ts->serial = t->serial;
     return 0;
 }
@@ -183,66 +246,156 @@ static int query_vars(trace_state_t *ts, const gb_trace_t *t, const query_t *q,
     return 0;
 }
 
-/* One query to Z3 (soft conjuncts may be dropped, see gb_z3_check); on SAT
- * the model replaces out->model and *dropped says how many were. */
-static int run_query(gb_solver_t *s, const gb_trace_t *t, const query_t *q,
-                     gb_qstatus_t *st, size_t *dropped, gb_flip_t *out, gb_err_t *e)
+/* The INPUT nodes of a query and their offsets, ascending. */
+typedef struct qvars {
+    uint32_t *nodes;
+    uint64_t *offs;
+    size_t n;
+} qvars_t;
+
+static int get_qvars(trace_state_t *ts, const gb_trace_t *t, const query_t *q, qvars_t *qv)
 {
-    uint32_t *vars, *nodes;
-    size_t nv;
-    if (query_vars(&s->ts, t, q, &vars, &nv) != 0)
-        return gb_err_set(e, "out of memory building a query");
-    nodes = gb_malloc((nv ? nv : 1) * sizeof *nodes);
-    uint8_t *vals = gb_malloc(nv ? nv : 1);
-    uint64_t *offs = gb_malloc((nv ? nv : 1) * sizeof *offs);
-    int r = -1;
-    if (!nodes || !vals || !offs) {
-        gb_err_set(e, "out of memory building a query");
-        goto done;
+    if (query_vars(ts, t, q, &qv->nodes, &qv->n) != 0)
+        return -1;
+    qv->offs = gb_malloc((qv->n ? qv->n : 1) * sizeof *qv->offs);
+    if (!qv->offs) {
+        gb_free(qv->nodes);
+        return -1;
     }
-    for (size_t i = 0; i < nv; i++) {
-        nodes[i] = t->dag.vars[vars[i]];
-        offs[i] = t->dag.nodes[nodes[i]].imm;
+    for (size_t i = 0; i < qv->n; i++) {
+        qv->nodes[i] = t->dag.vars[qv->nodes[i]];
+        qv->offs[i] = t->dag.nodes[qv->nodes[i]].imm;
     }
-    unsigned tmo = s->opts.timeout_ms ? s->opts.timeout_ms : GB_DEFAULT_TIMEOUT_MS;
-    uint64_t t0 = gb_mono_ms();
-    unsigned checks = 0;
-    r = gb_z3_check(s->z3, t, q->cj, q->n, nodes, nv, tmo, st, vals, dropped, &checks, e);
-    s->stats.queries_z3 += checks;
-    s->stats.solver_time_ms += gb_mono_ms() - t0;
-    if (r == 0 && *st == GB_Q_SAT) {
-        gb_flip_clear(out);
-        out->model.n = nv;
-        out->model.offsets = offs;
-        out->model.values = vals;
-        offs = NULL;
-        vals = NULL;
+    return 0;
+}
+
+static void free_qvars(qvars_t *qv)
+{
+    gb_free(qv->nodes);
+    gb_free(qv->offs);
+}
+
+/* Replaces out's model by n bytes (offsets from offs64 or offs32). */
+static int set_model(gb_flip_t *out, const uint64_t *offs64, const uint32_t *offs32,
+                     const uint8_t *vals, size_t n)
+{
+    uint64_t *o = gb_malloc((n ? n : 1) * sizeof *o);
+    uint8_t *v = gb_malloc(n ? n : 1);
+    if (!o || !v) {
+        gb_free(o);
+        gb_free(v);
+        return -1;
     }
-done:
-    gb_free(vars);
-    gb_free(nodes);
-    gb_free(vals);
-    gb_free(offs);
+    for (size_t i = 0; i < n; i++)
+        o[i] = offs64 ? offs64[i] : offs32[i];
+    memcpy(v, vals, n);
+    gb_flip_clear(out);
+    out->model = (gb_model_t){n, o, v};
+    return 0;
+}
+
+/* ---- Literals, clauses, cache keys ----------------------------------- */
+
+/* A literal: (site, direction, canonical hash of the condition). */
+static uint64_t lit_of(const trace_state_t *ts, const gb_trace_t *t, const query_t *q, size_t i)
+{
+    uint64_t b[3] = {t->pcs[q->entry[i]].site, q->cj[i].value, ts->chash[q->cj[i].node]};
+    return XXH3_64bits(b, sizeof b);
+}
+
+/* 1 if a learned clause refutes the hard conjuncts of q, 0 if not, -1 OOM. */
+static int clause_cut(gb_solver_t *s, const gb_trace_t *t, const query_t *q)
+{
+    uint64_t *l = gb_malloc(q->n * sizeof *l);
+    if (!l)
+        return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < q->n; i++)
+        if (!q->cj[i].soft)
+            l[m++] = lit_of(&s->ts, t, q, i);
+    int r = gb_clauses_match(s->clauses, l, m);
+    gb_free(l);
     return r;
 }
 
-/* QSYM's last resort when the slice conflicts even without its pins:
- * ¬PC[j] alone. */
-static int flip_alone(gb_solver_t *s, const gb_trace_t *t, const query_t *q, query_t *tmp,
-                      gb_flip_t *out, gb_err_t *e)
+static int learn_clause(gb_solver_t *s, const gb_trace_t *t, const query_t *q,
+                        const uint32_t *idx, size_t n)
 {
-    gb_qstatus_t st = GB_Q_UNSAT;
-    size_t dropped;
-    tmp->cj[0] = q->cj[q->n - 1];
-    tmp->entry[0] = q->entry[q->n - 1];
-    tmp->n = 1;
-    if (run_query(s, t, tmp, &st, &dropped, out, e) != 0)
+    if ((s->opts.disable & GB_SOLVER_NO_CLAUSES) || n == 0 || n > GB_CLAUSE_MAX)
+        return 0;
+    uint64_t l[GB_CLAUSE_MAX];
+    for (size_t k = 0; k < n; k++)
+        l[k] = lit_of(&s->ts, t, q, idx[k]);
+    int r = gb_clauses_add(s->clauses, l, n, 1);
+    s->stats.clauses_learned += r > 0;
+    return r < 0 ? -1 : 0;
+}
+
+typedef struct ckey {
+    uint64_t h, f;
+} ckey_t;
+
+static int cmp_ckey(const void *a, const void *b)
+{
+    const ckey_t *x = a, *y = b;
+    if (x->h != y->h)
+        return (x->h > y->h) - (x->h < y->h);
+    return (x->f > y->f) - (x->f < y->f);
+}
+
+/* XXH3-128 of the canonical query: its (condition hash, value, soft)
+ * triples, sorted, so the key is independent of order and numbering. */
+static int cache_key(const trace_state_t *ts, const query_t *q, uint64_t key[2])
+{
+    ckey_t *k = gb_malloc(q->n * sizeof *k);
+    if (!k)
         return -1;
-    if (st == GB_Q_SAT) {
-        out->status = GB_Q_SAT;
-        out->optimistic = 1;
-    }
+    for (size_t i = 0; i < q->n; i++)
+        k[i] = (ckey_t){ts->chash[q->cj[i].node],
+                        (uint64_t)q->cj[i].value | (uint64_t)q->cj[i].soft << 1};
+    qsort(k, q->n, sizeof *k, cmp_ckey);
+    XXH128_hash_t h = XXH3_128bits(k, q->n * sizeof *k);
+    gb_free(k);
+    key[0] = h.low64;
+    key[1] = h.high64;
     return 0;
+}
+
+/* ---- Adaptation ------------------------------------------------------- */
+
+static adapt_t *adapt_get(gb_solver_t *s, uint32_t site, unsigned dir)
+{
+    if (!s->adapt)
+        return NULL;
+    uint64_t key = ((uint64_t)site << 1 | dir) + 1;
+    adapt_t *a = &s->adapt[(key * 0x9e3779b97f4a7c15ull >> 40) % GB_ADAPT_SLOTS];
+    if (a->key != key) /* direct-mapped: a collision forgets the older site */
+        *a = (adapt_t){key, 0, 0};
+    return a;
+}
+
+static unsigned timeout_for(const gb_solver_t *s, const adapt_t *a)
+{
+    unsigned t = s->opts.timeout_ms ? s->opts.timeout_ms : GB_DEFAULT_TIMEOUT_MS;
+    if (!a || !a->streak)
+        return t;
+    unsigned r = t >> a->streak;
+    return r < GB_MIN_TIMEOUT_MS ? (t < GB_MIN_TIMEOUT_MS ? t : GB_MIN_TIMEOUT_MS) : r;
+}
+
+/* The time limit for finding a small unsat core: none without clauses. */
+static unsigned core_ms(const gb_solver_t *s, unsigned tmo)
+{
+    if (s->opts.disable & GB_SOLVER_NO_CLAUSES)
+        return 0;
+    return tmo < GB_CORE_TIMEOUT_MS ? tmo : GB_CORE_TIMEOUT_MS;
+}
+
+static uint64_t mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 /* Builds slice(PC[0..j-1]) ∧ ¬PC[j] into q (capacity j + 1): the prefix
@@ -267,33 +420,199 @@ static void build_query(trace_state_t *ts, const gb_trace_t *t, size_t j, int so
     q->entry[q->n++] = j;
 }
 
+
+/* ---- The pipeline ----------------------------------------------------- */
+
+/* A query being answered: its bytes, scratch space, and where it came from. */
+typedef struct qctx {
+    const gb_trace_t *t;
+    const query_t *q;
+    qvars_t qv;
+    uint8_t *vals;
+    uint32_t *conf; /* conjunct indices: a conflict or an unsat core */
+    adapt_t *ad;
+    gb_flip_t *out;
+} qctx_t;
+
+static int stage_intervals(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st)
+{
+    size_t nconf;
+    if (gb_ival_solve(c->t, c->q->cj, c->q->n, c->qv.offs, c->qv.n, s->input, s->input_len, st,
+                      c->vals, c->conf, &nconf) != 0)
+        return -1;
+    if (*st == GB_Q_SAT) {
+        s->stats.sat_interval++;
+        return set_model(c->out, c->qv.offs, NULL, c->vals, c->qv.n);
+    }
+    if (*st == GB_Q_UNSAT) {
+        s->stats.cut_interval_unsat++;
+        return learn_clause(s, c->t, c->q, c->conf, nconf);
+    }
+    return 0;
+}
+
+/* Looks the query up; *hit = 1 with its answer when known (a timeout only
+ * when it ran out of at least the limit this query would get). */
+static int stage_cache(gb_solver_t *s, qctx_t *c, const uint64_t key[2], unsigned tmo,
+                       gb_qstatus_t *st, size_t *dropped, int *hit)
+{
+    gb_answer_t a;
+    *hit = gb_cache_get(s->cache, key, &a) && (a.status != GB_Q_TIMEOUT || a.tmo >= tmo);
+    if (!*hit)
+        return 0;
+    s->stats.cache_hit++;
+    *st = (gb_qstatus_t)a.status;
+    *dropped = a.optimistic;
+    return a.status == GB_Q_SAT ? set_model(c->out, NULL, a.offs, a.vals, a.n) : 0;
+}
+
+static int stage_z3(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_qstatus_t *st, size_t *dropped,
+                    gb_err_t *e)
+{
+    gb_z3_out_t o = {0, 0, c->conf, 0, core_ms(s, tmo), 0};
+    uint64_t t0 = mono_us();
+    int r = gb_z3_check(s->z3, c->t, c->q->cj, c->q->n, c->qv.nodes, c->qv.n, tmo, st, c->vals,
+                        &o, e);
+    uint64_t dt = mono_us() - t0;
+    s->z3_us += dt;
+    s->ts.z3_ms += dt / 1000;
+    s->stats.queries_z3++;
+    s->stats.z3_checks += o.checks;
+    c->out->z3_calls++;
+    *dropped = o.dropped;
+    if (r != 0)
+        return -1;
+    if (c->ad) {
+        c->ad->streak = *st == GB_Q_TIMEOUT ? (uint8_t)(c->ad->streak + (c->ad->streak < GB_MAX_STREAK)) : 0;
+        c->ad->paid |= *st == GB_Q_SAT;
+    }
+    if (*st == GB_Q_SAT) {
+        s->stats.z3_sat++;
+        return set_model(c->out, c->qv.offs, NULL, c->vals, c->qv.n);
+    }
+    if (*st == GB_Q_UNSAT) {
+        s->stats.z3_unsat++;
+        return learn_clause(s, c->t, c->q, o.core, o.ncore);
+    }
+    s->stats.z3_timeout++;
+    return 0;
+}
+
+static int remember(gb_solver_t *s, qctx_t *c, const uint64_t key[2], unsigned tmo,
+                    gb_qstatus_t st, size_t dropped)
+{
+    gb_answer_t a = {st, dropped != 0, tmo, 0, NULL, NULL};
+    if (st == GB_Q_SAT) {
+        a.n = c->out->model.n;
+        a.offs = gb_malloc((a.n ? a.n : 1) * sizeof *a.offs);
+        if (!a.offs)
+            return -1;
+        for (size_t i = 0; i < a.n; i++)
+            a.offs[i] = (uint32_t)c->out->model.offsets[i];
+        a.vals = c->out->model.values;
+    }
+    int r = gb_cache_put(s->cache, key, &a);
+    gb_free(a.offs);
+    return r < 0 ? -1 : 0;
+}
+
+/* Clauses, intervals, cache, budget, Z3: the first stage with an answer
+ * gives it. On SAT the model replaces out->model and *dropped says how
+ * many soft conjuncts it breaks. */
+static int answer(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *dropped, gb_err_t *e)
+{
+    unsigned dis = s->opts.disable;
+    *dropped = 0;
+    *st = GB_Q_SKIP;
+    int r = (dis & GB_SOLVER_NO_CLAUSES) ? 0 : clause_cut(s, c->t, c->q);
+    if (r != 0) {
+        *st = GB_Q_UNSAT;
+        c->out->stage = GB_STAGE_CLAUSE;
+        s->stats.cut_clause += r > 0;
+        return r < 0 ? -1 : 0;
+    }
+    if (!(dis & GB_SOLVER_NO_INTERVALS) && (stage_intervals(s, c, st) != 0 || *st != GB_Q_SKIP)) {
+        c->out->stage = GB_STAGE_INTERVAL;
+        return *st == GB_Q_SKIP ? -1 : 0;
+    }
+    uint64_t key[2];
+    unsigned tmo = timeout_for(s, c->ad);
+    int hit = 0, cached = !(dis & GB_SOLVER_NO_CACHE);
+    if (cached && (cache_key(&s->ts, c->q, key) != 0 ||
+                   stage_cache(s, c, key, tmo, st, dropped, &hit) != 0))
+        return -1;
+    if (hit) {
+        c->out->stage = GB_STAGE_CACHE;
+        return 0;
+    }
+    unsigned budget = s->opts.budget_ms ? s->opts.budget_ms : GB_DEFAULT_BUDGET_MS;
+    if (!(dis & GB_SOLVER_NO_ADAPT) && s->ts.z3_ms >= budget && c->ad && !c->ad->paid) {
+        *st = GB_Q_TIMEOUT;
+        c->out->stage = GB_STAGE_BUDGET;
+        s->stats.budget_skip++;
+        return 0;
+    }
+    c->out->stage = GB_STAGE_Z3;
+    if (stage_z3(s, c, tmo, st, dropped, e) != 0)
+        return -1;
+    return cached ? remember(s, c, key, tmo, *st, *dropped) : 0;
+}
+
+static int answer_query(gb_solver_t *s, const gb_trace_t *t, const query_t *q, adapt_t *ad,
+                        gb_flip_t *out, gb_qstatus_t *st, size_t *dropped, gb_err_t *e)
+{
+    qctx_t c = {t, q, {NULL, NULL, 0}, NULL, NULL, ad, out};
+    if (get_qvars(&s->ts, t, q, &c.qv) != 0)
+        return gb_err_set(e, "out of memory building a query");
+    c.vals = gb_malloc(c.qv.n ? c.qv.n : 1);
+    c.conf = gb_malloc(q->n * sizeof *c.conf);
+    if (e)
+        e->msg[0] = '\0';
+    int r = c.vals && c.conf ? answer(s, &c, st, dropped, e) : -1;
+    if (r != 0 && e && !e->msg[0]) /* the stages before Z3 fail only for memory */
+        gb_err_set(e, "out of memory answering a query");
+    free_qvars(&c.qv);
+    gb_free(c.vals);
+    gb_free(c.conf);
+    return r;
+}
+
 static int solve_entry(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t *out,
                        gb_err_t *e)
 {
     query_t q = {gb_malloc((j + 1) * sizeof(gb_conj_t)), gb_malloc((j + 1) * sizeof(size_t)), 0};
-    query_t tmp = {gb_malloc((j + 1) * sizeof(gb_conj_t)), gb_malloc((j + 1) * sizeof(size_t)),
-                   0};
     int r = -1;
-    if (!q.cj || !q.entry || !tmp.cj || !tmp.entry) {
+    if (!q.cj || !q.entry) {
         gb_err_set(e, "out of memory building a query");
         goto done;
     }
     build_query(&s->ts, t, j, s->opts.optimistic, &q);
     out->slice_size = q.n - 1;
+    adapt_t *ad = (s->opts.disable & GB_SOLVER_NO_ADAPT) ? NULL
+                                                         : adapt_get(s, t->pcs[j].site, !t->pcs[j].taken);
     size_t dropped = 0;
-    if (run_query(s, t, &q, &out->status, &dropped, out, e) != 0)
+    if (answer_query(s, t, &q, ad, out, &out->status, &dropped, e) != 0)
         goto done;
     if (out->status == GB_Q_SAT && dropped)
         out->optimistic = 1; /* pins in the way were dropped, the rest kept */
-    if (out->status == GB_Q_UNSAT && s->opts.optimistic && q.n > 1 &&
-        flip_alone(s, t, &q, &tmp, out, e) != 0)
-        goto done;
+    if (out->status == GB_Q_UNSAT && s->opts.optimistic && q.n > 1) {
+        /* QSYM's last resort when the slice conflicts even without its
+         * pins: ¬PC[j] alone */
+        gb_qstatus_t st;
+        q.cj[0] = q.cj[q.n - 1];
+        q.entry[0] = q.entry[q.n - 1];
+        q.n = 1;
+        if (answer_query(s, t, &q, ad, out, &st, &dropped, e) != 0)
+            goto done;
+        if (st == GB_Q_SAT) {
+            out->status = GB_Q_SAT;
+            out->optimistic = 1;
+        }
+    }
     r = 0;
 done:
     gb_free(q.cj);
     gb_free(q.entry);
-    gb_free(tmp.cj);
-    gb_free(tmp.entry);
     return r;
 }
 
@@ -307,8 +626,15 @@ int gb_solver_new(const gb_solver_opts_t *opts, gb_solver_t **out, gb_err_t *e)
         return gb_err_set(e, "out of memory creating the solver");
     if (opts)
         s->opts = *opts;
+    s->clauses = gb_clauses_new();
+    s->cache = gb_cache_new();
+    s->adapt = gb_calloc(GB_ADAPT_SLOTS, sizeof *s->adapt);
+    if (!s->clauses || !s->cache || !s->adapt) {
+        gb_solver_free(s);
+        return gb_err_set(e, "out of memory creating the solver");
+    }
     if (gb_z3_new(&s->z3, e) != 0) {
-        gb_free(s);
+        gb_solver_free(s);
         return -1;
     }
     *out = s;
@@ -321,7 +647,27 @@ void gb_solver_free(gb_solver_t *s)
         return;
     state_clear(&s->ts);
     gb_z3_free(s->z3);
+    gb_clauses_free(s->clauses);
+    gb_cache_free(s->cache);
+    gb_free(s->adapt);
     gb_free(s);
+}
+
+void gb_solver_set_input(gb_solver_t *s, const uint8_t *data, size_t len)
+{
+    s->input = data;
+    s->input_len = data ? len : 0;
+}
+
+static void count_flip(gb_solver_t *s, const gb_flip_t *out)
+{
+    if (out->status == GB_Q_SAT)
+        s->stats.queries_sat++;
+    else if (out->status == GB_Q_UNSAT)
+        s->stats.queries_unsat++;
+    else
+        s->stats.queries_timeout++;
+    s->stats.queries_optimistic += out->optimistic != 0;
 }
 
 int gb_solver_flip(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t *out, gb_err_t *e)
@@ -332,24 +678,24 @@ int gb_solver_flip(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t *out
         return gb_err_set(e, "gb_solver_flip: entry %zu out of range", j);
     if (t->pcs[j].kind == GBT_PC_PIN)
         return 0;
+    uint64_t t0 = mono_us();
     if (state_for(s, t, e) != 0 || state_lists(&s->ts, t, j, e) != 0)
         return -1;
-    if (s->ts.voff[j] == s->ts.voff[j + 1])
-        return 0; /* a constant condition: nothing to flip */
     s->stats.queries_total++;
-    state_union(&s->ts, t, j);
-    if (solve_entry(s, t, j, out, e) != 0) {
-        gb_flip_clear(out);
-        return -1;
+    int r = 0;
+    if (s->ts.voff[j] == s->ts.voff[j + 1]) {
+        s->stats.cut_slice_empty++; /* a constant condition: nothing to flip */
+        out->stage = GB_STAGE_SLICE;
+    } else {
+        state_union(&s->ts, t, j);
+        r = solve_entry(s, t, j, out, e);
+        if (r != 0)
+            gb_flip_clear(out);
+        else
+            count_flip(s, out);
     }
-    if (out->status == GB_Q_SAT)
-        s->stats.queries_sat++;
-    else if (out->status == GB_Q_UNSAT)
-        s->stats.queries_unsat++;
-    else
-        s->stats.queries_timeout++;
-    s->stats.queries_optimistic += out->optimistic != 0;
-    return 0;
+    s->flip_us += mono_us() - t0;
+    return r;
 }
 
 void gb_flip_clear(gb_flip_t *f)
@@ -366,4 +712,190 @@ void gb_flip_clear(gb_flip_t *f)
 void gb_solver_get_stats(const gb_solver_t *s, gb_solver_stats_t *st)
 {
     *st = s->stats;
+    st->solver_time_ms = s->flip_us / 1000;
+    st->z3_time_ms = s->z3_us / 1000;
+}
+
+/* ---- Persistence ------------------------------------------------------ */
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+int gb_solver_clauses_load(gb_solver_t *s, const char *dir, int own, size_t *added, gb_err_t *e)
+{
+    *added = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? 0 : gb_err_sys(e, "cannot open %s", dir);
+    int r = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (!ends_with(de->d_name, ".gbc"))
+            continue;
+        char path[4096];
+        size_t n = 0;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (gb_clauses_load(s->clauses, path, own, &n, e) != 0)
+            r = -1; /* the other files are still read */
+        *added += n;
+        s->stats.clauses_loaded += n;
+    }
+    closedir(d);
+    if (own)
+        gb_clauses_count(s->clauses, &s->clauses_saved);
+    return r;
+}
+
+int gb_solver_clauses_import(gb_solver_t *s, const char *sync_dir, const char *own_name,
+                             size_t *added, gb_err_t *e)
+{
+    *added = 0;
+    DIR *d = opendir(sync_dir);
+    if (!d)
+        return errno == ENOENT ? 0 : gb_err_sys(e, "cannot open %s", sync_dir);
+    int bad = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        char dir[4096];
+        struct stat sb;
+        size_t n = 0;
+        snprintf(dir, sizeof dir, "%s/%s/clauses", sync_dir, de->d_name);
+        if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            continue;
+        int own = own_name && strcmp(de->d_name, own_name) == 0;
+        if (gb_solver_clauses_load(s, dir, own, &n, e) != 0)
+            bad++;
+        *added += n;
+    }
+    closedir(d);
+    return bad;
+}
+
+int gb_solver_clauses_save(gb_solver_t *s, const char *dir, gb_err_t *e)
+{
+    size_t local;
+    gb_clauses_count(s->clauses, &local);
+    if (local == s->clauses_saved)
+        return 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/clauses.gbc", dir);
+    if (gb_mkdirs(dir, e) != 0 || gb_clauses_save(s->clauses, path, dir, e) != 0)
+        return -1;
+    s->clauses_saved = local;
+    return 0;
+}
+
+int gb_solver_cache_load(gb_solver_t *s, const char *path, gb_err_t *e)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 && errno == ENOENT)
+        return 0;
+    return gb_cache_load(s->cache, path, e);
+}
+
+int gb_solver_cache_save(gb_solver_t *s, const char *path, gb_err_t *e)
+{
+    if (!gb_cache_dirty(s->cache))
+        return 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (gb_mkdirs(dir, e) != 0)
+        return -1;
+    return gb_cache_save(s->cache, path, dir, e);
+}
+
+/* ---- Verification (tests, glassbox solve --check) --------------------- */
+
+/* The parent input with m's bytes written over it. */
+static uint8_t *combine(const gb_solver_t *s, const gb_model_t *m, size_t *len)
+{
+    size_t n = s->input_len;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->offsets[i] + 1 > n)
+            n = (size_t)m->offsets[i] + 1;
+    uint8_t *b = gb_calloc(n ? n : 1, 1);
+    if (!b)
+        return NULL;
+    if (s->input_len)
+        memcpy(b, s->input, s->input_len);
+    for (size_t i = 0; i < m->n; i++)
+        b[m->offsets[i]] = m->values[i];
+    *len = n;
+    return b;
+}
+
+static int verify_model(gb_solver_t *s, const gb_trace_t *t, const query_t *q,
+                        const qvars_t *qv, const gb_model_t *m, int *z3_ok, int *eval_ok,
+                        gb_err_t *e)
+{
+    size_t len;
+    uint8_t *b = combine(s, m, &len), *vals = gb_malloc(qv->n ? qv->n : 1);
+    if (!b || !vals) {
+        gb_free(b);
+        gb_free(vals);
+        return gb_err_set(e, "out of memory verifying a model");
+    }
+    *eval_ok = 1;
+    for (size_t i = 0; i < q->n; i++) /* PC[j] is the last conjunct and must not hold */
+        *eval_ok &= gb_trace_eval_pc(t, q->entry[i], b, len) == (i + 1 < q->n);
+    for (size_t i = 0; i < qv->n; i++)
+        vals[i] = qv->offs[i] < len ? b[qv->offs[i]] : 0;
+    gb_qstatus_t st;
+    int r = gb_z3_holds(s->z3, t, q->cj, q->n, qv->nodes, vals, qv->n, 60000, &st, e);
+    *z3_ok = r == 0 && st == GB_Q_SAT;
+    gb_free(b);
+    gb_free(vals);
+    return r;
+}
+
+int gb_solver_verify(gb_solver_t *s, const gb_trace_t *t, size_t j, int relaxed,
+                     const gb_model_t *m, gb_qstatus_t *st, int *z3_ok, int *eval_ok,
+                     gb_err_t *e)
+{
+    *z3_ok = *eval_ok = 0;
+    if (!s || !t || j >= t->npcs || state_for(s, t, e) != 0 || state_lists(&s->ts, t, j, e) != 0)
+        return e && !e->msg[0] ? gb_err_set(e, "gb_solver_verify: bad entry %zu", j) : -1;
+    state_union(&s->ts, t, j);
+    query_t q = {gb_malloc((j + 1) * sizeof(gb_conj_t)), gb_malloc((j + 1) * sizeof(size_t)), 0};
+    qvars_t qv = {NULL, NULL, 0};
+    uint8_t *vals = NULL;
+    uint32_t *core = NULL;
+    int r = -1;
+    if (!q.cj || !q.entry)
+        goto done;
+    build_query(&s->ts, t, j, 0, &q);
+    if (relaxed) {
+        q.cj[0] = q.cj[q.n - 1];
+        q.entry[0] = q.entry[q.n - 1];
+        q.n = 1;
+    }
+    if (get_qvars(&s->ts, t, &q, &qv) != 0)
+        goto done;
+    vals = gb_malloc(qv.n ? qv.n : 1);
+    core = gb_malloc(q.n * sizeof *core);
+    gb_z3_out_t o = {0, 0, NULL, 0, 0, 0};
+    (void)core;
+    if (!vals || !core ||
+        gb_z3_check(s->z3, t, q.cj, q.n, qv.nodes, qv.n, 60000, st, vals, &o, e) != 0)
+        goto done;
+    r = m ? verify_model(s, t, &q, &qv, m, z3_ok, eval_ok, e) : 0;
+done:
+    if (r != 0 && e && !e->msg[0])
+        gb_err_set(e, "out of memory verifying a query");
+    gb_free(q.cj);
+    gb_free(q.entry);
+    free_qvars(&qv);
+    gb_free(vals);
+    gb_free(core);
+    return r;
 }

@@ -64,17 +64,41 @@ int gb_trace_print_smt2(const gb_trace_t *t, FILE *out, gb_err_t *e);
 
 typedef struct gb_solver gb_solver_t;
 
+/* Pipeline stages a query may be answered by, cheapest first. Each can be
+ * switched off (gb_solver_opts_t.disable); all off is "plain" mode. */
+enum {
+    GB_SOLVER_NO_CLAUSES = 1u,   /* learned conflict clauses (CDSE) */
+    GB_SOLVER_NO_INTERVALS = 2u, /* multi-interval prefilter (PARTI) */
+    GB_SOLVER_NO_CACHE = 4u,     /* answers of earlier identical queries */
+    GB_SOLVER_NO_ADAPT = 8u,     /* adaptive timeouts and the per-trace budget */
+    GB_SOLVER_PLAIN = 15u,       /* slicing + Z3 only */
+};
+
 typedef struct gb_solver_opts {
     unsigned timeout_ms; /* per Z3 call; 0 = default 2000 */
     int optimistic;      /* 1 = pins are soft: drop those in the unsat core; then ¬PC[j] alone */
+    unsigned disable;    /* GB_SOLVER_NO_* bits; 0 = every stage on */
+    unsigned budget_ms;  /* Z3 time per trace before only paying sites are solved;
+                            0 = default 30000 */
 } gb_solver_opts_t;
 
 typedef enum gb_qstatus {
     GB_Q_SAT = 0,
     GB_Q_UNSAT = 1,
-    GB_Q_TIMEOUT = 2, /* Z3 said unknown (timeout or resource limit) */
+    GB_Q_TIMEOUT = 2, /* Z3 said unknown (timeout or resource limit), or the budget ran out */
     GB_Q_SKIP = 3,    /* entry j is a pin, or nothing to flip */
 } gb_qstatus_t;
+
+/* Which stage gave a flip its final answer. */
+typedef enum gb_stage {
+    GB_STAGE_NONE = 0,     /* skipped (a pin) */
+    GB_STAGE_SLICE = 1,    /* the condition depends on no input byte */
+    GB_STAGE_CLAUSE = 2,   /* refuted by a learned clause */
+    GB_STAGE_INTERVAL = 3, /* refuted or solved by the interval prefilter */
+    GB_STAGE_CACHE = 4,    /* the answer of an earlier identical query */
+    GB_STAGE_Z3 = 5,
+    GB_STAGE_BUDGET = 6,   /* not solved: the trace's budget ran out */
+} gb_stage_t;
 
 /* A model: the input bytes it assigns (offsets ascending, each once).
  * Bytes the query does not mention are absent: Combine keeps the parent's. */
@@ -89,17 +113,32 @@ typedef struct gb_flip {
     int optimistic;     /* 1 when the model solves a relaxed query */
     size_t slice_size;  /* prefix constraints kept by slicing (pins included) */
     gb_model_t model;   /* valid when status == GB_Q_SAT; owned by gb_flip_t */
+    gb_stage_t stage;   /* what answered the last query this flip asked */
+    unsigned z3_calls;  /* queries this flip sent to Z3 (0: answered without it) */
 } gb_flip_t;
 
-/* Counters since gb_solver_new, for fuzzer_stats. */
+/* Counters since gb_solver_new, for fuzzer_stats (docs/campaign.md). One
+ * flip asks one query, and a second one (¬PC[j] alone) when optimistic
+ * solving retries; each query is answered by exactly one stage. */
 typedef struct gb_solver_stats {
-    uint64_t queries_total;   /* gb_solver_flip calls on a flippable entry */
-    uint64_t queries_z3;      /* calls into Z3 (a relaxed retry counts again) */
-    uint64_t queries_sat;     /* queries answered SAT (exact or optimistic) */
-    uint64_t queries_unsat;   /* queries with no model at all */
-    uint64_t queries_timeout; /* queries Z3 could not decide in time */
+    uint64_t queries_total;   /* gb_solver_flip calls on a flip-able entry */
+    uint64_t queries_sat;     /* flips answered SAT (exact or optimistic) */
+    uint64_t queries_unsat;   /* flips with no model at all */
+    uint64_t queries_timeout; /* flips Z3 could not decide in time (or over budget) */
     uint64_t queries_optimistic; /* SAT only after relaxing the query */
-    uint64_t solver_time_ms;  /* wall time inside Z3 */
+    uint64_t cut_slice_empty;  /* flips whose condition reads no input byte */
+    uint64_t cut_clause;       /* queries refuted by a learned clause */
+    uint64_t cut_interval_unsat; /* queries refuted by the interval prefilter */
+    uint64_t sat_interval;     /* queries solved by the interval prefilter */
+    uint64_t cache_hit;        /* queries answered from the cache */
+    uint64_t queries_z3;       /* queries sent to Z3 */
+    uint64_t z3_checks;        /* Z3 check calls (a query that drops pins makes several) */
+    uint64_t z3_sat, z3_unsat, z3_timeout; /* their answers */
+    uint64_t budget_skip;      /* queries not sent: the trace's budget ran out */
+    uint64_t clauses_learned;  /* clauses learned here (not loaded) */
+    uint64_t clauses_loaded;   /* clauses read from files */
+    uint64_t solver_time_ms;   /* wall time in gb_solver_flip, all stages */
+    uint64_t z3_time_ms;       /* of which inside Z3 */
 } gb_solver_stats_t;
 
 int gb_solver_new(const gb_solver_opts_t *opts, gb_solver_t **out, gb_err_t *e);
@@ -114,6 +153,42 @@ int gb_solver_flip(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t *out
 void gb_flip_clear(gb_flip_t *f);
 
 void gb_solver_get_stats(const gb_solver_t *s, gb_solver_stats_t *st);
+
+/* The input the next flips' trace was recorded from: the interval stage
+ * gives bytes it does not choose these values. Borrowed until the next call;
+ * NULL (the default) reads as all zero. */
+void gb_solver_set_input(gb_solver_t *s, const uint8_t *data, size_t len);
+
+/* Learned clauses on disk (format: docs/clauses.md). A worker keeps its own
+ * in OUT/NAME/clauses/clauses.gbc. */
+
+/* Loads every *.gbc file in `dir`. Clauses from an own directory (own = 1)
+ * are saved again by gb_solver_clauses_save; a peer's are not. A file that
+ * fails its checks adds nothing: -1 with a one-line error in e. */
+int gb_solver_clauses_load(gb_solver_t *s, const char *dir, int own, size_t *added, gb_err_t *e);
+
+/* Loads SYNC/X/clauses/ for every directory X of the sync dir (X == own_name
+ * is own). Bad files are skipped: returns how many there were (e names the
+ * last), or -1 when out of memory. */
+int gb_solver_clauses_import(gb_solver_t *s, const char *sync_dir, const char *own_name,
+                             size_t *added, gb_err_t *e);
+
+/* Writes DIR/clauses.gbc atomically (creating DIR) when clauses were learned
+ * since the last save; 0 when there was nothing to do. */
+int gb_solver_clauses_save(gb_solver_t *s, const char *dir, gb_err_t *e);
+
+/* The answer cache on disk (one file, written atomically when it grew). */
+int gb_solver_cache_load(gb_solver_t *s, const char *path, gb_err_t *e);
+int gb_solver_cache_save(gb_solver_t *s, const char *path, gb_err_t *e);
+
+/* For tests: checks with plain Z3 (hard conjuncts of flip j's query only,
+ * or ¬PC[j] alone when `relaxed`) whether the query is satisfiable (*st)
+ * and, when `m` is given, whether m's bytes (others from the input set by
+ * gb_solver_set_input) satisfy it, by Z3 (*z3_ok) and by concrete
+ * evaluation (*eval_ok). */
+int gb_solver_verify(gb_solver_t *s, const gb_trace_t *t, size_t j, int relaxed,
+                     const gb_model_t *m, gb_qstatus_t *st, int *z3_ok, int *eval_ok,
+                     gb_err_t *e);
 
 /* Evaluates PC entry j of `t` on a concrete input: returns 1 if the entry's
  * condition equals its recorded direction, 0 if not (bytes past `len` read as

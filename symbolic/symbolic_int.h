@@ -88,14 +88,79 @@ typedef struct gb_conj {
 
 int gb_z3_new(gb_z3_t **out, gb_err_t *e);
 void gb_z3_free(gb_z3_t *z);
+/* What one gb_z3_check call did besides its answer. `core` is the caller's,
+ * with room for nc entries. */
+typedef struct gb_z3_out {
+    size_t dropped;  /* soft conjuncts dropped on the way to the answer */
+    unsigned checks; /* solver calls made */
+    uint32_t *core;  /* on UNSAT: indices of hard conjuncts that conflict */
+    size_t ncore;
+    unsigned core_ms; /* in: time limit for finding a small core; 0 = none */
+    int core_found;   /* out: core is an unsat core, not every hard conjunct */
+} gb_z3_out_t;
+
 /* Checks the conjunction; on SAT fills vals[i] for the INPUT nodes vars[i].
- * Soft conjuncts go in as assumptions: while the query is UNSAT, those in
- * the unsat core are dropped and it is checked again, so a model keeps
- * every soft conjunct it can. *dropped counts the dropped ones, *checks the
- * solver calls made. UNSAT means the hard conjuncts alone conflict.
+ * Soft conjuncts go in as assumption literals; while the query is UNSAT,
+ * those in the unsat core are dropped and it is checked again, so a model
+ * keeps every soft conjunct it can. UNSAT means the hard conjuncts alone
+ * conflict; o->core (when not NULL) then names a conflicting subset, a
+ * learned clause: an unsat core with every hard conjunct as an assumption
+ * when one is found within o->core_ms, else all of them.
  * Caches translations per trace (keyed by its serial). */
 int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *c, size_t nc,
                 const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,
-                uint8_t *vals, size_t *dropped, unsigned *checks, gb_err_t *e);
+                uint8_t *vals, gb_z3_out_t *o, gb_err_t *e);
+
+/* ---- Learned clauses (clauses.c) ---- */
+#define GB_CLAUSE_MAX 256 /* longer cores are not learned: they rarely recur */
+typedef struct gb_clauses gb_clauses_t;
+gb_clauses_t *gb_clauses_new(void);
+void gb_clauses_free(gb_clauses_t *c);
+/* Adds a clause (literals in any order, duplicates allowed); 1 added, 0
+ * already known or too long, -1 out of memory. `local`: saved again. */
+int gb_clauses_add(gb_clauses_t *c, const uint64_t *lits, size_t n, int local);
+/* 1 if some clause's literals are all among lits[0..n), else 0; -1 OOM. */
+int gb_clauses_match(const gb_clauses_t *c, const uint64_t *lits, size_t n);
+size_t gb_clauses_count(const gb_clauses_t *c, size_t *local);
+int gb_clauses_save(const gb_clauses_t *c, const char *path, const char *tmpdir, gb_err_t *e);
+int gb_clauses_load(gb_clauses_t *c, const char *path, int local, size_t *added, gb_err_t *e);
+
+/* ---- Interval prefilter (intervals.c) ---- */
+/* On the query cj[0..nc) (the flipped condition last) over the input bytes
+ * offs[0..noffs) (ascending): *st = GB_Q_UNSAT with the hard conjuncts
+ * whose sets conflict in conf[0..*nconf); GB_Q_SAT with vals[i] for offs[i]
+ * (every conjunct, soft ones too, checked by concrete evaluation); or
+ * GB_Q_SKIP (unknown). Bytes it does not choose come from in[0..len).
+ * Returns -1 only when out of memory. */
+int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uint64_t *offs,
+                  size_t noffs, const uint8_t *in, size_t len, gb_qstatus_t *st, uint8_t *vals,
+                  uint32_t *conf, size_t *nconf);
+
+/* ---- Answer cache (cache.c) ---- */
+typedef struct gb_answer {
+    unsigned status, optimistic;
+    uint32_t tmo; /* the time limit a timeout ran out of */
+    size_t n;
+    uint32_t *offs;
+    uint8_t *vals;
+} gb_answer_t;
+typedef struct gb_cache gb_cache_t;
+gb_cache_t *gb_cache_new(void);
+void gb_cache_free(gb_cache_t *c);
+/* 1 and *a (pointing into the cache) if `key` is known, else 0. */
+int gb_cache_get(const gb_cache_t *c, const uint64_t key[2], gb_answer_t *a);
+/* Copies a; 1 stored, 0 kept the older answer, -1 OOM. */
+int gb_cache_put(gb_cache_t *c, const uint64_t key[2], const gb_answer_t *a);
+size_t gb_cache_count(const gb_cache_t *c);
+int gb_cache_dirty(const gb_cache_t *c);
+int gb_cache_save(gb_cache_t *c, const char *path, const char *tmpdir, gb_err_t *e);
+int gb_cache_load(gb_cache_t *c, const char *path, gb_err_t *e);
+
+/* ---- Z3, for gb_solver_verify (z3_bridge.c) ---- */
+/* Whether the conjuncts (all hard) hold with the INPUT nodes vars[i] fixed
+ * to vals[i]: *st = SAT, UNSAT or TIMEOUT. */
+int gb_z3_holds(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *c, size_t nc,
+                const uint32_t *vars, const uint8_t *vals, size_t nvars, unsigned timeout_ms,
+                gb_qstatus_t *st, gb_err_t *e);
 
 #endif

@@ -280,93 +280,166 @@ static int read_model(gb_z3_t *z, Z3_solver s, const uint32_t *vars, size_t nvar
 
 #define GB_MAX_CORE_ROUNDS 16 /* core-guided drops before giving up */
 
-static void release_lits(Z3_context c, Z3_ast *lits, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        Z3_dec_ref(c, lits[i]);
-}
-
-/* Moves the assumptions named in the unsat core to the end of lits[] (past
- * *nlits, still referenced); returns how many. */
-static size_t drop_core(Z3_context c, Z3_solver s, Z3_ast *lits, size_t *nlits)
+/* Assumption literal i is the Boolean constant named by the integer i, so
+ * a core maps back to conjunct indices without a search. */
+static int core_indices(Z3_context c, Z3_solver s, size_t nc, uint32_t *idx, size_t *n)
 {
     Z3_ast_vector core = Z3_solver_get_unsat_core(c, s);
+    *n = 0;
     if (!core || z3_failed)
-        return 0;
+        return -1;
     Z3_ast_vector_inc_ref(c, core);
-    unsigned n = Z3_ast_vector_size(c, core);
-    size_t dropped = 0;
-    for (unsigned k = 0; k < n; k++) {
-        Z3_ast a = Z3_ast_vector_get(c, core, k);
-        for (size_t i = 0; i < *nlits; i++)
-            if (Z3_is_eq_ast(c, lits[i], a)) {
-                Z3_ast t = lits[i];
-                lits[i] = lits[--*nlits];
-                lits[*nlits] = t;
-                dropped++;
-                break;
-            }
+    unsigned k = Z3_ast_vector_size(c, core);
+    for (unsigned i = 0; i < k && !z3_failed; i++) {
+        Z3_ast a = Z3_ast_vector_get(c, core, i);
+        Z3_symbol sym = Z3_get_decl_name(c, Z3_get_app_decl(c, Z3_to_app(c, a)));
+        int v = Z3_get_symbol_kind(c, sym) == Z3_INT_SYMBOL ? Z3_get_symbol_int(c, sym) : -1;
+        if (v >= 0 && (size_t)v < nc)
+            idx[(*n)++] = (uint32_t)v;
     }
     Z3_ast_vector_dec_ref(c, core);
-    return dropped;
+    return z3_failed ? -1 : 0;
 }
 
-/* Asserts hard conjuncts; soft ones as lit_i => conjunct, lits into `lits`. */
-static size_t assert_query(gb_z3_t *z, Z3_solver s, const gb_conj_t *cj, size_t nc, Z3_ast *lits)
+/* Asserts the conjuncts: hard ones as they are (Z3 simplifies with them:
+ * a pinned byte becomes a constant), the soft ones and, when `all`, the
+ * hard ones too as lit_i => conjunct_i. lits[i] is lit_i or NULL
+ * (referenced; released by the caller). */
+static int assert_query(gb_z3_t *z, Z3_solver s, const gb_conj_t *cj, size_t nc, int all,
+                        Z3_ast *lits)
 {
     Z3_context c = z->ctx;
-    size_t nl = 0;
+    Z3_sort bs = Z3_mk_bool_sort(c);
     for (size_t i = 0; i < nc && !z3_failed; i++) {
         Z3_ast eq = Z3_mk_eq(c, z->cache[cj[i].node], cj[i].value ? z->one : z->zero);
-        if (!cj[i].soft) {
+        if (!cj[i].soft && !all) {
             Z3_solver_assert(c, s, eq);
             continue;
         }
-        char name[32];
-        snprintf(name, sizeof name, "soft%zu", i);
         Z3_inc_ref(c, eq);
-        Z3_ast lit = Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_mk_bool_sort(c));
-        Z3_inc_ref(c, lit); /* held across calls: dec_ref'd by release_lits */
-        Z3_ast imp = Z3_mk_implies(c, lit, eq);
+        lits[i] = Z3_mk_const(c, Z3_mk_int_symbol(c, (int)i), bs);
+        Z3_inc_ref(c, lits[i]);
+        Z3_ast imp = Z3_mk_implies(c, lits[i], eq);
         Z3_inc_ref(c, imp);
         Z3_solver_assert(c, s, imp);
         Z3_dec_ref(c, imp);
         Z3_dec_ref(c, eq);
-        lits[nl++] = lit;
     }
-    return nl;
+    return z3_failed ? -1 : 0;
+}
+
+/* Removes from the active assumptions act[0..*na) those named in the core
+ * (all soft: hard conjuncts have no literal here); returns how many. */
+static size_t drop_soft(const uint32_t *core, size_t ncore, uint32_t *act, size_t *na)
+{
+    size_t d = 0;
+    for (size_t k = 0; k < ncore; k++)
+        for (size_t i = 0; i < *na; i++)
+            if (act[i] == core[k]) {
+                act[i] = act[--*na];
+                d++;
+                break;
+            }
+    return d;
+}
+
+/* The check loop: soft conjuncts as assumptions; while UNSAT with some in
+ * the core, drop those and check again. */
+static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, const gb_conj_t *cj, size_t nc, Z3_ast *lits,
+                           Z3_ast *as, uint32_t *act, gb_z3_out_t *o)
+{
+    Z3_context c = z->ctx;
+    Z3_lbool res = Z3_L_UNDEF;
+    size_t na = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (cj[i].soft)
+            act[na++] = (uint32_t)i;
+    for (unsigned round = 0; round < GB_MAX_CORE_ROUNDS && !z3_failed; round++) {
+        for (size_t i = 0; i < na; i++)
+            as[i] = lits[act[i]];
+        ++o->checks;
+        res = Z3_solver_check_assumptions(c, s, (unsigned)na, as);
+        if (res != Z3_L_FALSE || na == 0)
+            break;
+        size_t ncore = 0, d;
+        if (core_indices(c, s, nc, o->core, &ncore) != 0 ||
+            (d = drop_soft(o->core, ncore, act, &na)) == 0)
+            break; /* the hard conjuncts alone conflict */
+        o->dropped += d;
+        res = Z3_L_UNDEF;
+    }
+    return res;
+}
+
+/* The hard conjuncts conflict. The clause to learn is the unsat core of a
+ * check with every hard conjunct as an assumption; assumptions keep Z3 from
+ * simplifying with them, which can make that check far slower than the
+ * query, so it gets its own short time limit (o->core_ms). Without a core,
+ * the clause is every hard conjunct (sound, only less general). */
+static void find_core(gb_z3_t *z, const gb_conj_t *cj, size_t nc, gb_z3_out_t *o)
+{
+    Z3_context c = z->ctx;
+    size_t nh = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (!cj[i].soft)
+            o->core[nh++] = (uint32_t)i;
+    o->ncore = nh;
+    if (nh < 2 || !o->core_ms)
+        return;
+    gb_conj_t *hard = gb_malloc(nh * sizeof *hard);
+    Z3_ast *lits = gb_calloc(nh, sizeof *lits);
+    uint32_t *k = gb_malloc(nh * sizeof *k);
+    Z3_solver s = hard && lits && k ? mk_solver(z, o->core_ms) : NULL;
+    if (s) {
+        for (size_t i = 0; i < nh; i++)
+            hard[i] = (gb_conj_t){cj[o->core[i]].node, cj[o->core[i]].value, 1};
+        size_t nk = 0;
+        ++o->checks;
+        if (assert_query(z, s, hard, nh, 1, lits) == 0 &&
+            Z3_solver_check_assumptions(c, s, (unsigned)nh, lits) == Z3_L_FALSE &&
+            core_indices(c, s, nh, k, &nk) == 0 && nk > 0) {
+            for (size_t i = 0; i < nk; i++) /* indices into hard[] -> into cj[] */
+                k[i] = o->core[k[i]];
+            memcpy(o->core, k, nk * sizeof *k);
+            o->ncore = nk;
+            o->core_found = 1;
+        }
+        Z3_solver_dec_ref(c, s);
+    }
+    for (size_t i = 0; lits && i < nh; i++)
+        if (lits[i])
+            Z3_dec_ref(c, lits[i]);
+    gb_free(hard);
+    gb_free(lits);
+    gb_free(k);
+    z3_failed = 0; /* a failed refinement only loses generality */
 }
 
 int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
                 const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,
-                uint8_t *vals, size_t *dropped, unsigned *checks, gb_err_t *e)
+                uint8_t *vals, gb_z3_out_t *o, gb_err_t *e)
 {
     z3_failed = 0;
-    *dropped = 0;
-    *checks = 0;
+    o->dropped = 0;
+    o->checks = 0;
+    o->ncore = 0;
+    o->core_found = 0;
     if (translate_query(z, t, cj, nc, e) != 0)
         return -1;
     Z3_context c = z->ctx;
-    Z3_ast *lits = gb_malloc((nc ? nc : 1) * sizeof *lits);
-    Z3_solver s = lits ? mk_solver(z, timeout_ms) : NULL;
-    if (!s) {
-        gb_free(lits);
-        return lits ? z3_fail(z, "creating a solver", e) : gb_err_set(e, "out of memory");
-    }
-    size_t nl = assert_query(z, s, cj, nc, lits), nall = nl;
-    Z3_lbool res = Z3_L_UNDEF;
-    for (unsigned round = 0; round < GB_MAX_CORE_ROUNDS && !z3_failed; round++) {
-        ++*checks;
-        res = Z3_solver_check_assumptions(c, s, (unsigned)nl, lits);
-        if (res != Z3_L_FALSE || nl == 0)
-            break;
-        size_t d = drop_core(c, s, lits, &nl);
-        if (d == 0)
-            break; /* the hard conjuncts alone conflict */
-        *dropped += d;
-        res = Z3_L_UNDEF;
-    }
+    size_t m = nc ? nc : 1;
+    Z3_ast *lits = gb_calloc(m, sizeof *lits), *as = gb_malloc(m * sizeof *as);
+    uint32_t *act = gb_malloc(m * sizeof *act);
+    int ok = lits && as && act;
+    Z3_solver s = ok ? mk_solver(z, timeout_ms) : NULL;
     int r = 0;
+    if (!s) {
+        r = ok ? z3_fail(z, "creating a solver", e) : gb_err_set(e, "out of memory");
+        goto done;
+    }
+    Z3_lbool res = Z3_L_UNDEF;
+    if (assert_query(z, s, cj, nc, 0, lits) == 0)
+        res = check_loop(z, s, cj, nc, lits, as, act, o);
     if (z3_failed)
         r = z3_fail(z, "checking a query", e);
     else if (res == Z3_L_TRUE) {
@@ -375,7 +448,39 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     } else
         *st = res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
     Z3_solver_dec_ref(c, s);
-    release_lits(c, lits, nall);
+    if (r == 0 && *st == GB_Q_UNSAT && o->core)
+        find_core(z, cj, nc, o);
+done:
+    for (size_t i = 0; lits && i < nc; i++)
+        if (lits[i])
+            Z3_dec_ref(c, lits[i]);
     gb_free(lits);
+    gb_free(as);
+    gb_free(act);
+    return r;
+}
+
+int gb_z3_holds(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
+                const uint32_t *vars, const uint8_t *vals, size_t nvars, unsigned timeout_ms,
+                gb_qstatus_t *st, gb_err_t *e)
+{
+    z3_failed = 0;
+    if (translate_query(z, t, cj, nc, e) != 0)
+        return -1;
+    Z3_context c = z->ctx;
+    Z3_solver s = mk_solver(z, timeout_ms);
+    if (!s)
+        return z3_fail(z, "creating a solver", e);
+    for (size_t i = 0; i < nc && !z3_failed; i++)
+        Z3_solver_assert(c, s, Z3_mk_eq(c, z->cache[cj[i].node], cj[i].value ? z->one : z->zero));
+    for (size_t i = 0; i < nvars && !z3_failed; i++) {
+        Z3_ast v = vars[i] < z->ncache ? z->cache[vars[i]] : NULL;
+        if (v) /* a byte no conjunct reads is free anyway */
+            Z3_solver_assert(c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, vals[i], bv_sort(z, 8))));
+    }
+    Z3_lbool res = z3_failed ? Z3_L_UNDEF : Z3_solver_check(c, s);
+    int r = z3_failed ? z3_fail(z, "checking a model", e) : 0;
+    *st = res == Z3_L_TRUE ? GB_Q_SAT : res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
+    Z3_solver_dec_ref(c, s);
     return r;
 }

@@ -170,7 +170,7 @@ int main(void)
 {
     gb_solver_t *s = NULL;
     gb_err_t e;
-    gb_solver_opts_t o = {200, 1};
+    gb_solver_opts_t o = {200, 1, 0, 0};
     CHECK(gb_solver_new(&o, &s, &e) == 0);
     for (uint64_t seed = 1; seed <= 3; seed++) {
         tb_t *b = gen_trace(seed, 60, 12, 0, NULL);

@@ -106,7 +106,7 @@ int main(void)
     static const unsigned widths[] = {1, 3, 8, 13, 16, 32, 63, 64};
     gb_solver_t *s;
     gb_err_t e;
-    gb_solver_opts_t o = {10000, 0};
+    gb_solver_opts_t o = {10000, 0, GB_SOLVER_PLAIN, 0};
     if (gb_solver_new(&o, &s, &e) != 0) {
         fprintf(stderr, "%s\n", e.msg);
         return 1;

@@ -6,11 +6,13 @@
 
 #include "gen.h"
 
+/* Plain mode (slicing + Z3): these tests count Z3 calls. The shortcuts
+ * have their own tests (test_pipeline.c). */
 static gb_solver_t *solver(unsigned timeout_ms, int optimistic)
 {
     gb_solver_t *s = NULL;
     gb_err_t e;
-    gb_solver_opts_t o = {timeout_ms, optimistic};
+    gb_solver_opts_t o = {timeout_ms, optimistic, GB_SOLVER_PLAIN, 0};
     if (gb_solver_new(&o, &s, &e) != 0) {
         fprintf(stderr, "gb_solver_new: %s\n", e.msg);
         exit(1);
@@ -88,6 +90,7 @@ static void basic(void)
     gb_solver_stats_t st;
     gb_solver_get_stats(s, &st);
     CHECK(st.queries_total == 3 && st.queries_z3 == 3 && st.queries_sat == 3);
+    CHECK(st.z3_checks == 3 && st.z3_sat == 3);
     CHECK(st.queries_unsat == 0 && st.queries_timeout == 0 && st.queries_optimistic == 0);
     gb_solver_free(s);
     gb_trace_free(t);
@@ -128,7 +131,8 @@ static void slicing(void)
     CHECK(f.status == GB_Q_SKIP);
     gb_solver_stats_t st;
     gb_solver_get_stats(s, &st);
-    CHECK(st.queries_total == 3 && st.queries_unsat == 1 && st.queries_sat == 2);
+    CHECK(st.queries_total == 4 && st.queries_unsat == 1 && st.queries_sat == 2);
+    CHECK(st.cut_slice_empty == 1 && st.z3_unsat == 1);
     gb_solver_free(s);
     /* optimistic: no pins in the slice, so straight to ¬PC[4] alone */
     s = solver(0, 1);
@@ -139,6 +143,7 @@ static void slicing(void)
     gb_flip_clear(&f);
     gb_solver_get_stats(s, &st);
     CHECK(st.queries_total == 1 && st.queries_z3 == 2 && st.queries_sat == 1);
+    CHECK(st.z3_unsat == 1 && st.z3_sat == 1);
     CHECK(st.queries_optimistic == 1 && st.queries_unsat == 0);
     gb_solver_free(s);
     gb_trace_free(t);
@@ -173,7 +178,8 @@ static void pins(void)
     gb_solver_get_stats(opt, &st);
     /* the pin goes in as an assumption: UNSAT, its literal is the core, drop
      * it and check again: two solver calls */
-    CHECK(st.queries_total == 1 && st.queries_z3 == 2 && st.queries_optimistic == 1);
+    CHECK(st.queries_total == 1 && st.z3_checks == 2 && st.queries_optimistic == 1);
+    CHECK(st.queries_z3 == 1 && st.z3_sat == 1);
     /* entry 3: b3 < 5 rules 'Y' out whatever the pin says, so the unsat core
      * holds no pin: one call, then ¬PC[3] alone is SAT: a second call */
     f = flip(opt, t, 3);
@@ -181,13 +187,14 @@ static void pins(void)
     CHECK(model_has(&f.model, 3, 'Y'));
     gb_flip_clear(&f);
     gb_solver_get_stats(opt, &st);
-    CHECK(st.queries_total == 2 && st.queries_z3 == 4 && st.queries_sat == 2);
+    CHECK(st.queries_total == 2 && st.z3_checks == 4 && st.queries_sat == 2);
+    CHECK(st.queries_z3 == 3);
     CHECK(st.queries_optimistic == 2 && st.queries_unsat == 0);
     f = flip(exact, t, 3);
     CHECK(f.status == GB_Q_UNSAT);
     gb_flip_clear(&f);
     gb_solver_get_stats(exact, &st);
-    CHECK(st.queries_total == 2 && st.queries_z3 == 2 && st.queries_unsat == 2);
+    CHECK(st.queries_total == 2 && st.z3_checks == 2 && st.queries_unsat == 2);
     gb_solver_free(exact);
     gb_solver_free(opt);
     gb_trace_free(t);
@@ -400,6 +407,7 @@ static void timeout(void)
     gb_solver_stats_t st;
     gb_solver_get_stats(s, &st);
     CHECK(st.queries_timeout == 1 && st.queries_z3 == 1 && st.queries_sat == 0);
+    CHECK(st.z3_timeout == 1);
     gb_solver_free(s);
     gb_trace_free(t);
     tb_free(b);

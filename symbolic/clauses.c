@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Learned conflict clauses (CDSE): sets of literals that never hold
+ * together, indexed so that a query is checked against them without a scan,
+ * and their file format (docs/clauses.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolic_int.h"
+
+#define CL_MAGIC "GBCLAUSE"
+#define CL_VERSION 1u
+#define CL_HEADER 24u
+
+typedef struct clause {
+    uint32_t off, n; /* literals lits[off .. off+n), ascending */
+    uint32_t next;   /* next clause watched by the same literal, or GB_NONE */
+    uint8_t local;   /* learned (or loaded) by this worker: saved again */
+} clause_t;
+
+/* One literal: the clauses watching it and how many clauses contain it. */
+typedef struct lslot {
+    uint64_t key; /* literal; 0 = empty (literal 0 is stored as 1) */
+    uint32_t head, count;
+} lslot_t;
+
+struct gb_clauses {
+    clause_t *cl;
+    size_t n, cap;
+    uint64_t *lits;
+    size_t nl, lcap;
+    lslot_t *map;
+    size_t mn, mcap;  /* power of two */
+    uint64_t *dedup;  /* hashes of stored clauses, open addressing, 0 = empty */
+    size_t dcap;
+    size_t nlocal;
+};
+
+static uint64_t lit_key(uint64_t l) { return l ? l : 1; }
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+    return (size_t)(key * 0x9e3779b97f4a7c15ull >> 16) & (cap - 1);
+}
+
+gb_clauses_t *gb_clauses_new(void)
+{
+    gb_clauses_t *c = gb_calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->mcap = 1024;
+    c->dcap = 1024;
+    c->map = gb_calloc(c->mcap, sizeof *c->map);
+    c->dedup = gb_calloc(c->dcap, sizeof *c->dedup);
+    if (!c->map || !c->dedup) {
+        gb_clauses_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void gb_clauses_free(gb_clauses_t *c)
+{
+    if (!c)
+        return;
+    gb_free(c->cl);
+    gb_free(c->lits);
+    gb_free(c->map);
+    gb_free(c->dedup);
+    gb_free(c);
+}
+
+size_t gb_clauses_count(const gb_clauses_t *c, size_t *local)
+{
+    if (local)
+        *local = c->nlocal;
+    return c->n;
+}
+
+static lslot_t *map_find(const gb_clauses_t *c, uint64_t key)
+{
+    for (size_t h = slot_of(key, c->mcap);; h = (h + 1) & (c->mcap - 1)) {
+        if (c->map[h].key == key)
+            return &c->map[h];
+        if (!c->map[h].key)
+            return NULL;
+    }
+}
+
+static int map_grow(gb_clauses_t *c)
+{
+    size_t nc = c->mcap * 2;
+    lslot_t *nm = gb_calloc(nc, sizeof *nm);
+    if (!nm)
+        return -1;
+    for (size_t i = 0; i < c->mcap; i++) {
+        if (!c->map[i].key)
+            continue;
+        size_t h = slot_of(c->map[i].key, nc);
+        while (nm[h].key)
+            h = (h + 1) & (nc - 1);
+        nm[h] = c->map[i];
+    }
+    gb_free(c->map);
+    c->map = nm;
+    c->mcap = nc;
+    return 0;
+}
+
+/* The slot of `key`, created (no clauses, count 0) if absent. */
+static lslot_t *map_get(gb_clauses_t *c, uint64_t key)
+{
+    lslot_t *s = map_find(c, key);
+    if (s)
+        return s;
+    if ((c->mn + 1) * 2 > c->mcap && map_grow(c) != 0)
+        return NULL;
+    size_t h = slot_of(key, c->mcap);
+    while (c->map[h].key)
+        h = (h + 1) & (c->mcap - 1);
+    c->map[h] = (lslot_t){key, GB_NONE, 0};
+    c->mn++;
+    return &c->map[h];
+}
+
+/* 1 if `h` was new (and is now recorded), 0 if present, -1 out of memory. */
+static int dedup_add(gb_clauses_t *c, uint64_t h)
+{
+    h = h ? h : 1;
+    if ((c->n + 1) * 2 > c->dcap) {
+        size_t nc = c->dcap * 2;
+        uint64_t *nd = gb_calloc(nc, sizeof *nd);
+        if (!nd)
+            return -1;
+        for (size_t i = 0; i < c->dcap; i++) {
+            if (!c->dedup[i])
+                continue;
+            size_t k = slot_of(c->dedup[i], nc);
+            while (nd[k])
+                k = (k + 1) & (nc - 1);
+            nd[k] = c->dedup[i];
+        }
+        gb_free(c->dedup);
+        c->dedup = nd;
+        c->dcap = nc;
+    }
+    size_t k = slot_of(h, c->dcap);
+    for (; c->dedup[k]; k = (k + 1) & (c->dcap - 1))
+        if (c->dedup[k] == h)
+            return 0;
+    c->dedup[k] = h;
+    return 1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int reserve(gb_clauses_t *c, size_t nlits)
+{
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 256;
+        clause_t *ncl = gb_realloc(c->cl, nc * sizeof *ncl);
+        if (!ncl)
+            return -1;
+        c->cl = ncl;
+        c->cap = nc;
+    }
+    if (c->nl + nlits > c->lcap) {
+        size_t nc = c->lcap ? c->lcap * 2 : 1024;
+        while (nc < c->nl + nlits)
+            nc *= 2;
+        uint64_t *nlv = gb_realloc(c->lits, nc * sizeof *nlv);
+        if (!nlv)
+            return -1;
+        c->lits = nlv;
+        c->lcap = nc;
+    }
+    return 0;
+}
+
+/* Stores the sorted, duplicate-free literals of a new clause and watches it
+ * through its rarest literal (the one in the fewest clauses so far): a
+ * query that contains the clause contains that literal, and rare literals
+ * keep the lists walked per query short. */
+static int store(gb_clauses_t *c, const uint64_t *l, size_t n, int local)
+{
+    if (reserve(c, n) != 0)
+        return -1;
+    uint64_t best = 0;
+    uint32_t best_count = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) { /* map_get may move slots: keep keys only */
+        lslot_t *s = map_get(c, l[i]);
+        if (!s)
+            return -1;
+        if (s->count < best_count) {
+            best = l[i];
+            best_count = s->count;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        map_find(c, l[i])->count++;
+    lslot_t *w = map_find(c, best);
+    uint32_t id = (uint32_t)c->n;
+    c->cl[c->n++] = (clause_t){(uint32_t)c->nl, (uint32_t)n, w->head, (uint8_t)(local != 0)};
+    w->head = id;
+    memcpy(c->lits + c->nl, l, n * sizeof *l);
+    c->nl += n;
+    c->nlocal += local != 0;
+    return 1;
+}
+
+int gb_clauses_add(gb_clauses_t *c, const uint64_t *lits, size_t n, int local)
+{
+    if (n == 0 || n > GB_CLAUSE_MAX)
+        return 0;
+    uint64_t l[GB_CLAUSE_MAX];
+    for (size_t i = 0; i < n; i++)
+        l[i] = lit_key(lits[i]);
+    qsort(l, n, sizeof *l, cmp_u64);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || l[m - 1] != l[i])
+            l[m++] = l[i];
+    int fresh = dedup_add(c, gb_hash64(l, m * sizeof *l, 0x636c61757365ull));
+    if (fresh <= 0)
+        return fresh;
+    return store(c, l, m, local);
+}
+
+/* ---- Matching -------------------------------------------------------- */
+
+static int set_has(const uint64_t *set, size_t cap, uint64_t k)
+{
+    for (size_t h = slot_of(k, cap); set[h]; h = (h + 1) & (cap - 1))
+        if (set[h] == k)
+            return 1;
+    return 0;
+}
+
+static int subset(const gb_clauses_t *c, const clause_t *x, const uint64_t *set, size_t cap)
+{
+    for (uint32_t i = 0; i < x->n; i++)
+        if (!set_has(set, cap, c->lits[x->off + i]))
+            return 0;
+    return 1;
+}
+
+int gb_clauses_match(const gb_clauses_t *c, const uint64_t *lits, size_t n)
+{
+    if (c->n == 0 || n == 0)
+        return 0;
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    uint64_t *set = gb_calloc(cap, sizeof *set);
+    if (!set)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = lit_key(lits[i]);
+        size_t h = slot_of(k, cap);
+        while (set[h] && set[h] != k)
+            h = (h + 1) & (cap - 1);
+        set[h] = k;
+    }
+    int hit = 0;
+    for (size_t i = 0; i < n && !hit; i++) {
+        const lslot_t *s = map_find(c, lit_key(lits[i]));
+        for (uint32_t id = s ? s->head : GB_NONE; id != GB_NONE && !hit; id = c->cl[id].next)
+            hit = subset(c, &c->cl[id], set, cap);
+    }
+    gb_free(set);
+    return hit;
+}
+
+/* ---- Files ------------------------------------------------------------ */
+
+int gb_clauses_save(const gb_clauses_t *c, const char *path, const char *tmpdir, gb_err_t *e)
+{
+    size_t nl = 0, ncl = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->cl[i].local) {
+            nl += c->cl[i].n;
+            ncl++;
+        }
+    size_t len = CL_HEADER + 4 * ncl + 8 * nl + 8;
+    uint8_t *buf = gb_malloc(len), *p;
+    if (!buf)
+        return gb_err_set(e, "out of memory saving clauses");
+    memcpy(buf, CL_MAGIC, 8);
+    gbt_put32(buf + 8, CL_VERSION);
+    gbt_put32(buf + 12, (uint32_t)ncl);
+    gbt_put64(buf + 16, nl);
+    p = buf + CL_HEADER;
+    for (size_t i = 0; i < c->n; i++) {
+        if (!c->cl[i].local)
+            continue;
+        gbt_put32(p, c->cl[i].n);
+        p += 4;
+        for (uint32_t k = 0; k < c->cl[i].n; k++, p += 8)
+            gbt_put64(p, c->lits[c->cl[i].off + k]);
+    }
+    gbt_put64(p, gb_hash64(buf, len - 8, 0));
+    int r = gb_write_atomic(path, tmpdir, buf, len, e);
+    gb_free(buf);
+    return r;
+}
+
+/* Checks the whole file before adding anything, so a bad file adds none. */
+static int validate(const uint8_t *d, size_t len, const char *path, gb_err_t *e)
+{
+    if (len < CL_HEADER + 8 || memcmp(d, CL_MAGIC, 8) != 0)
+        return gb_err_set(e, "clauses file %s: not a Glassbox clause file", path);
+    if (gbt_get32(d + 8) != CL_VERSION)
+        return gb_err_set(e, "clauses file %s: unsupported version %u", path, gbt_get32(d + 8));
+    if (gbt_get64(d + len - 8) != gb_hash64(d, len - 8, 0))
+        return gb_err_set(e, "clauses file %s: checksum mismatch (corrupted)", path);
+    uint64_t ncl = gbt_get32(d + 12), nl = gbt_get64(d + 16), seen = 0;
+    size_t off = CL_HEADER;
+    for (uint64_t i = 0; i < ncl; i++) {
+        uint32_t n = off + 4 <= len - 8 ? gbt_get32(d + off) : 0;
+        if (n == 0 || n > GB_CLAUSE_MAX || (len - 8 - off - 4) / 8 < n)
+            return gb_err_set(e, "clauses file %s: bad clause %llu at byte %zu", path,
+                              (unsigned long long)i, off);
+        off += 4 + 8 * (size_t)n;
+        seen += n;
+    }
+    if (off != len - 8 || seen != nl)
+        return gb_err_set(e, "clauses file %s: length does not match its %llu clauses", path,
+                          (unsigned long long)ncl);
+    return 0;
+}
+
+int gb_clauses_load(gb_clauses_t *c, const char *path, int local, size_t *added, gb_err_t *e)
+{
+    uint8_t *d;
+    size_t len;
+    *added = 0;
+    if (gb_read_file(path, (size_t)1 << 30, &d, &len, e) != 0)
+        return -1;
+    int r = validate(d, len, path, e);
+    uint32_t ncl = r == 0 ? gbt_get32(d + 12) : 0;
+    size_t off = CL_HEADER;
+    uint64_t l[GB_CLAUSE_MAX];
+    for (uint32_t i = 0; i < ncl && r == 0; i++) {
+        uint32_t n = gbt_get32(d + off);
+        for (uint32_t k = 0; k < n; k++)
+            l[k] = gbt_get64(d + off + 4 + 8 * k);
+        off += 4 + 8 * (size_t)n;
+        int a = gb_clauses_add(c, l, n, local);
+        if (a < 0)
+            r = gb_err_set(e, "out of memory loading %s", path);
+        *added += a > 0;
+    }
+    gb_free(d);
+    return r;
+}
