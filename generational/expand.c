@@ -252,7 +252,10 @@ static gb_item_t *solve_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t
     gb_flip_t f;
     memset(&f, 0, sizeof f);
     *kind = 0;
-    if (gb_solver_flip(s->solver, t, j, &f, e) != 0 || f.status != GB_Q_SAT) {
+    gb_solver_set_input(s->solver, it->data, it->len); /* the interval stage's defaults */
+    int fr = gb_solver_flip(s->solver, t, j, &f, e);
+    gb_solver_set_input(s->solver, NULL, 0);
+    if (fr != 0 || f.status != GB_Q_SAT) {
         gb_flip_clear(&f);
         return NULL; /* a solver error loses this query, not the campaign */
     }

@@ -11,7 +11,7 @@
 #define GB_VERSION "0.1.0"
 
 typedef struct kvs {
-    gb_stat_t v[48];
+    gb_stat_t v[64];
     size_t n;
 } kvs_t;
 
@@ -66,7 +66,19 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "sync_imported", "%llu", (unsigned long long)st.imported);
     kv(k, "claimed_elsewhere", "%llu", (unsigned long long)st.claimed_elsewhere);
     kv(k, "queries_total", "%llu", (unsigned long long)q.queries_total);
+    kv(k, "queries_cut_slice_empty", "%llu", (unsigned long long)q.cut_slice_empty);
+    kv(k, "queries_cut_clause", "%llu", (unsigned long long)q.cut_clause);
+    kv(k, "queries_cut_interval_unsat", "%llu", (unsigned long long)q.cut_interval_unsat);
+    kv(k, "queries_sat_interval", "%llu", (unsigned long long)q.sat_interval);
+    kv(k, "queries_cache_hit", "%llu", (unsigned long long)q.cache_hit);
     kv(k, "queries_z3", "%llu", (unsigned long long)q.queries_z3);
+    kv(k, "queries_z3_sat", "%llu", (unsigned long long)q.z3_sat);
+    kv(k, "queries_z3_unsat", "%llu", (unsigned long long)q.z3_unsat);
+    kv(k, "queries_z3_timeout", "%llu", (unsigned long long)q.z3_timeout);
+    kv(k, "queries_budget_skip", "%llu", (unsigned long long)q.budget_skip);
+    kv(k, "flips_skipped_cfg", "0"); /* no static CFG side file yet (issue 4, item 7) */
+    kv(k, "clauses_learned", "%llu", (unsigned long long)q.clauses_learned);
+    kv(k, "clauses_loaded", "%llu", (unsigned long long)q.clauses_loaded);
     kv(k, "queries_sat", "%llu", (unsigned long long)q.queries_sat);
     kv(k, "queries_unsat", "%llu", (unsigned long long)q.queries_unsat);
     kv(k, "queries_timeout", "%llu", (unsigned long long)q.queries_timeout);
@@ -82,8 +94,8 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
 int gb_report_write(gb_search_t *s, int final, gb_err_t *e)
 {
     kvs_t k = {0};
+    gb_search_sync_solver(s, final != 0);
     fill_stats(s, &k);
-    (void)final;
     if (gb_campaign_write_stats(s->camp, k.v, k.n, e) != 0)
         return -1;
     gb_search_stats_t st;

@@ -62,6 +62,7 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
         return -1;
     }
     const char *dir = gb_campaign_dir(s->camp);
+    gb_search_sync_solver(s, 2);
     snprintf(s->cur_input, sizeof s->cur_input, "%s/.cur_input", dir);
     snprintf(s->trace_input, sizeof s->trace_input, "%s/.cur_trace_input", dir);
     snprintf(s->trace_file, sizeof s->trace_file, "%s/.cur_trace.gbt", dir);
@@ -72,6 +73,31 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
     }
     *out = s;
     return 0;
+}
+
+/* Learned clauses and cached answers (docs/clauses.md): at start (when 2),
+ * every worker's clauses in the sync dir and this worker's answers; then
+ * every GB_SOLVER_SYNC_MS and at the end (final), this worker's are saved
+ * and the peers' read again. A bad file is skipped: sharing is best effort. */
+void gb_search_sync_solver(gb_search_t *s, int final)
+{
+    uint64_t now = gb_time_ms();
+    if (final == 0 && now - s->last_solver_sync_ms < GB_SOLVER_SYNC_MS)
+        return;
+    s->last_solver_sync_ms = now;
+    gb_err_t e;
+    size_t n;
+    char dir[4200], cache[4300];
+    snprintf(dir, sizeof dir, "%s/clauses", gb_campaign_dir(s->camp));
+    snprintf(cache, sizeof cache, "%s/answers.gbq", dir);
+    if (final == 2)
+        gb_solver_cache_load(s->solver, cache, &e);
+    else {
+        gb_solver_clauses_save(s->solver, dir, &e);
+        gb_solver_cache_save(s->solver, cache, &e);
+    }
+    if (final != 1)
+        gb_solver_clauses_import(s->solver, s->o.out, s->o.name, &n, &e);
 }
 
 int gb_search_add_seed(gb_search_t *s, const uint8_t *data, size_t len, const char *name,

@@ -98,6 +98,7 @@ struct gb_search {
     int sync_failed;       /* a sync step failed inside a tick */
     int claims_ready;      /* the claims directory exists */
     gb_search_stats_t st;
+    uint64_t last_solver_sync_ms; /* gb_search_sync_solver */
     uint64_t start_ms, last_status_ms, last_stats_ms, last_find_ms, seq;
     volatile sig_atomic_t stop;
 };
@@ -130,6 +131,11 @@ int gb_claim(gb_search_t *s, const gb_item_t *it, gb_err_t *e);
 /* libfuzzer.c: exchange with a libFuzzer corpus directory. */
 int gb_lf_export(gb_search_t *s, const gb_item_t *it, gb_err_t *e);
 int gb_lf_import(gb_search_t *s, gb_err_t *e);
+
+/* search.c: loads (final 2), saves and re-reads (0, every GB_SOLVER_SYNC_MS;
+ * 1 at the end) the solver's learned clauses and answers. */
+#define GB_SOLVER_SYNC_MS 30000u
+void gb_search_sync_solver(gb_search_t *s, int final);
 
 /* report.c: fuzzer_stats and plot_data. */
 int gb_report_write(gb_search_t *s, int final, gb_err_t *e);
