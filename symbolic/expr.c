@@ -104,6 +104,49 @@ uint64_t gb_expr_apply(unsigned op, unsigned width, unsigned aw0, unsigned aw1,
     }
 }
 
+/* ---- Tables ---------------------------------------------------------- */
+
+int gb_dag_add_table(gb_dag_t *d, uint32_t id, const uint8_t *bytes, size_t len)
+{
+    gb_table_t *nt = gb_realloc(d->tables, (d->ntables + 1) * sizeof *nt);
+    if (!nt)
+        return -1;
+    d->tables = nt;
+    uint8_t *b = gb_malloc(len ? len : 1);
+    if (!b)
+        return -1;
+    memcpy(b, bytes, len);
+    d->tables[d->ntables++] = (gb_table_t){id, (uint32_t)len, b};
+    return 0;
+}
+
+const gb_table_t *gb_dag_table(const gb_dag_t *d, uint32_t id)
+{
+    for (size_t i = 0; i < d->ntables; i++)
+        if (d->tables[i].id == id)
+            return &d->tables[i];
+    return NULL;
+}
+
+uint64_t gb_table_read(const gb_table_t *t, uint64_t off, unsigned width)
+{
+    uint64_t v = 0;
+    for (unsigned i = width / 8; i-- > 0;) {
+        uint64_t o = off + i;
+        v = v << 8 | (t && o >= off && o < t->len ? t->bytes[o] : 0);
+    }
+    return v;
+}
+
+uint64_t gb_dag_apply(const gb_dag_t *d, const gb_node_t *x, const uint64_t *a)
+{
+    if (x->op == GBT_OP_READ)
+        return gb_table_read(gb_dag_table(d, (uint32_t)x->imm), a[0], x->width);
+    unsigned aw0 = x->nargs > 0 ? d->nodes[x->args[0]].width : 0;
+    unsigned aw1 = x->nargs > 1 ? d->nodes[x->args[1]].width : 0;
+    return gb_expr_apply(x->op, x->width, aw0, aw1, a, x->imm);
+}
+
 /* ---- Hash-consing ---------------------------------------------------- */
 
 int gb_dag_init(gb_dag_t *d)
@@ -119,6 +162,9 @@ int gb_dag_init(gb_dag_t *d)
 
 void gb_dag_fini(gb_dag_t *d)
 {
+    for (size_t i = 0; i < d->ntables; i++)
+        gb_free(d->tables[i].bytes);
+    gb_free(d->tables);
     gb_free(d->nodes);
     gb_free(d->htab);
     gb_free(d->vars);
@@ -354,6 +400,10 @@ static uint32_t fold(gb_dag_t *d, unsigned op, unsigned width, unsigned nargs,
         all_const &= d->nodes[args[i]].op == GBT_OP_CONST;
         v[i] = d->nodes[args[i]].imm;
     }
+    if (op == GBT_OP_READ) /* a constant offset reads a constant */
+        return all_const ? mk_const(d, width, gb_table_read(gb_dag_table(d, (uint32_t)imm),
+                                                            v[0], width))
+                         : GB_NONE - 1;
     if (all_const) {
         unsigned aw0 = d->nodes[args[0]].width;
         unsigned aw1 = nargs > 1 ? d->nodes[args[1]].width : 0;
@@ -538,11 +588,8 @@ int gb_trace_eval_pc(const gb_trace_t *t, size_t j, const uint8_t *input, size_t
             a[k] = val[gb_dag_pos(list, i, x->args[k])];
         if (x->op == GBT_OP_INPUT)
             val[i] = (input && x->imm < len) ? input[x->imm] : 0;
-        else {
-            unsigned aw0 = x->nargs > 0 ? d->nodes[x->args[0]].width : 0;
-            unsigned aw1 = x->nargs > 1 ? d->nodes[x->args[1]].width : 0;
-            val[i] = gb_expr_apply(x->op, x->width, aw0, aw1, a, x->imm);
-        }
+        else
+            val[i] = gb_dag_apply(d, x, a);
     }
     int r = (val[n - 1] & 1) == t->pcs[j].taken;
     gb_free(val);

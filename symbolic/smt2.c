@@ -55,11 +55,33 @@ static void print_ref(printer_t *p, uint32_t node)
         print_term(p, node);
 }
 
+/* READ: (concat (select tK (bvadd off 7)) ... (select tK off)), with the
+ * offset zero-extended to the arrays' 64-bit index. */
+static void print_read(printer_t *p, const gb_node_t *x, unsigned aw)
+{
+    unsigned n = x->width / 8u;
+    if (n > 1)
+        fputs("(concat", p->f);
+    for (unsigned i = n; i-- > 0;) {
+        fprintf(p->f, "%s(select t%" PRIu64 " (bvadd ", n > 1 ? " " : "", x->imm);
+        if (aw < 64)
+            fprintf(p->f, "((_ zero_extend %u) ", 64 - aw);
+        print_ref(p, x->args[0]);
+        fprintf(p->f, "%s (_ bv%u 64)))", aw < 64 ? ")" : "", i);
+    }
+    if (n > 1)
+        fputc(')', p->f);
+}
+
 static void print_term(printer_t *p, uint32_t node)
 {
     const gb_node_t *x = &p->d->nodes[node];
     FILE *f = p->f;
     unsigned aw = x->nargs ? p->d->nodes[x->args[0]].width : 0;
+    if (x->op == GBT_OP_READ) {
+        print_read(p, x, aw);
+        return;
+    }
     switch (x->op) {
     case GBT_OP_ZEXT: fprintf(f, "((_ zero_extend %u) ", x->width - aw); break;
     case GBT_OP_SEXT: fprintf(f, "((_ sign_extend %u) ", x->width - aw); break;
@@ -127,8 +149,43 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Each table a READ uses, as a constant array of bytes. */
+static void print_tables(printer_t *p)
+{
+    for (size_t k = 0; k < p->d->ntables; k++) {
+        const gb_table_t *tb = &p->d->tables[k];
+        int used = 0;
+        for (size_t i = 0; i < p->n && !used; i++)
+            used = p->d->nodes[p->list[i]].op == GBT_OP_READ &&
+                   p->d->nodes[p->list[i]].imm == tb->id;
+        if (!used)
+            continue;
+        size_t nz = 0;
+        for (uint32_t i = 0; i < tb->len; i++)
+            nz += tb->bytes[i] != 0;
+        fprintf(p->f, "; table %u: %u bytes\n(define-fun t%u () (Array (_ BitVec 64) (_ BitVec 8)) ",
+                tb->id, tb->len, tb->id);
+        for (size_t i = 0; i < nz; i++)
+            fputs("(store ", p->f);
+        fputs("((as const (Array (_ BitVec 64) (_ BitVec 8))) #x00)", p->f);
+        for (uint32_t i = 0; i < tb->len; i++)
+            if (tb->bytes[i])
+                fprintf(p->f, " (_ bv%u 64) #x%02x)", i, tb->bytes[i]);
+        fputs(")\n", p->f);
+    }
+}
+
+static int uses_tables(const printer_t *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->d->nodes[p->list[i]].op == GBT_OP_READ)
+            return 1;
+    return 0;
+}
+
 static int print_decls(printer_t *p)
 {
+    print_tables(p);
     size_t n = 0;
     uint64_t *off = gb_malloc((p->n ? p->n : 1) * sizeof *off);
     if (!off)
@@ -206,7 +263,7 @@ int gb_trace_print_smt2(const gb_trace_t *t, FILE *out, gb_err_t *e)
         goto done;
     }
     print_header(t, out);
-    fputs("(set-logic QF_BV)\n", out);
+    fputs(uses_tables(&p) ? "(set-logic QF_ABV)\n" : "(set-logic QF_BV)\n", out);
     if (print_decls(&p) != 0) {
         gb_err_set(e, "out of memory printing SMT-LIB2");
         goto done;

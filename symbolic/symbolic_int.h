@@ -23,6 +23,12 @@ typedef struct gb_node {
     uint8_t op, width, nargs;
 } gb_node_t;
 
+/* A constant table a READ node indexes (TABLE record, version 2). */
+typedef struct gb_table {
+    uint32_t id, len;
+    uint8_t *bytes;
+} gb_table_t;
+
 /* The DAG is the per-trace arena: nodes only ever grow until the load ends,
  * then the hash table is released and the DAG is read-only. */
 typedef struct gb_dag {
@@ -32,6 +38,8 @@ typedef struct gb_dag {
     size_t hcap;    /* power of two */
     uint32_t *vars; /* INPUT nodes, in creation order */
     size_t nvars, vcap;
+    gb_table_t *tables; /* READ nodes' tables, in TABLE record order */
+    size_t ntables;
 } gb_dag_t;
 
 typedef struct gb_pc {
@@ -67,6 +75,17 @@ static inline uint64_t gb_mask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w
  * via aw1). SMT-LIB semantics throughout. */
 uint64_t gb_expr_apply(unsigned op, unsigned width, unsigned aw0, unsigned aw1,
                        const uint64_t *a, uint64_t imm);
+
+/* Tables: adds one (copying the bytes; 0, or -1 out of memory); finds one
+ * by id (NULL if absent); reads width/8 little-endian bytes at byte offset
+ * `off` (bytes past the end read as 0). */
+int gb_dag_add_table(gb_dag_t *d, uint32_t id, const uint8_t *bytes, size_t len);
+const gb_table_t *gb_dag_table(const gb_dag_t *d, uint32_t id);
+uint64_t gb_table_read(const gb_table_t *t, uint64_t off, unsigned width);
+
+/* The value of node x given its arguments' values: gb_expr_apply, plus
+ * READ, which needs the DAG's tables. Use this to evaluate DAG nodes. */
+uint64_t gb_dag_apply(const gb_dag_t *d, const gb_node_t *x, const uint64_t *a);
 
 /* Collects the nodes reachable from `roots` into `*out` (ascending, so in
  * topological order; free with gb_free). Costs the size of the sub-DAG, not

@@ -17,6 +17,7 @@ typedef struct loader {
     uint64_t *bset; /* block ids seen, stored as id + 1 (0 = empty slot) */
     size_t bscap;
     gb_err_t *e;
+    unsigned version; /* from the header: 1, or 2 (tables) */
 } loader_t;
 
 static _Atomic uint64_t next_serial = 1;
@@ -28,9 +29,9 @@ static int check_header(const uint8_t *p, size_t len, gb_err_t *e)
                           GBT_HEADER_SIZE);
     if (memcmp(p, GBT_MAGIC, 8) != 0)
         return gb_err_set(e, "bad magic at offset 0: not a .gbt trace");
-    if (gbt_get16(p + 8) != GBT_VERSION)
-        return gb_err_set(e, "unsupported version %u at offset 8 (expected %u)",
-                          gbt_get16(p + 8), GBT_VERSION);
+    if (gbt_get16(p + 8) != GBT_VERSION && gbt_get16(p + 8) != GBT_VERSION_TABLES)
+        return gb_err_set(e, "unsupported version %u at offset 8 (expected %u or %u)",
+                          gbt_get16(p + 8), GBT_VERSION, GBT_VERSION_TABLES);
     if (gbt_get16(p + 10) != GBT_HEADER_SIZE)
         return gb_err_set(e, "bad header size %u at offset 10 (expected %u)",
                           gbt_get16(p + 10), GBT_HEADER_SIZE);
@@ -72,10 +73,13 @@ static int check_widths(const gb_dag_t *d, unsigned op, unsigned w, const uint32
         ok = w0 == w1 && w == 1;
     else if (op == GBT_OP_ITE)
         ok = w0 == 1 && w1 == w && w2 == w;
+    else if (op == GBT_OP_READ)
+        ok = w % 8 == 0 && imm <= UINT32_MAX && gb_dag_table(d, (uint32_t)imm) != NULL;
     if (!ok)
         return gb_err_set(e, "NODE op %u width %u inconsistent with its arguments or imm "
                           "0x%llx at offset %zu", op, w, (unsigned long long)imm, off);
-    if (imm != 0 && op != GBT_OP_CONST && op != GBT_OP_INPUT && op != GBT_OP_EXTRACT)
+    if (imm != 0 && op != GBT_OP_CONST && op != GBT_OP_INPUT && op != GBT_OP_EXTRACT &&
+        op != GBT_OP_READ)
         return gb_err_set(e, "NODE op %u has nonzero imm at offset %zu", op, off);
     return 0;
 }
@@ -100,6 +104,8 @@ static int rec_node(loader_t *L, const uint8_t *b, size_t blen, size_t off)
         return gb_err_set(L->e, "NODE body length %zu too short at offset %zu", blen, off);
     unsigned op = b[0], w = b[1], nargs = b[2];
     int arity = gbt_op_arity(op);
+    if (op == GBT_OP_READ && L->version < GBT_VERSION_TABLES)
+        arity = -1; /* READ exists from version 2 on */
     if (arity < 0)
         return gb_err_set(L->e, "NODE with unknown op %u at offset %zu", op, off);
     if ((int)nargs != arity)
@@ -227,6 +233,19 @@ static int rec_end(loader_t *L, const uint8_t *b, size_t blen, size_t off)
     return 0;
 }
 
+/* TABLE (version 2): a table's bytes, before any READ node names it. */
+static int rec_table(loader_t *L, const uint8_t *b, size_t blen, size_t off)
+{
+    if (blen < GBT_TABLE_BODY(1) || blen > GBT_TABLE_BODY(GBT_TABLE_MAX))
+        return gb_err_set(L->e, "TABLE body length %zu out of range at offset %zu", blen, off);
+    uint32_t id = gbt_get32(b);
+    if (id == 0 || gb_dag_table(&L->t->dag, id))
+        return gb_err_set(L->e, "TABLE id %u is zero or repeated at offset %zu", id, off);
+    if (gb_dag_add_table(&L->t->dag, id, b + 4, blen - 4) != 0)
+        return gb_err_set(L->e, "out of memory loading trace");
+    return 0;
+}
+
 /* Parses the records of one verified block; `base` is its file offset. */
 static int parse_block(loader_t *L, const uint8_t *p, size_t len, size_t base)
 {
@@ -250,6 +269,8 @@ static int parse_block(loader_t *L, const uint8_t *p, size_t len, size_t base)
             r = rec_block(L, b, blen, off);
         else if (type == GBT_REC_END)
             r = rec_end(L, b, blen, off);
+        else if (type == GBT_REC_TABLE && L->version >= GBT_VERSION_TABLES)
+            r = rec_table(L, b, blen, off);
         if (r != 0)
             return -1;
         i += 3 + blen;
@@ -318,13 +339,14 @@ int gb_trace_load_mem(const uint8_t *data, size_t len, unsigned flags, gb_trace_
         return gb_err_set(e, "no trace data");
     if (check_header(data, len, e) != 0)
         return -1;
-    loader_t L = {trace_new(), gb_malloc(256 * sizeof(uint32_t)), 1, 256, NULL, 0, e};
+    loader_t L = {trace_new(), gb_malloc(256 * sizeof(uint32_t)), 1, 256, NULL, 0, e, 0};
     if (!L.t || !L.idmap) {
         gb_trace_free(L.t);
         gb_free(L.idmap);
         return gb_err_set(e, "out of memory loading trace");
     }
     L.idmap[0] = GB_NONE;
+    L.version = gbt_get16(data + 8);
     L.t->info.input_len = gbt_get64(data + 16);
     L.t->info.input_hash = gbt_get64(data + 24);
     int r = parse_blocks(&L, data, len, flags);

@@ -156,6 +156,131 @@ static z3_bin_fn bin_fn(unsigned op)
     }
 }
 
+/* Bits of node i known to be zero from its shape (a small known-bits
+ * analysis, `depth` bounded): what lets a table read's ite tree skip the
+ * offset bits an aligned or masked index never sets. */
+static uint64_t known_zero(const gb_dag_t *d, uint32_t i, int depth)
+{
+    const gb_node_t *x = &d->nodes[i];
+    uint64_t m = gb_mask(x->width), hi = ~m;
+    if (x->op == GBT_OP_CONST)
+        return ~x->imm;
+    if (depth <= 0 || x->nargs == 0)
+        return hi;
+    uint64_t a = known_zero(d, x->args[0], depth - 1) | ~gb_mask(d->nodes[x->args[0]].width);
+    const gb_node_t *y = x->nargs > 1 ? &d->nodes[x->args[1]] : NULL;
+    uint64_t b = y ? known_zero(d, x->args[1], depth - 1) | ~gb_mask(y->width) : 0;
+    switch (x->op) {
+    case GBT_OP_ZEXT: return a | hi;
+    case GBT_OP_AND: return a | b | hi;
+    case GBT_OP_OR: case GBT_OP_XOR: return (a & b) | hi;
+    case GBT_OP_EXTRACT: return (a >> x->imm) | hi;
+    case GBT_OP_CONCAT: return (a << y->width) | (b & gb_mask(y->width)) | hi;
+    case GBT_OP_SEXT: /* low bits as the argument; high ones if its sign bit is */
+        return ((a >> (d->nodes[x->args[0]].width - 1)) & 1) ? a | hi : (a & gb_mask(d->nodes[x->args[0]].width)) | hi;
+    case GBT_OP_SHL: case GBT_OP_MUL: {
+        if (y->op != GBT_OP_CONST)
+            return hi;
+        uint64_t k = y->imm;
+        if (x->op == GBT_OP_MUL) { /* by a power of two only */
+            if (k == 0 || (k & (k - 1)))
+                return hi;
+            k = (uint64_t)__builtin_ctzll(k);
+        }
+        return k >= 64 ? ~0ull : (a << k) | ((1ull << k) - 1) | hi;
+    }
+    case GBT_OP_ADD: { /* no carry into bits both sides leave zero at the bottom */
+        uint64_t t = ~(a & b);
+        unsigned tz = t ? (unsigned)__builtin_ctzll(t) : 64;
+        return (tz >= 64 ? ~0ull : (1ull << tz) - 1) | hi;
+    }
+    default: return hi;
+    }
+}
+
+/* Byte `k` past offset `off` of table tb, as a balanced ite tree over the
+ * offset's bits below `bit` that may be set (`kz` = known-zero bits;
+ * `v` = the value of the bits above, decided by the enclosing ites).
+ * A mux of constants bit-blasts well (measured: the crackme's CRC query
+ * timed out with an array of stores). Returns a referenced term. */
+static Z3_ast byte_mux(gb_z3_t *z, const gb_table_t *tb, Z3_ast off, uint64_t kz, unsigned bit,
+                       uint64_t v, uint64_t k)
+{
+    Z3_context c = z->ctx;
+    while (bit > 0 && ((kz >> (bit - 1)) & 1))
+        bit--;
+    if (bit == 0 || v + k >= tb->len) {
+        uint64_t o = v + k;
+        return keep(z, Z3_mk_unsigned_int64(c, o < tb->len ? tb->bytes[o] : 0, bv_sort(z, 8)));
+    }
+    Z3_ast hi = byte_mux(z, tb, off, kz, bit - 1, v | (1ull << (bit - 1)), k);
+    Z3_ast lw = hi ? byte_mux(z, tb, off, kz, bit - 1, v, k) : NULL;
+    Z3_ast sel = lw ? keep(z, Z3_mk_extract(c, bit - 1, bit - 1, off)) : NULL;
+    Z3_ast cond = sel ? keep(z, Z3_mk_eq(c, sel, z->one)) : NULL;
+    Z3_ast r = cond ? keep(z, Z3_mk_ite(c, cond, hi, lw)) : NULL;
+    Z3_ast held[] = {hi, lw, sel, cond};
+    for (size_t i = 0; i < 4; i++)
+        if (held[i])
+            Z3_dec_ref(c, held[i]);
+    return r;
+}
+
+/* Byte k past `off` of table tb, 0 past its end; a referenced term. Offset
+ * bits at and above `bits` (enough for the table) must be zero. */
+static Z3_ast table_byte(gb_z3_t *z, const gb_table_t *tb, Z3_ast off, uint64_t kz, uint64_t k)
+{
+    Z3_context c = z->ctx;
+    unsigned bits = 0;
+    while ((1ull << bits) < tb->len)
+        bits++;
+    Z3_ast tree = byte_mux(z, tb, off, kz, bits, 0, k);
+    if (!tree || (kz | gb_mask(bits)) == ~0ull)
+        return tree; /* the high bits are known to be zero */
+    Z3_ast lim = keep(z, Z3_mk_unsigned_int64(c, 1ull << bits, bv_sort(z, 64)));
+    Z3_ast in = lim ? keep(z, Z3_mk_bvult(c, off, lim)) : NULL;
+    Z3_ast zero = in ? keep(z, Z3_mk_unsigned_int64(c, 0, bv_sort(z, 8))) : NULL;
+    Z3_ast r = zero ? keep(z, Z3_mk_ite(c, in, tree, zero)) : NULL;
+    Z3_ast held[] = {tree, lim, in, zero};
+    for (size_t i = 0; i < 4; i++)
+        if (held[i])
+            Z3_dec_ref(c, held[i]);
+    return r;
+}
+
+/* READ: width/8 table bytes at offset, offset + 1, ... joined
+ * little-endian (the highest offset is the most significant byte). */
+static Z3_ast translate_read(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x, Z3_ast off)
+{
+    Z3_context c = z->ctx;
+    const gb_table_t *tb = gb_dag_table(d, (uint32_t)x->imm);
+    unsigned aw = d->nodes[x->args[0]].width, n = x->width / 8u;
+    if (!tb || !bv_sort(z, 64) || n == 0)
+        return NULL;
+    uint64_t kz = known_zero(d, x->args[0], 24) | ~gb_mask(aw);
+    Z3_ast base = keep(z, aw < 64 ? Z3_mk_zero_ext(c, 64 - aw, off) : off);
+    Z3_ast acc = NULL;
+    for (unsigned i = 0; base && i < n && !z3_failed; i++) {
+        Z3_ast byte = table_byte(z, tb, base, kz, i);
+        Z3_ast next = byte && acc ? keep(z, Z3_mk_concat(c, byte, acc)) : byte;
+        if (next != byte && byte)
+            Z3_dec_ref(c, byte);
+        if (acc)
+            Z3_dec_ref(c, acc);
+        acc = next;
+        if (!acc)
+            break;
+    }
+    if (base)
+        Z3_dec_ref(c, base);
+    if (!acc || z3_failed)
+        return NULL;
+    /* Hand back an unreferenced term like every other translation: the
+     * caller's keep() takes the reference this one gives up. */
+    Z3_ast r = Z3_mk_bvadd(c, acc, Z3_mk_unsigned_int64(c, 0, bv_sort(z, x->width)));
+    Z3_dec_ref(c, acc);
+    return r;
+}
+
 /* The term for node x, whose arguments are already in the cache. Each
  * intermediate result feeds the very next call, which is what keeps an
  * unreferenced term alive in a reference-counted context. */
@@ -182,6 +307,7 @@ static Z3_ast translate(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x)
         return Z3_mk_extract(c, (unsigned)x->imm + x->width - 1, (unsigned)x->imm, a0);
     case GBT_OP_ITE:
         return Z3_mk_ite(c, Z3_mk_eq(c, a0, z->one), a1, z->cache[x->args[2]]);
+    case GBT_OP_READ: return translate_read(z, d, x, a0);
     default: break;
     }
     z3_bin_fn f = bin_fn(x->op);

@@ -11,12 +11,14 @@
 #include <string.h>
 
 #define GBT_MAGIC "GBTRACE\0"      /* 8 bytes at offset 0 */
-#define GBT_VERSION 1u             /* bumped on any incompatible change */
+#define GBT_VERSION 1u             /* a trace with no table reads (also the base version) */
+#define GBT_VERSION_TABLES 2u      /* a trace with TABLE records and READ nodes */
 #define GBT_HEADER_SIZE 40u        /* magic, version, hsize, flags, len, hash, csum */
 #define GBT_BLOCK_MAGIC 0x4b4c4247u /* "GBLK" little-endian */
 #define GBT_BLOCK_HEADER_SIZE 16u  /* magic, payload length, checksum */
 #define GBT_BLOCK_MAX (1u << 20)   /* readers reject larger payloads */
-#define GBT_MAX_WIDTH 64u          /* widest bit-vector in version 1 */
+#define GBT_MAX_WIDTH 64u          /* widest bit-vector */
+#define GBT_TABLE_MAX 4096u        /* largest constant table a READ may index */
 
 /* Record types. Every record is: u8 type, u16 body length, body. */
 enum gbt_rec {
@@ -24,6 +26,7 @@ enum gbt_rec {
     GBT_REC_PC = 2,    /* path-constraint entry */
     GBT_REC_BLOCK = 3, /* first visit of a basic block in this run */
     GBT_REC_END = 4,   /* the run ended; absent when the run died */
+    GBT_REC_TABLE = 5, /* version 2: the bytes of a constant table READ nodes index */
 };
 
 /* Kinds of path-constraint entries. */
@@ -75,7 +78,8 @@ enum gbt_op {
     GBT_OP_SGT = 30,
     GBT_OP_SGE = 31,
     GBT_OP_ITE = 32, /* 3 args: arg0 width 1, arg1 and arg2 the result width */
-    GBT_OP_LAST = 32
+    GBT_OP_READ = 33, /* version 2. 1 arg: byte offset into table `imm`; width/8 bytes, LE */
+    GBT_OP_LAST = 33
 };
 
 /* Node body: u8 op, u8 width, u8 nargs, u8 reserved(0), u32 args[nargs], u64 imm. */
@@ -86,6 +90,8 @@ enum gbt_op {
 #define GBT_BLOCK_BODY 4u
 /* END body: u8 kind, u8 reserved[3], i32 code, u64 nodes, u64 pcs, u64 dropped. */
 #define GBT_END_BODY 32u
+/* TABLE body: u32 table id (nonzero), then the table's bytes (1..4096). */
+#define GBT_TABLE_BODY(len) (4u + (unsigned)(len))
 
 static inline void gbt_put16(uint8_t *p, uint16_t v)
 {
@@ -127,7 +133,7 @@ static inline int gbt_op_arity(unsigned op)
     if (op == GBT_OP_CONST || op == GBT_OP_INPUT)
         return 0;
     if (op == GBT_OP_NOT || op == GBT_OP_NEG || op == GBT_OP_ZEXT || op == GBT_OP_SEXT ||
-        op == GBT_OP_EXTRACT)
+        op == GBT_OP_EXTRACT || op == GBT_OP_READ)
         return 1;
     if (op == GBT_OP_ITE)
         return 3;
@@ -194,20 +200,35 @@ static inline size_t gbt_enc_end(uint8_t *p, unsigned kind, int32_t code, uint64
     return 3 + GBT_END_BODY;
 }
 
+static inline size_t gbt_enc_table(uint8_t *p, uint32_t id, const uint8_t *bytes, size_t len)
+{
+    p[0] = GBT_REC_TABLE;
+    gbt_put16(p + 1, (uint16_t)GBT_TABLE_BODY(len));
+    gbt_put32(p + 3, id);
+    memcpy(p + 7, bytes, len);
+    return 3 + GBT_TABLE_BODY(len);
+}
+
 /* Header: `hash` is a 64-bit checksum function (XXH3_64bits_withSeed) passed
  * in so that this header does not pick the xxHash linkage for its users. */
 typedef uint64_t (*gbt_hash_fn)(const void *data, size_t len, uint64_t seed);
 
-static inline void gbt_enc_header(uint8_t *p, uint64_t input_len, uint64_t input_hash,
-                                  gbt_hash_fn hash)
+static inline void gbt_enc_header_v(uint8_t *p, unsigned version, uint64_t input_len,
+                                    uint64_t input_hash, gbt_hash_fn hash)
 {
     memcpy(p, GBT_MAGIC, 8);
-    gbt_put16(p + 8, (uint16_t)GBT_VERSION);
+    gbt_put16(p + 8, (uint16_t)version);
     gbt_put16(p + 10, (uint16_t)GBT_HEADER_SIZE);
     gbt_put32(p + 12, 0);
     gbt_put64(p + 16, input_len);
     gbt_put64(p + 24, input_hash);
     gbt_put64(p + 32, hash(p, 32, 0));
+}
+
+static inline void gbt_enc_header(uint8_t *p, uint64_t input_len, uint64_t input_hash,
+                                  gbt_hash_fn hash)
+{
+    gbt_enc_header_v(p, GBT_VERSION, input_len, input_hash, hash);
 }
 
 /* Block header for `len` payload bytes; the checksum is seeded with the

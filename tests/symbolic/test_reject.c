@@ -57,7 +57,7 @@ static void header_cases(void)
     EXPECT_REJECT(b->file, 39, GB_TRACE_PREFIX_OK, "short header", 0);
     struct { size_t at; uint8_t val; const char *what; long off; } m[] = {
         {0, 'X', "bad magic", 0},     {7, 1, "bad magic", 0},
-        {8, 2, "version", 8},         {9, 1, "version", 8},
+        {8, 3, "version", 8},         {9, 1, "version", 8},
         {10, 41, "header size", 10},  {12, 1, "flags", 12},
         {15, 0x80, "flags", 12},
     };

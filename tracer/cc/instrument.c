@@ -812,6 +812,71 @@ static int instrument_function(ictx_t *x, LLVMValueRef fn, gb_cc_mode_t mode, ui
     return rc;
 }
 
+/* ---- constant tables ---------------------------------------------- */
+
+/* Appends `fn` to llvm.global_ctors (priority 65535). */
+static void add_ctor(ictx_t *x, LLVMValueRef fn)
+{
+    LLVMTypeRef vfn = LLVMPointerType(LLVMFunctionType(x->vd, NULL, 0, 0), 0);
+    LLVMTypeRef fields[] = {x->i32, vfn, x->i8p};
+    LLVMTypeRef ety = LLVMStructTypeInContext(x->c, fields, 3, 0);
+    LLVMValueRef old = LLVMGetNamedGlobal(x->m, "llvm.global_ctors");
+    unsigned n = 0;
+    LLVMValueRef elems[256];
+    if (old && LLVMGetInitializer(old)) {
+        LLVMValueRef init = LLVMGetInitializer(old);
+        unsigned k = (unsigned)LLVMGetNumOperands(init);
+        for (unsigned i = 0; i < k && n < 255; i++)
+            elems[n++] = LLVMGetOperand(init, i);
+        if (n)
+            ety = LLVMTypeOf(elems[0]);
+    }
+    LLVMValueRef vals[] = {cu32(x, 65535), LLVMConstPointerCast(fn, vfn), x->nullp};
+    elems[n++] = LLVMConstNamedStruct(ety, vals, 3);
+    if (old)
+        LLVMDeleteGlobal(old);
+    LLVMValueRef arr = LLVMConstArray(ety, elems, n);
+    LLVMValueRef g = LLVMAddGlobal(x->m, LLVMTypeOf(arr), "llvm.global_ctors");
+    LLVMSetInitializer(g, arr);
+    LLVMSetLinkage(g, LLVMAppendingLinkage);
+}
+
+/* A module constructor that registers every constant global of at most
+ * GBT_TABLE_MAX bytes with the runtime, so a symbolic index into one stays
+ * symbolic as a table READ (docs/tracer.md, "Constant tables"). */
+static void register_tables(ictx_t *x)
+{
+    LLVMValueRef fn = NULL;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(x->m); g; g = LLVMGetNextGlobal(g)) {
+        if (!LLVMIsGlobalConstant(g) || LLVMIsDeclaration(g) || !LLVMGetInitializer(g) ||
+            LLVMIsThreadLocal(g))
+            continue;
+        size_t len;
+        if (strncmp(LLVMGetValueName2(g, &len), "llvm.", 5) == 0 ||
+            strncmp(LLVMGetValueName2(g, &len), "__gb_", 5) == 0)
+            continue;
+        LLVMTypeRef ty = LLVMGlobalGetValueType(g);
+        if (!LLVMTypeIsSized(ty))
+            continue;
+        unsigned long long size = LLVMABISizeOfType(x->td, ty);
+        if (size == 0 || size > GBT_TABLE_MAX)
+            continue;
+        if (!fn) {
+            fn = LLVMAddFunction(x->m, "__gb_register_tables",
+                                 LLVMFunctionType(x->vd, NULL, 0, 0));
+            LLVMSetLinkage(fn, LLVMInternalLinkage);
+            LLVMPositionBuilderAtEnd(x->b, LLVMAppendBasicBlockInContext(x->c, fn, ""));
+        }
+        LLVMTypeRef ty2[] = {x->i8p, x->i64};
+        LLVMValueRef args[] = {LLVMConstPointerCast(g, x->i8p), cu64(x, size)};
+        call_rt(x, "__gb_table_register", x->vd, ty2, args, 2);
+    }
+    if (!fn)
+        return;
+    LLVMBuildRetVoid(x->b);
+    add_ctor(x, fn);
+}
+
 /* Instrumented code writes globals (shadow slots, coverage counters) from
  * functions the optimizer was told only read memory; since the object is
  * optimized again after instrumentation, those promises must go, on
@@ -871,6 +936,8 @@ int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, c
             continue;
         rc = instrument_function(&x, fn, mode, used, collisions);
     }
+    if (rc == 0 && mode == GB_CC_TRACE)
+        register_tables(&x);
     if (rc != 0)
         snprintf(err, errlen, "out of memory while instrumenting");
     free(used);

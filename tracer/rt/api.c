@@ -43,6 +43,10 @@ RT_HIDDEN void rt_init(void)
         rt.lim.max_depth = 60000;
     rt.lim.max_nodes = env_u64("GLASSBOX_MAX_NODES", 20u << 20);
     rt.lim.backoff_free = (unsigned)env_u64("GLASSBOX_BACKOFF", 16);
+    /* Off by default: exact table reads made the demo campaign's queries
+     * ~50x slower (docs/tracer.md, "Constant tables"). */
+    const char *tb = getenv("GLASSBOX_TABLES");
+    rt.lim.tables = tb && strcmp(tb, "1") == 0;
 }
 
 /* Called by the driver with the input buffer: opens the trace and makes
@@ -156,8 +160,15 @@ RT_EXPORT void __gb_switch(void *v, uint64_t vv, uint32_t width, uint32_t site, 
 
 RT_EXPORT void *__gb_load(const void *addr, uint32_t size, void *addr_shadow, uint32_t site)
 {
-    if (RT_UNLIKELY(addr_shadow != NULL))
+    if (RT_UNLIKELY(addr_shadow != NULL)) {
+        /* A constant table keeps the value symbolic (a READ); the pin is
+         * recorded all the same, so a query that can keep this index stays
+         * cheap, and optimistic solving drops it when it is in the way. */
+        rt_expr_t *r = rt_table_load(addr_shadow, (uintptr_t)addr, size);
         rt_pin(addr_shadow, (uint64_t)(uintptr_t)addr, site);
+        if (r)
+            return r;
+    }
     if (size > 8)
         return NULL;
     return rt_shadow_load((uintptr_t)addr, size);

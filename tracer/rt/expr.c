@@ -269,6 +269,23 @@ RT_HIDDEN rt_expr_t *rt_ite(rt_expr_t *c, rt_expr_t *a, rt_expr_t *b)
     return mk(GBT_OP_ITE, a->width, c, a, b, 0);
 }
 
+/* A little-endian read of width/8 bytes at byte offset `off` of table t;
+ * bytes past the end read as 0 (docs/trace-format.md, READ). */
+RT_HIDDEN rt_expr_t *rt_read(rt_expr_t *off, rt_table_t *t, unsigned width)
+{
+    if (!off || !t)
+        return NULL;
+    if (is_const(off)) {
+        uint64_t v = 0;
+        for (unsigned i = width / 8; i-- > 0;) {
+            uint64_t o = off->imm + i;
+            v = v << 8 | (o < t->size ? *(const uint8_t *)(t->start + o) : 0);
+        }
+        return rt_const(width, v);
+    }
+    return mk(GBT_OP_READ, width, off, NULL, NULL, t->id);
+}
+
 RT_HIDDEN rt_expr_t *rt_resize(rt_expr_t *a, unsigned width)
 {
     if (!a || a->width == width)

@@ -24,6 +24,8 @@ static size_t used; /* payload bytes of whole records */
 static uint64_t block_index;
 static int ended;
 static uint8_t seen_block[65536 / 8];
+static uint8_t header[GBT_HEADER_SIZE];
+static int header_v2; /* the header says version 2 (tables) */
 
 static uint64_t hash_fn(const void *p, size_t n, uint64_t seed)
 {
@@ -53,12 +55,34 @@ static void flush_block(void)
     used = 0;
 }
 
-/* Room for one more record, flushing when needed. */
-static uint8_t *room(void)
+/* Room for a record of up to `n` bytes, flushing when needed. */
+static uint8_t *room_for(size_t n)
 {
-    if (used + REC_MAX > PAYLOAD_MAX)
+    if (used + n > PAYLOAD_MAX)
         flush_block();
     return buf + GBT_BLOCK_HEADER_SIZE + used;
+}
+
+static uint8_t *room(void) { return room_for(REC_MAX); }
+
+/* The TABLE record of a READ node's table, once, before the node. The
+ * first one rewrites the header to version 2 (version-1 readers would
+ * reject the READ op; traces without tables stay version 1). */
+static void write_table(uint32_t id)
+{
+    rt_table_t *t = rt_table_by_id(id);
+    if (!t || t->written)
+        return;
+    t->written = 1;
+    if (!header_v2) {
+        header_v2 = 1;
+        gbt_enc_header_v(header, GBT_VERSION_TABLES, gbt_get64(header + 16),
+                         gbt_get64(header + 24), hash_fn);
+        if (pwrite(fd, header, sizeof header, 0) != (ssize_t)sizeof header)
+            return;
+    }
+    size_t n = 3 + GBT_TABLE_BODY(t->size);
+    used += gbt_enc_table(room_for(n), id, (const uint8_t *)t->start, t->size);
 }
 
 static void write_node(rt_expr_t *e)
@@ -67,6 +91,8 @@ static void write_node(rt_expr_t *e)
     int n = gbt_op_arity(e->op);
     for (int i = 0; i < n; i++)
         args[i] = e->arg[i]->id;
+    if (e->op == GBT_OP_READ)
+        write_table((uint32_t)e->imm);
     used += gbt_enc_node(room(), e->op, e->width, (unsigned)n, args, e->imm);
     e->id = (uint32_t)++rt.written;
 }
@@ -113,9 +139,8 @@ RT_HIDDEN int rt_out_open(const char *path, const uint8_t *input, size_t len)
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return -1;
-    uint8_t hdr[GBT_HEADER_SIZE];
-    gbt_enc_header(hdr, len, XXH3_64bits(input, len), hash_fn);
-    write_all(hdr, sizeof hdr);
+    gbt_enc_header(header, len, XXH3_64bits(input, len), hash_fn);
+    write_all(header, sizeof header);
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         signal(sigs[i], on_fatal);

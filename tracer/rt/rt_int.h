@@ -26,12 +26,22 @@ typedef struct rt_expr {
     uint64_t imm;
 } rt_expr_t;
 
+/* A registered constant table (table.c). `id` is its trace id once a READ
+ * used it, 0 before; `written` once its TABLE record is in the trace. */
+typedef struct rt_table {
+    uintptr_t start;
+    uint32_t size;
+    uint32_t id;
+    int written;
+} rt_table_t;
+
 /* Limits, read once from the environment (see docs/tracer.md). */
 typedef struct rt_limits {
     uint64_t max_pcs;      /* GLASSBOX_MAX_PCS: stop recording after this many */
     unsigned max_depth;    /* GLASSBOX_MAX_DEPTH: deeper results become concrete */
     uint64_t max_nodes;    /* GLASSBOX_MAX_NODES: arena cap */
     unsigned backoff_free; /* GLASSBOX_BACKOFF: hits per site recorded before back-off */
+    int tables;            /* GLASSBOX_TABLES=1: symbolic table reads (default off) */
 } rt_limits_t;
 
 /* Global runtime state (single-threaded tracking; see docs/tracer.md). */
@@ -58,6 +68,7 @@ RT_HIDDEN rt_expr_t *rt_ite(rt_expr_t *c, rt_expr_t *a, rt_expr_t *b);
 RT_HIDDEN rt_expr_t *rt_extract(rt_expr_t *a, unsigned lo, unsigned width);
 RT_HIDDEN rt_expr_t *rt_concat(rt_expr_t *hi, rt_expr_t *lo);
 RT_HIDDEN rt_expr_t *rt_resize(rt_expr_t *a, unsigned width); /* zext or extract */
+RT_HIDDEN rt_expr_t *rt_read(rt_expr_t *off, rt_table_t *t, unsigned width);
 RT_HIDDEN uint64_t rt_mask(unsigned width);
 RT_HIDDEN uint64_t rt_eval_binop(unsigned op, unsigned width, uint64_t a, uint64_t b);
 
@@ -69,6 +80,11 @@ RT_HIDDEN void rt_shadow_clear(uintptr_t addr, size_t n);
 RT_HIDDEN void rt_shadow_copy(uintptr_t dst, uintptr_t src, size_t n); /* memmove semantics */
 RT_HIDDEN rt_expr_t *rt_shadow_load(uintptr_t addr, size_t n);
 RT_HIDDEN void rt_shadow_store(uintptr_t addr, size_t n, rt_expr_t *e);
+
+/* table.c: constant tables. */
+RT_HIDDEN rt_table_t *rt_table_find(uintptr_t addr, size_t n);
+RT_HIDDEN rt_table_t *rt_table_by_id(uint32_t id);
+RT_HIDDEN rt_expr_t *rt_table_load(rt_expr_t *addr_expr, uintptr_t addr, size_t n);
 
 /* out.c: the trace file. */
 RT_HIDDEN int rt_out_open(const char *path, const uint8_t *input, size_t len);
@@ -101,6 +117,7 @@ RT_EXPORT void __gb_check_bound(void *idx, uint64_t v, uint32_t width, uint64_t 
 RT_EXPORT void __gb_memcpy(void *dst, const void *src, uint64_t n);
 RT_EXPORT void __gb_memset(void *dst, void *v, uint64_t n);
 RT_EXPORT void __gb_block(uint32_t id);
+RT_EXPORT void __gb_table_register(const void *addr, uint64_t size);
 RT_EXPORT int __gb_model_memcmp(const void *a, const void *b, size_t n);
 RT_EXPORT int __gb_model_bcmp(const void *a, const void *b, size_t n);
 RT_EXPORT int __gb_model_strcmp(const char *a, const char *b);

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Constant tables: glassbox-cc registers every constant global of at most
+ * GBT_TABLE_MAX bytes from a module constructor (and the runtime registers
+ * libc's ctype tables). A load whose symbolic address falls inside one
+ * becomes a READ of the table instead of a pinned address. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_int.h"
+
+static rt_table_t *tabs;
+static size_t ntabs, captabs;
+static int sorted = 1;
+static rt_table_t *used; /* tables by id - 1, copies: `tabs` may move */
+static size_t nused, capused;
+
+RT_EXPORT void __gb_table_register(const void *addr, uint64_t size)
+{
+    if (!addr || size == 0 || size > GBT_TABLE_MAX)
+        return;
+    if (ntabs == captabs) {
+        size_t nc = captabs ? 2 * captabs : 256;
+        rt_table_t *nt = realloc(tabs, nc * sizeof *nt);
+        if (!nt)
+            return;
+        tabs = nt;
+        captabs = nc;
+    }
+    tabs[ntabs++] = (rt_table_t){(uintptr_t)addr, (uint32_t)size, 0, 0};
+    sorted = 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    uintptr_t x = ((const rt_table_t *)a)->start, y = ((const rt_table_t *)b)->start;
+    return (x > y) - (x < y);
+}
+
+/* The table holding all of [addr, addr + n), or NULL. Ids are handed out
+ * on first use, in the order tables are first read. */
+RT_HIDDEN rt_table_t *rt_table_find(uintptr_t addr, size_t n)
+{
+    static uint32_t next_id = 1;
+    if (!sorted) {
+        qsort(tabs, ntabs, sizeof *tabs, by_start);
+        sorted = 1;
+    }
+    size_t lo = 0, hi = ntabs;
+    while (lo < hi) { /* last table starting at or below addr */
+        size_t mid = lo + (hi - lo) / 2;
+        if (tabs[mid].start <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    rt_table_t *t = &tabs[lo - 1];
+    if (addr + n > t->start + t->size)
+        return NULL;
+    if (!t->id) {
+        if (nused == capused) {
+            size_t nc = capused ? 2 * capused : 16;
+            rt_table_t *nu = realloc(used, nc * sizeof *nu);
+            if (!nu)
+                return NULL;
+            used = nu;
+            capused = nc;
+        }
+        t->id = next_id++;
+        used[nused++] = *t;
+    }
+    return t;
+}
+
+RT_HIDDEN rt_table_t *rt_table_by_id(uint32_t id)
+{
+    return id >= 1 && id <= nused ? &used[id - 1] : NULL;
+}
+
+/* The load of `n` bytes at `addr`, whose address expression is `a`, as a
+ * table read; NULL when `addr` is not in a table. */
+RT_HIDDEN rt_expr_t *rt_table_load(rt_expr_t *a, uintptr_t addr, size_t n)
+{
+    if (n == 0 || n > 8 || !rt.active || !rt.lim.tables)
+        return NULL;
+    rt_table_t *t = rt_table_find(addr, n);
+    if (!t)
+        return NULL;
+    rt_expr_t *off = rt_binop(GBT_OP_ADD, a, rt_const(64, (uint64_t)0 - t->start));
+    return rt_read(off, rt_table_by_id(t->id), (unsigned)(8 * n));
+}
