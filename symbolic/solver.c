@@ -18,7 +18,7 @@
 #define GB_ADAPT_SLOTS 4096u        /* (site, direction) records, direct-mapped */
 #define GB_MAX_STREAK 4u            /* each timeout in a row halves the limit, up to 1/16 */
 #define GB_MIN_TIMEOUT_MS 50u
-#define GB_CORE_TIMEOUT_MS 100u /* finding a small unsat core (a general clause) */
+#define GB_CORE_TIMEOUT_MS 20u /* finding a small unsat core (a general clause) */
 
 /* What the solver remembers about the trace it saw last, so that ascending
  * j costs one union per new entry instead of a rebuild. */
