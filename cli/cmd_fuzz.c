@@ -19,6 +19,12 @@ static void show_status(const char *campaign_dir, int final, void *ctx)
     gb_status_show(ctx, campaign_dir, final);
 }
 
+static void show_notice(const char *msg, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "glassbox fuzz: note: %s\n", msg);
+}
+
 static void on_stop(int sig)
 {
     (void)sig;
@@ -31,7 +37,7 @@ static void on_stop(int sig)
 int gb_cmd_fuzz(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *name = "glassbox", *lfdir = NULL;
-    unsigned long long t = 1000, v = 0, st = 2000;
+    unsigned long long t = 1000, v = 0, st = 2000, mem = 2048;
     int no_opt = 0, quiet = 0, resume = 0;
     const gb_opt_t opts[] = {
         {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required)", &in},
@@ -40,6 +46,9 @@ int gb_cmd_fuzz(int argc, char **argv)
          "instance name: writes OUT/NAME/ (default glassbox)", &name},
         {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit per run in ms (default 1000)", &t},
         {'V', "time", GB_OPT_UINT, "SECONDS", NULL, "stop after this long (default: never)", &v},
+        {'m', "memory", GB_OPT_UINT, "MB", NULL,
+         "address-space limit per run of the cov build, 0 = none (default 2048;\n"
+         "                               the trace build gets four times as much)", &mem},
         {0, "solver-timeout", GB_OPT_UINT, "MS", "GLASSBOX_SOLVER_TIMEOUT",
          "Z3 time limit per query (default 2000)", &st},
         {0, "no-optimistic", GB_OPT_FLAG, NULL, NULL,
@@ -81,7 +90,7 @@ int gb_cmd_fuzz(int argc, char **argv)
     gb_search_opts_t so = {
         .trace_bin = rest[0], .cov_bin = rest[1], .out = out, .name = name,
         .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st, .max_seconds = v,
-        .optimistic = !no_opt,
+        .optimistic = !no_opt, .mem_limit_mb = (unsigned)mem, .on_notice = show_notice,
         .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,
     };
     gb_statview_t view;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bridge_int.h"
@@ -138,6 +139,13 @@ static void fsrv_kill(gb_fsrv_t *f, char *how, size_t how_len)
         return;
     int status = 0;
     pid_t w = waitpid(f->pid, &status, WNOHANG);
+    /* A target that closed our pipes by dying may not be reapable yet:
+     * give it a moment, so a crash is reported as a crash. */
+    for (int i = 0; i < 50 && w == 0 && how; i++) {
+        struct timespec ts = {0, 10000000L};
+        nanosleep(&ts, NULL);
+        w = waitpid(f->pid, &status, WNOHANG);
+    }
     if (w == 0) {
         kill(-f->pid, SIGKILL);
         kill(f->pid, SIGKILL);
@@ -272,6 +280,10 @@ static int fsrv_handshake(gb_fsrv_t *f, gb_err_t *e)
         fsrv_kill(f, how, sizeof how);
         if (rc > 0)
             snprintf(how, sizeof how, "no hello within %d ms", hello_ms);
+        if (strstr(how, "signal")) /* instrumented or not, it died first: say so */
+            return gb_err_set(e, "%s crashed at startup, before its forkserver handshake (%s); "
+                                 "run it by hand on a seed to see why",
+                              f->argv[0], how);
         return gb_err_set(e, "%s is not instrumented for AFL++ (no forkserver handshake); %s",
                           f->argv[0], how);
     }

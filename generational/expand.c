@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Run&Check and ExpandExecution: run an input natively and score it; trace
  * an input and turn each satisfiable flip into a child. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <time.h>
@@ -53,14 +54,16 @@ static uint32_t score_map(gb_search_t *s, uint32_t *novelty, uint64_t *sig)
 
 static int run_target(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, gb_err_t *e)
 {
-    if (gb_fsrv_run(s->fsrv, it->data, it->len, r, e) == 0 && r->status != GB_RUN_ERROR)
-        return 0;
+    for (;;) {
+        if (gb_fsrv_run(s->fsrv, it->data, it->len, r, e) == 0 && r->status != GB_RUN_ERROR)
+            return 0;
+        if (!gb_wait_for_space(s, errno)) /* writing the input file can hit a full disk */
+            break;
+    }
     /* One restart: the forkserver may have been killed from outside. */
     gb_fsrv_stop(s->fsrv);
     s->fsrv = NULL;
-    char *argv[] = {(char *)s->o.cov_bin, s->cur_input, NULL};
-    gb_fsrv_opts_t fo = {.argv = argv, .input_path = s->cur_input, .timeout_ms = s->o.timeout_ms};
-    if (gb_fsrv_start(&fo, &s->fsrv, e) != 0 ||
+    if (gb_search_start_fsrv(s, e) != 0 ||
         gb_fsrv_run(s->fsrv, it->data, it->len, r, e) != 0 || r->status == GB_RUN_ERROR)
         return gb_err_set(e, "the coverage build stopped running: %s", e ? e->msg : "");
     return 0;
@@ -75,8 +78,9 @@ static int save_crash(gb_search_t *s, gb_item_t *it, const gb_run_result_t *r, u
         return gb_err_set(e, "out of memory");
     if (fresh) {
         uint32_t id;
-        if (gb_campaign_add_crash(s->camp, it->data, it->len, r->signal, desc, &id, e) != 0)
-            return -1;
+        while (gb_campaign_add_crash(s->camp, it->data, it->len, r->signal, desc, &id, e) != 0)
+            if (!gb_wait_for_space(s, errno))
+                return -1;
         it->crash_id = id;
         s->st.crashes++;
         if (!s->st.first_crash_ms)
@@ -103,8 +107,11 @@ int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_
         s->st.hangs_seen++;
         int fresh = gb_hset_add(&s->hang_sigs, sig);
         uint32_t id;
-        if (fresh > 0 && gb_campaign_add_hang(s->camp, it->data, it->len, d, &id, e) != 0)
-            return -1;
+        while (fresh > 0 && gb_campaign_add_hang(s->camp, it->data, it->len, d, &id, e) != 0)
+            if (!gb_wait_for_space(s, errno))
+                return -1;
+        gb_notice(s, GB_NOTE_HANG, "an input ran past the time limit; it is in hangs/ and "
+                                   "is not expanded (raise -t if the target is only slow)");
         s->st.hangs += fresh > 0;
         return 0; /* hangs are not traced: the trace build would hang too */
     }
@@ -133,9 +140,12 @@ int gb_search_keep(gb_search_t *s, gb_item_t *it, int kind, const char *desc, gb
         char d[512];
         uint32_t id;
         snprintf(d, sizeof d, "%s%s", desc, it->score ? ",+cov" : "");
-        if (gb_campaign_add_queue(s->camp, it->data, it->len, d, &id, e) != 0 ||
-            gb_lf_export(s, it, e) != 0)
-            return -1;
+        while (gb_campaign_add_queue(s->camp, it->data, it->len, d, &id, e) != 0)
+            if (!gb_wait_for_space(s, errno))
+                return -1;
+        while (gb_lf_export(s, it, e) != 0)
+            if (!gb_wait_for_space(s, errno))
+                return -1;
         it->queue_id = id;
     }
     if (gb_worklist_push(&s->work, it) != 0)
@@ -154,14 +164,21 @@ static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     snprintf(env, sizeof env, "GLASSBOX_TRACE_OUT=%s", s->trace_file);
     char *argv[] = {(char *)s->o.trace_bin, s->trace_input, NULL};
     char *envs[] = {env, NULL};
-    gb_exec_opts_t xo = {.argv = argv, .env_extra = envs, .timeout_ms = s->o.trace_timeout_ms};
+    /* The trace build keeps shadow state: it gets four times the memory. */
+    gb_exec_opts_t xo = {.argv = argv, .env_extra = envs, .timeout_ms = s->o.trace_timeout_ms,
+                         .mem_limit_mb = s->o.mem_limit_mb * 4};
     gb_run_result_t r;
     if (gb_exec_run(&xo, &r, e) != 0)
         return NULL;
     s->st.traces++;
     gb_trace_t *t = NULL;
+    if (r.status == GB_RUN_OK && access(s->trace_file, F_OK) != 0) {
+        s->trace_missing++; /* it exited without ever opening its input */
+        return NULL;
+    }
     if (gb_trace_load(s->trace_file, GB_TRACE_PREFIX_OK, &t, e) != 0)
         return NULL;
+    s->trace_seen++;
     return t;
 }
 
@@ -421,10 +438,22 @@ static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     gb_err_t te;
     gb_trace_t *t = trace_item(s, it, &te);
     s->st.expanded++;
+    if (!t && s->trace_missing && !s->trace_seen)
+        return gb_err_set(e, "%s exits without reaching its input (no trace was written): it "
+                             "exits before LLVMFuzzerTestOneInput (look at its main or "
+                             "LLVMFuzzerInitialize), or it is not a glassbox-cc --mode=trace build",
+                          s->o.trace_bin);
+    if (!t && s->trace_missing)
+        gb_notice(s, GB_NOTE_NOBLOCK, "the trace build exited without reaching its input on "
+                                      "some inputs; those are not expanded");
     if (!t)
         return gb_journal_expanded(s, it, e); /* no usable trace: nothing to redo */
     gb_trace_info_t info;
     gb_trace_get_info(t, &info);
+    if (info.blocks == 0)
+        gb_notice(s, GB_NOTE_TRACE, "the trace build recorded no block for an input: it exits "
+                                    "before the harness, or is not a --mode=trace build of the "
+                                    "same harness as the cov build");
     size_t bound = it->bound, d = divergence(it, t, info.pcs);
     if (d != SIZE_MAX) {
         s->st.divergent++;
@@ -447,6 +476,10 @@ static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
 
 int gb_search_run(gb_search_t *s, gb_err_t *e)
 {
+    if (s->st.blocks == 0 && s->work.n > 0)
+        return gb_err_set(e, "%s covered no block on any seed: it exits before reaching "
+                             "LLVMFuzzerTestOneInput (look at its main or LLVMFuzzerInitialize), "
+                             "or it is not a glassbox-cc --mode=cov build", s->o.cov_bin);
     int rc = gb_sync_run(s, e);
     while (rc == 0 && !out_of_time(s) && !s->sync_failed) {
         gb_item_t *it = gb_worklist_pop(&s->work);

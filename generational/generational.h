@@ -26,6 +26,10 @@ typedef struct gb_search_opts {
      * status views render that file. NULL = none. */
     void (*on_status)(const char *campaign_dir, int final, void *ctx);
     void *status_ctx;
+    /* Called once per kind of trouble worth a person's attention (the first
+     * hang, a full disk, a trace that saw no block), with what to do. */
+    void (*on_notice)(const char *msg, void *ctx);
+    unsigned mem_limit_mb;      /* address-space limit for target runs, 0 = none */
     unsigned status_every_ms;   /* default 2000 */
     const char *command_line;   /* for fuzzer_stats */
     int resume;                 /* continue the campaign in OUT/NAME (--resume) */

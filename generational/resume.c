@@ -5,6 +5,7 @@
  * run again on the cov build to rebuild coverage and the seen-set, and the
  * unexpanded ones go back on the worklist; counters continue from the old
  * fuzzer_stats. A kill -9 loses at most the expansion in flight. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +38,9 @@ int gb_journal_expanded(gb_search_t *s, const gb_item_t *it, gb_err_t *e)
     }
     /* One write of a short line with O_APPEND: a reader sees it whole or
      * not at all, and a torn last line (power loss) is ignored on resume. */
-    if (write(s->journal_fd, line, (size_t)n) != n)
-        return gb_err_sys(e, "cannot append to the expansion journal");
+    while (write(s->journal_fd, line, (size_t)n) != n)
+        if (!gb_wait_for_space(s, errno))
+            return gb_err_sys(e, "cannot append to the expansion journal");
     return 0;
 }
 

@@ -3,8 +3,10 @@
  * child.bound = j + 1, lowered to the first divergence when a child leaves
  * the path it was predicted to follow (so an optimistic child that broke a
  * checksum can repair it in the next generation). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "search_int.h"
@@ -34,10 +36,11 @@ static int check_binary(const char *path, const char *marker, const char *mode, 
     return 0;
 }
 
-static int start_fsrv(gb_search_t *s, gb_err_t *e)
+int gb_search_start_fsrv(gb_search_t *s, gb_err_t *e)
 {
     char *argv[] = {(char *)s->o.cov_bin, s->cur_input, NULL};
-    gb_fsrv_opts_t fo = {.argv = argv, .input_path = s->cur_input, .timeout_ms = s->o.timeout_ms};
+    gb_fsrv_opts_t fo = {.argv = argv, .input_path = s->cur_input, .timeout_ms = s->o.timeout_ms,
+                         .mem_limit_mb = s->o.mem_limit_mb};
     return gb_fsrv_start(&fo, &s->fsrv, e);
 }
 
@@ -66,7 +69,7 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
     snprintf(s->cur_input, sizeof s->cur_input, "%s/.cur_input", dir);
     snprintf(s->trace_input, sizeof s->trace_input, "%s/.cur_trace_input", dir);
     snprintf(s->trace_file, sizeof s->trace_file, "%s/.cur_trace.gbt", dir);
-    if ((o.libfuzzer_dir && gb_mkdirs(o.libfuzzer_dir, e) != 0) || start_fsrv(s, e) != 0 ||
+    if ((o.libfuzzer_dir && gb_mkdirs(o.libfuzzer_dir, e) != 0) || gb_search_start_fsrv(s, e) != 0 ||
         (o.resume && gb_resume_load(s, e) != 0)) {
         gb_search_free(s);
         return -1;
@@ -127,6 +130,30 @@ int gb_search_add_seed(gb_search_t *s, const uint8_t *data, size_t len, const ch
 }
 
 void gb_search_stop(gb_search_t *s) { s->stop = 1; }
+
+void gb_notice(gb_search_t *s, unsigned kind, const char *msg)
+{
+    if (s->noticed & kind)
+        return;
+    s->noticed |= kind;
+    if (s->o.on_notice)
+        s->o.on_notice(msg, s->o.status_ctx);
+}
+
+int gb_wait_for_space(gb_search_t *s, int err)
+{
+    if ((err != ENOSPC && err != EDQUOT) || s->stop ||
+        (s->o.max_seconds && gb_time_ms() - s->start_ms >= s->o.max_seconds * 1000))
+        return 0; /* out of time while the disk is full: the write's error ends the run */
+    char msg[4300];
+    snprintf(msg, sizeof msg, "the disk holding %s is full: writing paused, retrying every 2 s "
+                              "(nothing is lost; free some space to go on)",
+             gb_campaign_dir(s->camp));
+    gb_notice(s, GB_NOTE_DISK, msg);
+    struct timespec ts = {2, 0};
+    nanosleep(&ts, NULL);
+    return 1;
+}
 
 void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
 {

@@ -97,6 +97,8 @@ struct gb_search {
     uint64_t prev_run_s;
     int sync_failed;       /* a sync step failed inside a tick */
     int claims_ready;      /* the claims directory exists */
+    unsigned noticed;      /* GB_NOTE_* already reported */
+    uint64_t trace_missing, trace_seen; /* trace runs that wrote no trace / a usable one */
     gb_search_stats_t st;
     uint64_t last_solver_sync_ms; /* gb_search_sync_solver */
     uint64_t start_ms, last_status_ms, last_stats_ms, last_find_ms, seq;
@@ -113,6 +115,18 @@ int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_
 /* Runs a stored input again (resume): scores it into the coverage map and
  * notes a crash's signature; stores nothing. Returns like run_check. */
 int gb_search_rerun(gb_search_t *s, gb_item_t *it, int is_crash, gb_err_t *e);
+
+/* Notices, each reported once (search.c). */
+enum { GB_NOTE_HANG = 1, GB_NOTE_DISK = 2, GB_NOTE_NOBLOCK = 4, GB_NOTE_TRACE = 8 };
+void gb_notice(gb_search_t *s, unsigned kind, const char *msg);
+
+/* On a full disk (errno ENOSPC or EDQUOT after a failed write): reports it
+ * once, waits 2 s and returns 1 so the caller retries; 0 for any other
+ * failure or when the search is being stopped. */
+int gb_wait_for_space(gb_search_t *s, int err);
+
+/* Starts the forkserver on the cov build (search.c). */
+int gb_search_start_fsrv(gb_search_t *s, gb_err_t *e);
 
 /* resume.c */
 int gb_journal_expanded(gb_search_t *s, const gb_item_t *it, gb_err_t *e);
