@@ -108,18 +108,16 @@ int gb_cmd_build(int argc, char **argv)
                           "UBSan, reads one input file: replays crashes). Compiler output goes\n"
                           "to DIR/NAME.build.log.",
                           opts, GB_N(opts)};
-    const char *pos[8];
-    int npos, nrest;
-    char **rest;
-    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
-    if (r != 0)
-        return r > 0 ? 0 : 2;
-    if (npos == 0 || nrest)
+    gb_args_t a;
+    int r = gb_opts_args(&cmd, argc, argv, &a);
+    if (r >= 0)
+        return r;
+    if (a.npos == 0 || a.nrest)
         return fprintf(stderr, "glassbox build: usage: glassbox build [-o DIR] SOURCE... "
                                "(see --help)\n"), 2;
-    for (int i = 0; i < npos; i++)
-        if (access(pos[i], R_OK) != 0)
-            return fprintf(stderr, "glassbox build: cannot read source %s\n", pos[i]), 1;
+    for (int i = 0; i < a.npos; i++)
+        if (access(a.pos[i], R_OK) != 0)
+            return fprintf(stderr, "glassbox build: cannot read source %s\n", a.pos[i]), 1;
     char self[PATH_MAX], namebuf[256], log[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
@@ -127,7 +125,7 @@ int gb_cmd_build(int argc, char **argv)
     self[n] = '\0';
     snprintf(b.self_dir, sizeof b.self_dir, "%s", dirname(self));
     if (!b.name) {
-        snprintf(namebuf, sizeof namebuf, "%s", pos[0]);
+        snprintf(namebuf, sizeof namebuf, "%s", a.pos[0]);
         char *base = basename(namebuf), *dot = strrchr(base, '.');
         if (dot)
             *dot = '\0';
@@ -135,8 +133,8 @@ int gb_cmd_build(int argc, char **argv)
     }
     snprintf(log, sizeof log, "%s/%s.build.log", b.dir, b.name);
     b.log = log;
-    b.srcs = pos;
-    b.nsrc = npos;
+    b.srcs = a.pos;
+    b.nsrc = a.npos;
     const char *failed = NULL;
     if (build_all(&b, &failed) != 0) {
         fprintf(stderr, "glassbox build: the %s build of %s failed; see %s\n", failed, b.name, log);

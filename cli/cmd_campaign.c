@@ -303,18 +303,16 @@ int gb_cmd_campaign(int argc, char **argv)
                           "SYNC/libfuzzer), and Glassbox workers, with one combined status. Stops\n"
                           "them all on Ctrl-C or after -V. Logs: SYNC/.logs/. Builds nothing.",
                           opts, GB_N(opts)};
-    const char *pos[8];
-    int npos, nrest;
-    char **rest;
-    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
-    if (r != 0)
-        return r > 0 ? 0 : 2;
-    if ((!c.in && !c.resume) || !c.out || npos || nrest < 2 || nrest > 3)
+    gb_args_t a;
+    int r = gb_opts_args(&cmd, argc, argv, &a);
+    if (r >= 0)
+        return r;
+    if ((!c.in && !c.resume) || !c.out || a.npos || a.nrest < 2 || a.nrest > 3)
         return fprintf(stderr, "glassbox campaign: usage: glassbox campaign -i SEEDS -o SYNC "
                                "[options] -- TRACE_BIN COV_BIN [LF_BIN] (see --help)\n"), 2;
-    c.tbin = rest[0];
-    c.cbin = rest[1];
-    c.lfbin = nrest > 2 ? rest[2] : NULL;
+    c.tbin = a.rest[0];
+    c.cbin = a.rest[1];
+    c.lfbin = a.nrest > 2 ? a.rest[2] : NULL;
     gb_err_t e;
     if (check_inputs(&c, &e) != 0)
         return gb_cli_fail("campaign", e.msg);

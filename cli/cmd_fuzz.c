@@ -69,15 +69,13 @@ int gb_cmd_fuzz(int argc, char **argv)
                           "crashes/, hangs/, fuzzer_stats, plot_data. Stops when no input is\n"
                           "left to expand, after -V seconds, or on Ctrl-C.",
                           opts, GB_N(opts)};
-    const char *pos[8];
-    int npos, nrest;
-    char **rest;
-    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
-    if (r != 0)
-        return r > 0 ? 0 : 2;
+    gb_args_t a;
+    int r = gb_opts_args(&cmd, argc, argv, &a);
+    if (r >= 0)
+        return r;
     if ((!in && !resume) || !out)
         return fprintf(stderr, "glassbox fuzz: -i SEEDS and -o OUT are required (see --help)\n"), 2;
-    if (npos || nrest != 2)
+    if (a.npos || a.nrest != 2)
         return fprintf(stderr, "glassbox fuzz: expected '-- TRACE_BIN COV_BIN' after the "
                                "options (see --help)\n"), 2;
     if (t == 0 || t > 3600000 || st > 3600000)
@@ -88,7 +86,7 @@ int gb_cmd_fuzz(int argc, char **argv)
     if (in && gb_seeds_load(in, &seeds, &nseeds, &e) != 0)
         return gb_cli_fail("fuzz", e.msg);
     gb_search_opts_t so = {
-        .trace_bin = rest[0], .cov_bin = rest[1], .out = out, .name = name,
+        .trace_bin = a.rest[0], .cov_bin = a.rest[1], .out = out, .name = name,
         .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st, .max_seconds = v,
         .optimistic = !no_opt, .mem_limit_mb = (unsigned)mem, .on_notice = show_notice,
         .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,

@@ -90,20 +90,18 @@ int gb_cmd_plot(int argc, char **argv)
                           "Draws INSTANCE_DIR/plot_data (a Glassbox or AFL++ instance, e.g.\n"
                           "OUT/glassbox) as PNG plots with gnuplot, and an index.html.",
                           opts, GB_N(opts)};
-    const char *pos[8];
-    int npos, nrest;
-    char **rest;
-    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
-    if (r != 0)
-        return r > 0 ? 0 : 2;
-    if (npos != 1 || nrest)
+    gb_args_t a;
+    int r = gb_opts_args(&cmd, argc, argv, &a);
+    if (r >= 0)
+        return r;
+    if (a.npos != 1 || a.nrest)
         return fprintf(stderr, "glassbox plot: usage: glassbox plot INSTANCE_DIR [-o DIR]\n"), 2;
     char data[PATH_MAX], def[PATH_MAX], script[PATH_MAX + 32];
-    snprintf(data, sizeof data, "%s/plot_data", pos[0]);
+    snprintf(data, sizeof data, "%s/plot_data", a.pos[0]);
     if (access(data, R_OK) != 0)
         return fprintf(stderr, "glassbox plot: no plot_data in %s (give an instance dir, "
-                               "e.g. OUT/glassbox)\n", pos[0]), 1;
-    snprintf(def, sizeof def, "%s/plots", pos[0]);
+                               "e.g. OUT/glassbox)\n", a.pos[0]), 1;
+    snprintf(def, sizeof def, "%s/plots", a.pos[0]);
     if (!outdir)
         outdir = def;
     gb_err_t e;
@@ -125,7 +123,7 @@ int gb_cmd_plot(int argc, char **argv)
         return gb_cli_fail("plot", "gnuplot is not installed (Debian: gnuplot-nox)");
     if (rc != 0)
         return fprintf(stderr, "glassbox plot: gnuplot failed on %s; see %s\n", data, log), 1;
-    if (write_index(outdir, pos[0], &e) != 0)
+    if (write_index(outdir, a.pos[0], &e) != 0)
         return gb_cli_fail("plot", e.msg);
     printf("%s/index.html\n", outdir);
     return 0;

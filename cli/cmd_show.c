@@ -29,17 +29,15 @@ int gb_cmd_show(int argc, char **argv)
                           "Prints a trace's path constraint as an SMT-LIB2 script: one\n"
                           "declaration per input byte, one assertion per entry (pins marked).",
                           opts, GB_N(opts)};
-    const char *pos[8];
-    int npos, nrest;
-    char **rest;
-    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
-    if (r != 0)
-        return r > 0 ? 0 : 2;
-    if (npos != 1 || nrest)
+    gb_args_t a;
+    int r = gb_opts_args(&cmd, argc, argv, &a);
+    if (r >= 0)
+        return r;
+    if (a.npos != 1 || a.nrest)
         return fprintf(stderr, "glassbox show: usage: glassbox show [--blocks] FILE.gbt\n"), 2;
     gb_err_t e;
     gb_trace_t *t;
-    if (gb_trace_load(pos[0], 0, &t, &e) != 0)
+    if (gb_trace_load(a.pos[0], 0, &t, &e) != 0)
         return gb_cli_fail("show", e.msg);
     int rc = 0;
     if (blocks)

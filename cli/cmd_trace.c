@@ -24,26 +24,24 @@ int gb_cmd_trace(int argc, char **argv)
                           "writes its trace: the path constraint over the input bytes. See\n"
                           "docs/trace-format.md; print it with 'glassbox show'.",
                           opts, GB_N(opts)};
-    const char *pos[8];
-    int npos, nrest;
-    char **rest;
-    int r = gb_opts_parse(&cmd, argc, argv, pos, &npos, &rest, &nrest);
-    if (r != 0)
-        return r > 0 ? 0 : 2;
-    if (npos != 1 || !out || nrest != 1)
+    gb_args_t a;
+    int r = gb_opts_args(&cmd, argc, argv, &a);
+    if (r >= 0)
+        return r;
+    if (a.npos != 1 || !out || a.nrest != 1)
         return fprintf(stderr, "glassbox trace: usage: glassbox trace INPUT -o FILE.gbt -- "
                                "TRACE_BIN (see --help)\n"), 2;
     gb_err_t e;
-    if (access(pos[0], R_OK) != 0)
-        return fprintf(stderr, "glassbox trace: cannot read input %s\n", pos[0]), 1;
-    if (gb_check_executable(rest[0], &e) != 0)
+    if (access(a.pos[0], R_OK) != 0)
+        return fprintf(stderr, "glassbox trace: cannot read input %s\n", a.pos[0]), 1;
+    if (gb_check_executable(a.rest[0], &e) != 0)
         return gb_cli_fail("trace", e.msg);
-    int has = gb_binary_has_marker(rest[0], GB_MARKER_TRACE, &e);
+    int has = gb_binary_has_marker(a.rest[0], GB_MARKER_TRACE, &e);
     if (has <= 0)
         return gb_cli_fail("trace", has < 0 ? e.msg : "the binary is not a glassbox-cc --mode=trace build");
     char env[4200];
     snprintf(env, sizeof env, "GLASSBOX_TRACE_OUT=%s", out);
-    char *xargv[] = {rest[0], (char *)pos[0], NULL}, *envs[] = {env, NULL};
+    char *xargv[] = {a.rest[0], (char *)a.pos[0], NULL}, *envs[] = {env, NULL};
     gb_exec_opts_t xo = {.argv = xargv, .env_extra = envs, .timeout_ms = (unsigned)t,
                          .show_output = 1};
     gb_run_result_t res;

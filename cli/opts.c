@@ -112,3 +112,9 @@ int gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, 
     }
     return 0;
 }
+
+int gb_opts_args(const gb_cmd_t *cmd, int argc, char **argv, gb_args_t *a)
+{
+    int r = gb_opts_parse(cmd, argc, argv, a->pos, &a->npos, &a->rest, &a->nrest);
+    return r == 0 ? -1 : r > 0 ? 0 : 2;
+}

@@ -33,4 +33,16 @@ int gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, 
                   char ***rest, int *nrest);
 void gb_opts_help(const gb_cmd_t *cmd);
 
+/* What gb_opts_args leaves: positional arguments, and those after "--". */
+typedef struct gb_args {
+    const char *pos[8];
+    int npos;
+    char **rest;
+    int nrest;
+} gb_args_t;
+
+/* gb_opts_parse into `a`. Returns -1 when the command should go on, else
+ * the exit code to return at once (0 after --help, 2 on bad usage). */
+int gb_opts_args(const gb_cmd_t *cmd, int argc, char **argv, gb_args_t *a);
+
 #endif

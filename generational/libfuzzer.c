@@ -33,29 +33,10 @@ int gb_lf_export(gb_search_t *s, const gb_item_t *it, gb_err_t *e)
 
 static int import_file(gb_search_t *s, const char *name, gb_err_t *e)
 {
-    char path[4400];
+    char path[4400], desc[64];
     snprintf(path, sizeof path, "%s/%s", s->o.libfuzzer_dir, name);
-    uint8_t *data;
-    size_t len;
-    if (gb_read_file(path, GB_MAX_INPUT, &data, &len, NULL) != 0)
-        return 0;
-    int fresh = gb_hset_add(&s->seen, gb_hash64(data, len, 0));
-    if (fresh <= 0) {
-        gb_free(data);
-        return fresh < 0 ? gb_err_set(e, "out of memory") : 0;
-    }
-    gb_item_t *it = gb_item_new(data, len, s->seq++);
-    gb_free(data);
-    if (!it)
-        return gb_err_set(e, "out of memory");
-    char desc[64];
     snprintf(desc, sizeof desc, "sync:libfuzzer,sha1:%.12s", name);
-    s->st.imported++;
-    int kind = gb_search_run_check(s, it, desc, e);
-    if (kind > 0 && gb_search_keep(s, it, kind, desc, e) == 0)
-        return 0;
-    gb_item_free(it);
-    return kind < 0 ? -1 : 0;
+    return gb_sync_import(s, path, desc, e);
 }
 
 int gb_lf_import(gb_search_t *s, gb_err_t *e)

@@ -138,6 +138,9 @@ int gb_search_keep(gb_search_t *s, gb_item_t *it, int kind, const char *desc, gb
 
 /* sync.c: import from the other instances of the sync directory. */
 int gb_sync_run(gb_search_t *s, gb_err_t *e);
+/* Imports one file (a peer's entry, a libFuzzer corpus file) unless its
+ * content already ran: run, score, queue, worklist. */
+int gb_sync_import(gb_search_t *s, const char *path, const char *desc, gb_err_t *e);
 void gb_sync_load_cursor(gb_search_t *s, gb_peer_t *p);
 void gb_sync_free(gb_search_t *s);
 int gb_claim(gb_search_t *s, const gb_item_t *it, gb_err_t *e);

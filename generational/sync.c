@@ -85,11 +85,8 @@ static void check_renumbered(gb_peer_t *p, const gb_entry_t *en, size_t n)
     p->next_id = 0;
 }
 
-static int import_one(gb_search_t *s, gb_peer_t *p, const char *dir, const gb_entry_t *en,
-                      gb_err_t *e)
+int gb_sync_import(gb_search_t *s, const char *path, const char *desc, gb_err_t *e)
 {
-    char path[4400];
-    snprintf(path, sizeof path, "%s/%s", dir, en->name);
     uint8_t *data;
     size_t len;
     if (gb_read_file(path, GB_MAX_INPUT, &data, &len, NULL) != 0)
@@ -103,19 +100,21 @@ static int import_one(gb_search_t *s, gb_peer_t *p, const char *dir, const gb_en
     gb_free(data);
     if (!it)
         return gb_err_set(e, "out of memory");
-    char desc[200];
-    snprintf(desc, sizeof desc, "sync:%.40s,src:%06u", p->name, en->id);
     s->st.imported++;
     int kind = gb_search_run_check(s, it, desc, e);
-    if (kind <= 0) {
-        gb_item_free(it);
-        return kind;
-    }
-    if (gb_search_keep(s, it, kind, desc, e) != 0) {
-        gb_item_free(it);
-        return -1;
-    }
-    return 0;
+    if (kind > 0 && gb_search_keep(s, it, kind, desc, e) == 0)
+        return 0;
+    gb_item_free(it);
+    return kind < 0 ? -1 : 0;
+}
+
+static int import_one(gb_search_t *s, gb_peer_t *p, const char *dir, const gb_entry_t *en,
+                      gb_err_t *e)
+{
+    char path[4400], desc[200];
+    snprintf(path, sizeof path, "%s/%s", dir, en->name);
+    snprintf(desc, sizeof desc, "sync:%.40s,src:%06u", p->name, en->id);
+    return gb_sync_import(s, path, desc, e);
 }
 
 static int sync_peer(gb_search_t *s, const char *name, gb_err_t *e)
