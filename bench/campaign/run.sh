@@ -6,7 +6,9 @@
 #  2. AFL++ alone (-M + -S) against AFL++ (-M) plus one Glassbox worker: the
 #     same two processes' worth of CPU, same budget, per harness; time to
 #     first crash and coverage (the union of every instance's queue, run
-#     through the same cov build with afl-showmap -C).
+#     through the same cov build with afl-showmap -C). Harnesses: the demo,
+#     magiccrc, and zlib inflate (a real parser, built from Debian's source
+#     by harnesses/zlib/fetch-build.sh into BUILD_DIR/zlib).
 # Usage: bench/campaign/run.sh BUILD_DIR [SECONDS]   (prints Markdown)
 set -euo pipefail
 BUILD=$(cd "$1" && pwd)
@@ -55,12 +57,16 @@ echo "### AFL++ alone vs AFL++ + Glassbox (2 processes each, $SECS s)"
 echo
 echo "| harness | setup | first crash | blocks covered (union of queues) |"
 echo "|---|---|---|---|"
-for h in demo magiccrc; do
-  seeds=$SRC/harnesses/$h/seeds
+"$SRC/harnesses/zlib/fetch-build.sh" "$BUILD/zlib" "$BIN" >/dev/null 2>&1 ||
+  echo "(zlib could not be fetched or built: its rows are missing)"
+for h in demo magiccrc zlib_inflate; do
+  dir=$H seeds=$SRC/harnesses/$h/seeds
+  [ "$h" = zlib_inflate ] && dir=$BUILD/zlib seeds=$SRC/harnesses/zlib/seeds
+  [ -x "$dir/$h.cov" ] || continue
   "$BIN/glassbox" campaign -i "$seeds" -o "$W/afl-$h" --afl 2 --workers 0 -V "$SECS" -- \
-    "$H/$h.trace" "$H/$h.cov" 2>/dev/null
-  echo "| $h | afl-fuzz -M + -S | $(first_crash "$W/afl-$h") | $(coverage "$W/afl-$h" "$H/$h.cov") |"
+    "$dir/$h.trace" "$dir/$h.cov" 2>/dev/null
+  echo "| $h | afl-fuzz -M + -S | $(first_crash "$W/afl-$h") | $(coverage "$W/afl-$h" "$dir/$h.cov") |"
   "$BIN/glassbox" campaign -i "$seeds" -o "$W/gb-$h" --afl 1 --workers 1 -V "$SECS" -- \
-    "$H/$h.trace" "$H/$h.cov" 2>/dev/null
-  echo "| $h | afl-fuzz -M + glassbox | $(first_crash "$W/gb-$h") | $(coverage "$W/gb-$h" "$H/$h.cov") |"
+    "$dir/$h.trace" "$dir/$h.cov" 2>/dev/null
+  echo "| $h | afl-fuzz -M + glassbox | $(first_crash "$W/gb-$h") | $(coverage "$W/gb-$h" "$dir/$h.cov") |"
 done
