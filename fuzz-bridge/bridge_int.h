@@ -30,4 +30,7 @@ int gbb_exec_report(int err_rd);
 /* Microseconds on the monotonic clock. */
 uint64_t gbb_now_us(void);
 
+/* Turns a waitpid status into a run result (exec.c). */
+void gb_bridge_classify(int status, int timed_out, gb_run_result_t *r);
+
 #endif

@@ -159,9 +159,11 @@ static int wait_with_timeout(pid_t pid, unsigned timeout_ms, int *status)
     return killed;
 }
 
-static void classify(int status, int killed, gb_run_result_t *r)
+/* Shared with the forkserver (bridge_int.h). WIFSTOPPED (a persistent-mode
+ * child finishing one iteration) counts as a normal end. */
+void gb_bridge_classify(int status, int timed_out, gb_run_result_t *r)
 {
-    if (killed) {
+    if (timed_out) {
         r->status = GB_RUN_TIMEOUT;
         r->signal = SIGKILL;
     } else if (WIFSIGNALED(status)) {
@@ -218,7 +220,7 @@ int gb_exec_run(const gb_exec_opts_t *opts, gb_run_result_t *r, gb_err_t *e)
     }
     int killed = wait_with_timeout(pid, opts->timeout_ms, &status);
     r->time_us = gbb_now_us() - t0;
-    classify(status, killed, r);
+    gb_bridge_classify(status, killed, r);
     return 0;
 }
 

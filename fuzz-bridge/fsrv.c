@@ -471,21 +471,6 @@ static int fsrv_died(gb_fsrv_t *f, const char *when, gb_err_t *e)
                       when, how);
 }
 
-static void fsrv_classify(int status, int timed_out, gb_run_result_t *r)
-{
-    if (timed_out) {
-        r->status = GB_RUN_TIMEOUT;
-        r->signal = SIGKILL;
-    } else if (WIFSIGNALED(status)) {
-        r->status = GB_RUN_CRASH;
-        r->signal = WTERMSIG(status);
-    } else {
-        /* WIFSTOPPED is a persistent-mode child finishing one iteration. */
-        r->status = GB_RUN_OK;
-        r->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-    }
-}
-
 int gb_fsrv_run(gb_fsrv_t *f, const uint8_t *input, size_t len, gb_run_result_t *r, gb_err_t *e)
 {
     memset(r, 0, sizeof *r);
@@ -520,7 +505,7 @@ int gb_fsrv_run(gb_fsrv_t *f, const uint8_t *input, size_t len, gb_run_result_t 
     if (rc != 0)
         return fsrv_died(f, "during the run", e);
     f->last_timed_out = timed_out;
-    fsrv_classify((int)status, timed_out, r);
+    gb_bridge_classify((int)status, timed_out, r);
     return 0;
 }
 
