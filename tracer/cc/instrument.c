@@ -340,9 +340,12 @@ static void do_gep(ictx_t *x, LLVMValueRef inst, uint32_t site)
 
 /* ---- calls --------------------------------------------------------- */
 
-static const char *const models[] = {"memcmp", "bcmp",   "strcmp", "strncmp", "strlen",
-                                     "memcpy", "memmove", "memset", "strcpy",  "abs",
-                                     "labs",   "llabs"};
+/* Modelled libc functions: calls to NAME go to __gb_model_NAME in the
+ * runtime. One list per runtime file, so each stays next to its models. */
+static const char *const models[] = {
+#include "models_libc.inc" /* tracer/rt/libc.c: strings, memory, ctype, numbers */
+#include "models_io.inc"   /* tracer/rt/io.c: input sources (files, stdio) */
+};
 
 /* Points calls of modelled libc functions at the runtime's models. */
 static void redirect_model(ictx_t *x, LLVMValueRef inst, LLVMValueRef fn)
