@@ -22,9 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Words of a small made-up vocabulary: text deflate can match, not runs. */
 static void cw_fill(unsigned char *p, size_t n)
 {
-    static const char *const words[] = {"glass", "box",  "trace", "shadow", "branch",
+    static const char *const words[] = {"glass", "box",  "trace", "shadow",  "branch",
                                         "flip",  "seed", "zlib",  "inflate", "of",
-                                        "the",   "a",    "path",  "solver", "byte"};
+                                        "the",   "a",    "path",  "solver",  "byte"};
     uint32_t x = 12345u;
     size_t i = 0;
     while (i < n) {

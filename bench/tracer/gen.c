@@ -120,9 +120,9 @@ static void gen_demo(gen_buf_t *b)
  * Huffman blocks with literals, short and long matches. */
 static void gen_text(unsigned char *p, size_t n)
 {
-    static const char *const words[] = {"whitebox", "fuzzing", "path", "constraint", "solver",
-                                        "generational", "search", "input", "byte", "flip",
-                                        "the", "of", "a", "to", "zlib", "stream"};
+    static const char *const words[] = {
+        "whitebox", "fuzzing", "path", "constraint", "solver", "generational", "search", "input",
+        "byte",     "flip",    "the",  "of",         "a",      "to",           "zlib",   "stream"};
     size_t i = 0;
     while (i < n) {
         uint32_t r = gen_rand();

@@ -10,8 +10,8 @@
 # Each repetition runs every (case, variant) once, the variant order
 # rotating from one repetition to the next; one warm-up round is dropped.
 # Figures are medians over the repetitions: the harness call timed inside
-# the process (timer.c; in trace builds it includes __gb_input), and the
-# whole process's wall time. zlib is built by harnesses/zlib/fetch-build.sh
+# the process (timer.c; in trace builds it includes __gb_input), wall and
+# CPU time, and the whole process's wall time. zlib is built by harnesses/zlib/fetch-build.sh
 # into BUILD_DIR/zlib (redone only when glassbox-cc, its runtime or the
 # script are newer than the last build); without it cases 2-3 are skipped.
 # Usage: bench/tracer/run.sh BUILD_DIR [REPS]   (prints Markdown)
@@ -79,8 +79,8 @@ if [ "$zlib_ok" = 1 ]; then
 fi
 declare -A input=([demo]=demo.gbox [inflate]=inflate.zz [constwork]=const.bin)
 
-# run CASE VARIANT REP: one process; appends "case variant rep ns wall_us rss"
-# to $W/runs.
+# run CASE VARIANT REP: one process; appends "case variant rep ns cpu_ns
+# wall_us rss" to $W/runs.
 run() {
   local c=$1 v=$2 rep=$3 exe=$W/$1.native t0 t1
   [ "$v" = native ] || exe=$W/$c.trace
@@ -89,11 +89,12 @@ run() {
   t0=$EPOCHREALTIME
   "${env[@]}" "$exe" "$W/in/${input[$c]}" 2>"$W/err" || die "$c ($v) exited $?: $(tail -1 "$W/err")"
   t1=$EPOCHREALTIME
-  local ns rss
+  local ns cpu rss
   ns=$(sed -n 's/^gb-bench ns=\([0-9]*\) .*/\1/p' "$W/err")
+  cpu=$(sed -n 's/.* cpu_ns=\([0-9]*\) .*/\1/p' "$W/err")
   rss=$(sed -n 's/.*maxrss_kib=\([0-9]*\).*/\1/p' "$W/err")
   [ -n "$ns" ] || die "$c ($v) printed no timing: $(tail -1 "$W/err")"
-  echo "$c $v $rep $ns $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1e6 }') $rss" \
+  echo "$c $v $rep $ns $cpu $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1e6 }') $rss" \
     >>"$W/runs"
 }
 
@@ -107,7 +108,7 @@ for rep in $(seq 0 "$REPS"); do # rep 0 is the warm-up, dropped below
 done
 
 # med CASE VARIANT FIELD: median over the counted repetitions (field 4 = ns,
-# 5 = wall us, 6 = max RSS KiB).
+# 5 = CPU ns, 6 = process wall us, 7 = max RSS KiB).
 med() {
   awk -v c="$1" -v v="$2" -v f="$3" '$1 == c && $2 == v && $3 > 0 { print $f }' "$W/runs" |
     sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
@@ -122,23 +123,29 @@ declare -A target=([demo]="-" [inflate]="<= 5x" [constwork]="<= 1.5x")
 
 echo "Medians of $REPS repetitions (after one warm-up round), interleaved."
 echo
-echo "In-process time of the harness call (ms; trace builds include __gb_input):"
+echo "In-process wall time of the harness call (ms; trace builds include __gb_input),"
+echo "and the same ratios in CPU time:"
 echo
-echo "| case | native | trace, tracing off | trace, tracing on | off/native | on/native | target |"
-echo "|---|---|---|---|---|---|---|"
+echo "| case | native | trace, tracing off | trace, tracing on | off/native | on/native | CPU off/native | CPU on/native | target |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for c in $cases; do
   n=$(med "$c" native 4) o=$(med "$c" off 4) t=$(med "$c" on 4)
+  cn=$(med "$c" native 5) co=$(med "$c" off 5) ct=$(med "$c" on 5)
   echo "| ${what[$c]} | $(ms "$n" 1e6) | $(ms "$o" 1e6) | $(ms "$t" 1e6) | $(ratio "$o" "$n") |" \
-    "**$(ratio "$t" "$n")** | ${target[$c]} |"
+    "**$(ratio "$t" "$n")** | $(ratio "$co" "$cn") | $(ratio "$ct" "$cn") | ${target[$c]} |"
 done
 echo
-echo "Whole process, wall time (ms), max RSS and trace size:"
+echo "Whole process, wall time (ms), max RSS, and the last traced run's trace"
+echo "(size; path-constraint entries and constraints the tracer dropped, from glassbox show):"
 echo
-echo "| case | native | tracing off | tracing on | off/native | on/native | max RSS native / on (MiB) | trace file |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| case | native | tracing off | tracing on | off/native | on/native | max RSS native / on (MiB) | trace file | entries | dropped |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for c in $cases; do
-  n=$(med "$c" native 5) o=$(med "$c" off 5) t=$(med "$c" on 5)
+  n=$(med "$c" native 6) o=$(med "$c" off 6) t=$(med "$c" on 6)
+  head=$("$BIN/glassbox" show "$W/$c.gbt" | sed -n 1p) # sed reads all: no SIGPIPE
+  ent=$(sed -n 's/.* \([0-9]*\) path-constraint entries.*/\1/p' <<<"$head")
+  drop=$(sed -n 's/.* \([0-9]*\) constraints dropped.*/\1/p' <<<"$head")
   echo "| $c | $(ms "$n" 1e3) | $(ms "$o" 1e3) | $(ms "$t" 1e3) | $(ratio "$o" "$n") |" \
-    "$(ratio "$t" "$n") | $(ms "$(med "$c" native 6)" 1024) / $(ms "$(med "$c" on 6)" 1024) |" \
-    "$(wc -c <"$W/$c.gbt") B |"
+    "$(ratio "$t" "$n") | $(ms "$(med "$c" native 7)" 1024) / $(ms "$(med "$c" on 7)" 1024) |" \
+    "$(wc -c <"$W/$c.gbt") B | $ent | ${drop:-0} |"
 done
