@@ -12,8 +12,8 @@
 # Figures are medians over the repetitions: the harness call timed inside
 # the process (timer.c; in trace builds it includes __gb_input), wall and
 # CPU time, and the whole process's wall time. zlib is built by harnesses/zlib/fetch-build.sh
-# into BUILD_DIR/zlib (redone only when glassbox-cc, its runtime or the
-# script are newer than the last build); without it cases 2-3 are skipped.
+# into BUILD_DIR/zlib (redone only when glassbox-cc or that script is newer
+# than the last build); without it cases 2 and 3 are skipped.
 # Usage: bench/tracer/run.sh BUILD_DIR [REPS]   (prints Markdown)
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [REPS]" >&2; exit 2; }
@@ -30,11 +30,12 @@ trap '[ -n "${GB_BENCH_KEEP:-}" ] || rm -rf "$W"' EXIT
 
 die() { echo "bench/tracer: $*" >&2; exit 1; }
 
-# zlib: reuse BUILD_DIR/zlib unless what went into its trace build changed.
+# zlib: reuse BUILD_DIR/zlib unless what went into its trace build changed
+# (the runtime is not in libz.a: build() below links the current one).
 Z=$BUILD/zlib
 zlib_ok=1
 stale=0
-for f in "$BIN/glassbox-cc" "$BUILD/lib/libgb_rt_trace.a" "$SRC/harnesses/zlib/fetch-build.sh"; do
+for f in "$BIN/glassbox-cc" "$SRC/harnesses/zlib/fetch-build.sh"; do
   [ -f "$Z/trace/libz.a" ] && [ ! "$f" -nt "$Z/trace/libz.a" ] || stale=1
 done
 [ -f "$Z/plain/libz.a" ] || stale=1
