@@ -15,6 +15,7 @@
 # into BUILD_DIR/zlib (redone only when glassbox-cc or that script is newer
 # than the last build); without it cases 2 and 3 are skipped.
 # Usage: bench/tracer/run.sh BUILD_DIR [REPS]   (prints Markdown)
+# GB_BENCH_KEEP=1 keeps the work directory (binaries, inputs, traces) for perf.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [REPS]" >&2; exit 2; }
 BUILD=$(cd "$1" && pwd)
