@@ -169,7 +169,8 @@ RT_HIDDEN void rt_out_pc(unsigned kind, int taken, uint32_t site, rt_expr_t *con
 RT_HIDDEN void rt_out_block(uint32_t id)
 {
     id &= 0xffff;
-    if (fd < 0 || ended || (seen_block[id >> 3] & (1u << (id & 7))))
+    /* The seen bit first: it answers nearly every call, alone. */
+    if ((seen_block[id >> 3] & (1u << (id & 7))) || fd < 0 || ended)
         return;
     seen_block[id >> 3] |= (uint8_t)(1u << (id & 7));
     used += gbt_enc_block(room(), id);

@@ -27,7 +27,7 @@ static void *zalloc(size_t n)
 }
 
 /* The page for `addr`, or NULL; allocates it when `create`. */
-static page_t *page_of(uintptr_t addr, int create)
+static page_t *page_walk(uintptr_t addr, int create)
 {
     if (RT_UNLIKELY(addr >> (L1_BITS + L2_BITS + PAGE_BITS)))
         return NULL; /* beyond 48 bits: never symbolic */
@@ -50,6 +50,35 @@ static page_t *page_of(uintptr_t addr, int create)
     return *slot;
 }
 
+/* A direct-mapped cache of page_walk's answers, absent pages included:
+ * nearly every load and store of a trace build asks for its page, mostly
+ * the same few (stack, a buffer or two). Pages are never freed and only
+ * page_walk(create) adds them, so an entry goes stale only when its page
+ * is created, and page_of refreshes it then. */
+#define CACHE_BITS 8
+static uintptr_t cache_tag[1u << CACHE_BITS]; /* page number + 1; 0 = empty */
+static page_t *cache_page[1u << CACHE_BITS];
+
+/* A cache miss: walks the table and fills the entry. */
+__attribute__((noinline)) static page_t *page_miss(uintptr_t addr, int create)
+{
+    uintptr_t pn = addr >> PAGE_BITS;
+    unsigned i = (unsigned)pn & ((1u << CACHE_BITS) - 1);
+    page_t *p = page_walk(addr, create);
+    cache_tag[i] = pn + 1;
+    cache_page[i] = p;
+    return p;
+}
+
+static inline page_t *page_of(uintptr_t addr, int create)
+{
+    uintptr_t pn = addr >> PAGE_BITS;
+    unsigned i = (unsigned)pn & ((1u << CACHE_BITS) - 1);
+    if (RT_LIKELY(cache_tag[i] == pn + 1) && (cache_page[i] || !create))
+        return cache_page[i];
+    return page_miss(addr, create);
+}
+
 RT_HIDDEN rt_expr_t *rt_shadow_get(uintptr_t addr)
 {
     page_t *p = page_of(addr, 0);
@@ -63,28 +92,55 @@ RT_HIDDEN void rt_shadow_set(uintptr_t addr, rt_expr_t *e)
         (*p)[addr & (PAGE_SIZE_B - 1)] = e;
 }
 
-RT_HIDDEN int rt_shadow_any(uintptr_t addr, size_t n)
+/* Whether any of the n shadows at q is set; no early exit, since n is
+ * usually a load's 1 to 8 bytes. */
+static int any_set(rt_expr_t *const *q, size_t n)
 {
-    if (!l1)
-        return 0;
+    uintptr_t acc = 0;
+    for (size_t j = 0; j < n; j++)
+        acc |= (uintptr_t)q[j];
+    return acc != 0;
+}
+
+/* rt_shadow_any over several pages. The hot paths of this file keep
+ * their loops over pages out of line, so that a scalar load or store
+ * costs a few instructions and no register saves. */
+__attribute__((noinline)) static int any_pages(uintptr_t addr, size_t n)
+{
     for (size_t i = 0; i < n;) {
         uintptr_t a = addr + i;
         size_t in_page = PAGE_SIZE_B - (a & (PAGE_SIZE_B - 1));
         size_t k = in_page < n - i ? in_page : n - i;
         page_t *p = page_of(a, 0);
-        if (p)
-            for (size_t j = 0; j < k; j++)
-                if ((*p)[(a + j) & (PAGE_SIZE_B - 1)])
-                    return 1;
+        if (p && any_set(&(*p)[a & (PAGE_SIZE_B - 1)], k))
+            return 1;
         i += k;
     }
     return 0;
 }
 
-RT_HIDDEN void rt_shadow_clear(uintptr_t addr, size_t n)
+RT_HIDDEN int rt_shadow_any(uintptr_t addr, size_t n)
 {
     if (!l1)
-        return;
+        return 0;
+    size_t off = addr & (PAGE_SIZE_B - 1);
+    if (RT_UNLIKELY(n > PAGE_SIZE_B - off))
+        return any_pages(addr, n);
+    page_t *p = page_of(addr, 0);
+    return p && any_set(&(*p)[off], n);
+}
+
+/* Clears n shadows at q, writing only those set: most stores of concrete
+ * values find their bytes concrete already, and need not dirty the line. */
+static void clear_set(rt_expr_t **q, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        if (q[j])
+            q[j] = NULL;
+}
+
+__attribute__((noinline)) static void clear_pages(uintptr_t addr, size_t n)
+{
     for (size_t i = 0; i < n;) {
         uintptr_t a = addr + i;
         size_t in_page = PAGE_SIZE_B - (a & (PAGE_SIZE_B - 1));
@@ -94,6 +150,20 @@ RT_HIDDEN void rt_shadow_clear(uintptr_t addr, size_t n)
             memset(&(*p)[a & (PAGE_SIZE_B - 1)], 0, k * sizeof(rt_expr_t *));
         i += k;
     }
+}
+
+RT_HIDDEN void rt_shadow_clear(uintptr_t addr, size_t n)
+{
+    if (!l1)
+        return;
+    size_t off = addr & (PAGE_SIZE_B - 1);
+    if (RT_UNLIKELY(n > 8 || n > PAGE_SIZE_B - off)) {
+        clear_pages(addr, n);
+        return;
+    }
+    page_t *p = page_of(addr, 0); /* a scalar store */
+    if (p)
+        clear_set(&(*p)[off], n);
 }
 
 RT_HIDDEN void rt_shadow_copy(uintptr_t dst, uintptr_t src, size_t n)
