@@ -663,10 +663,16 @@ static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
     }
 }
 
+/* Where code added at the top of a block goes: after its PHIs and its
+ * exception-handling pad (a landingpad must stay first, or the unwinder's
+ * invoke edges are broken). */
 static LLVMValueRef first_non_phi(LLVMBasicBlockRef bb)
 {
     LLVMValueRef i = LLVMGetFirstInstruction(bb);
     while (i && LLVMIsAPHINode(i))
+        i = LLVMGetNextInstruction(i);
+    while (i && (LLVMIsALandingPadInst(i) || LLVMIsACatchPadInst(i) ||
+                 LLVMIsACleanupPadInst(i)))
         i = LLVMGetNextInstruction(i);
     return i;
 }
