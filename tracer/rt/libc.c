@@ -68,8 +68,8 @@ static uint8_t fold_byte(uint8_t c)
 
 static rt_expr_t *fold_expr(rt_expr_t *c)
 {
-    rt_expr_t *upper = rt_binop(GBT_OP_ULT, rt_binop(GBT_OP_SUB, c, rt_const(8, 'A')),
-                                rt_const(8, 26));
+    rt_expr_t *upper =
+        rt_binop(GBT_OP_ULT, rt_binop(GBT_OP_SUB, c, rt_const(8, 'A')), rt_const(8, 26));
     return rt_ite(upper, rt_binop(GBT_OP_OR, c, rt_const(8, 0x20)), c);
 }
 
@@ -164,8 +164,8 @@ RT_EXPORT int __gb_model_strncmp(const char *a, const char *b, size_t n)
 RT_EXPORT int __gb_model_strcmp(const char *a, const char *b)
 {
     int r = strcmp(a, b);
-    set_cmp_result(
-        all_equal((const uint8_t *)a, (const uint8_t *)b, str_span(a, b, (size_t)-1), 0), r);
+    set_cmp_result(all_equal((const uint8_t *)a, (const uint8_t *)b, str_span(a, b, (size_t)-1), 0),
+                   r);
     return r;
 }
 
@@ -179,8 +179,8 @@ RT_EXPORT int __gb_model_strncasecmp(const char *a, const char *b, size_t n)
 RT_EXPORT int __gb_model_strcasecmp(const char *a, const char *b)
 {
     int r = strcasecmp(a, b);
-    set_cmp_result(
-        all_equal((const uint8_t *)a, (const uint8_t *)b, str_span(a, b, (size_t)-1), 1), r);
+    set_cmp_result(all_equal((const uint8_t *)a, (const uint8_t *)b, str_span(a, b, (size_t)-1), 1),
+                   r);
     return r;
 }
 

@@ -42,8 +42,8 @@ static rt_expr_t *table_entry(const void *table, size_t size, rt_expr_t *sc, int
 {
     if (!sc || c < -CTYPE_LO || c >= CTYPE_LEN - CTYPE_LO)
         return NULL;
-    rt_expr_t *idx = rt_binop(GBT_OP_MUL, rt_unop(GBT_OP_SEXT, 64, rt_resize(sc, 32), 0),
-                              rt_const(64, size));
+    rt_expr_t *idx =
+        rt_binop(GBT_OP_MUL, rt_unop(GBT_OP_SEXT, 64, rt_resize(sc, 32), 0), rt_const(64, size));
     rt_expr_t *addr = rt_binop(GBT_OP_ADD, rt_const(64, (uint64_t)(uintptr_t)table), idx);
     uintptr_t concrete = (uintptr_t)table + (uintptr_t)((intptr_t)c * (intptr_t)size);
     return rt_table_load(addr, concrete, size);
@@ -61,7 +61,7 @@ static int class_model(const void *self, int c, unsigned short mask)
 #define CLASS_MODEL(name, bit)                                                                     \
     RT_EXPORT int __gb_model_##name(int c)                                                         \
     {                                                                                              \
-        return class_model((const void *)__gb_model_##name, c, (unsigned short)(bit));          \
+        return class_model((const void *)__gb_model_##name, c, (unsigned short)(bit));             \
     }
 
 CLASS_MODEL(isdigit, _ISdigit)

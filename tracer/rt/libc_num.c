@@ -190,7 +190,8 @@ static rt_expr_t *num_expr(const decider_t *d, const num_parse_t *p, uint64_t li
     }
     if (p->ndig > safe_digits(p->eff, limit))
         return NULL; /* may saturate: a later run with fewer digits will tell */
-    if (p->neg) /* the sign's own decision is in the trace */
+    /* The sign's own decision is in the trace. */
+    if (p->neg)
         v = rt_unop(GBT_OP_NEG, 64, v, 0);
     return v && v->op != GBT_OP_CONST ? v : NULL;
 }

@@ -107,9 +107,8 @@ RT_EXPORT char *__gb_model_strrchr(const char *s, int c)
     char *r = strrchr(s, c);
     size_t ext = rt_model_str_extent(s, RT_MODEL_MAX_BYTES);
     rt_expr_t *want = wanted((const void *)__gb_model_strrchr, c);
-    __gb_ret = want && symbolic_scan(s, ext, want)
-                   ? last_match((const uint8_t *)s, ext, want, 1)
-                   : NULL;
+    __gb_ret =
+        want && symbolic_scan(s, ext, want) ? last_match((const uint8_t *)s, ext, want, 1) : NULL;
     return r;
 }
 
@@ -118,14 +117,15 @@ static rt_expr_t *match_at(const uint8_t *h, size_t i, const uint8_t *nd, size_t
 {
     rt_expr_t *acc = rt_const(1, 1);
     for (size_t j = 0; j < nl && acc; j++) {
-        rt_expr_t *a = rt_shadow_get((uintptr_t)(h + i + j)), *b = rt_shadow_get((uintptr_t)(nd + j));
+        rt_expr_t *a = rt_shadow_get((uintptr_t)(h + i + j)),
+                  *b = rt_shadow_get((uintptr_t)(nd + j));
         if (!a && !b) {
             if (h[i + j] != nd[j])
                 return rt_const(1, 0);
             continue;
         }
-        acc = rt_binop(GBT_OP_AND, acc, rt_binop(GBT_OP_EQ, rt_model_byte(h + i + j),
-                                                 rt_model_byte(nd + j)));
+        acc = rt_binop(GBT_OP_AND, acc,
+                       rt_binop(GBT_OP_EQ, rt_model_byte(h + i + j), rt_model_byte(nd + j)));
     }
     return acc;
 }
