@@ -5,42 +5,95 @@
  * Comparisons are modelled for equality: the result is ite(all compared
  * bytes equal, 0, concrete result), which is what `== 0` branches need. */
 #include <string.h>
+#include <strings.h>
 
 #include "rt_int.h"
 
-extern __thread void *__gb_ret;
-extern __thread void *__gb_params[];
-extern __thread void *__gb_callee;
-
 /* The shadow of argument i when an instrumented caller called `self`
- * (docs/tracer.md, "Calls"); NULL otherwise. Consumes the callee tag. */
-static rt_expr_t *param(const void *self, unsigned i)
+ * (docs/tracer.md, "Calls"); NULL otherwise. */
+RT_HIDDEN rt_expr_t *rt_model_param(const void *self, unsigned i)
 {
     return __gb_callee == self && rt.active ? (rt_expr_t *)__gb_params[i] : NULL;
 }
 
-#define MAX_MODEL_BYTES 4096 /* longer symbolic compares stay concrete */
-
-static rt_expr_t *byte_at(const uint8_t *p)
+/* The byte at p as an expression: its shadow, or a constant. */
+RT_HIDDEN rt_expr_t *rt_model_byte(const uint8_t *p)
 {
     rt_expr_t *s = rt_shadow_get((uintptr_t)p);
     return s ? s : rt_const(8, *p);
 }
 
-/* AND over i < n of (a[i] == b[i]); NULL if every pair is concrete. */
-static rt_expr_t *all_equal(const uint8_t *a, const uint8_t *b, size_t n)
+/* Defined by the linker's default script; weak, so a link without it
+ * (a shared object) still works, with sites that vary under ASLR. */
+extern const char __executable_start[] __attribute__((weak));
+
+static uint64_t mix64(uint64_t x)
 {
-    if (n > MAX_MODEL_BYTES || (!rt_shadow_any((uintptr_t)a, n) && !rt_shadow_any((uintptr_t)b, n)))
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ull;
+    x ^= x >> 27;
+    x *= 0x81dadef4bc2dd44dull;
+    return x ^ (x >> 33);
+}
+
+/* A site id for a decision taken inside a model: stable across runs of one
+ * binary, because it hashes the call's return address relative to the
+ * executable's start (not the ASLR'd address), the model and the
+ * decision's role and position. */
+RT_HIDDEN uint32_t rt_model_site(const char *model, const void *ret, unsigned role, uint64_t pos)
+{
+    uintptr_t off = (uintptr_t)ret;
+    if (__executable_start && off >= (uintptr_t)__executable_start)
+        off -= (uintptr_t)__executable_start;
+    uint64_t h = 0x6a09e667f3bcc909ull;
+    for (const char *c = model; *c; c++)
+        h = mix64(h ^ (uint8_t)*c);
+    h = mix64(h ^ off);
+    h = mix64(h ^ ((uint64_t)role << 48) ^ pos);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Records a condition a model decided on, as a BRANCH entry (nothing when
+ * it is concrete), so the search can ask for the other outcome. */
+RT_HIDDEN void rt_model_decide(uint32_t site, rt_expr_t *cond, int truth)
+{
+    __gb_branch(cond, (uint64_t)(truth != 0), site);
+}
+
+/* ASCII lower case, as strcasecmp folds in the C locale. */
+static uint8_t fold_byte(uint8_t c)
+{
+    return (uint8_t)((uint8_t)(c - 'A') < 26 ? c | 0x20 : c);
+}
+
+static rt_expr_t *fold_expr(rt_expr_t *c)
+{
+    rt_expr_t *upper =
+        rt_binop(GBT_OP_ULT, rt_binop(GBT_OP_SUB, c, rt_const(8, 'A')), rt_const(8, 26));
+    return rt_ite(upper, rt_binop(GBT_OP_OR, c, rt_const(8, 0x20)), c);
+}
+
+/* AND over i < n of (a[i] == b[i]), both sides case-folded when `fold`;
+ * NULL if every pair is concrete or a concrete pair differs. */
+static rt_expr_t *all_equal(const uint8_t *a, const uint8_t *b, size_t n, int fold)
+{
+    if (n > RT_MODEL_MAX_BYTES ||
+        (!rt_shadow_any((uintptr_t)a, n) && !rt_shadow_any((uintptr_t)b, n)))
         return NULL;
     rt_expr_t *acc = rt_const(1, 1);
     for (size_t i = 0; i < n && acc; i++) {
         rt_expr_t *sa = rt_shadow_get((uintptr_t)(a + i)), *sb = rt_shadow_get((uintptr_t)(b + i));
         if (!sa && !sb) {
-            if (a[i] != b[i])
+            if (fold ? fold_byte(a[i]) != fold_byte(b[i]) : a[i] != b[i])
                 return NULL; /* a concrete difference decides the result */
             continue;
         }
-        acc = rt_binop(GBT_OP_AND, acc, rt_binop(GBT_OP_EQ, byte_at(a + i), byte_at(b + i)));
+        rt_expr_t *x = rt_model_byte(a + i), *y = rt_model_byte(b + i);
+        if (fold) {
+            x = fold_expr(x);
+            y = fold_expr(y);
+        }
+        acc = rt_binop(GBT_OP_AND, acc, rt_binop(GBT_OP_EQ, x, y));
     }
     return acc;
 }
@@ -56,7 +109,7 @@ static void set_cmp_result(rt_expr_t *eq, int result)
 RT_EXPORT int __gb_model_memcmp(const void *a, const void *b, size_t n)
 {
     int r = memcmp(a, b, n);
-    set_cmp_result(all_equal(a, b, n), r);
+    set_cmp_result(all_equal(a, b, n, 0), r);
     return r;
 }
 
@@ -65,44 +118,100 @@ RT_EXPORT int __gb_model_bcmp(const void *a, const void *b, size_t n)
     return __gb_model_memcmp(a, b, n);
 }
 
-/* Bytes compared by strncmp(a, b, n): up to and including the first NUL of
- * the shorter string, at most n. If those are equal, the strings are. */
+/* A concrete NUL: it ends the string on every input. */
+static int hard_nul(const char *p)
+{
+    return *p == 0 && !rt_shadow_get((uintptr_t)p);
+}
+
+/* How many bytes of s (at most `limit`) a string model reads: up to this
+ * run's NUL and, when that NUL is symbolic, on past it up to a concrete
+ * NUL, so another input can move the terminator. The extra bytes stay on
+ * the terminator's page, which is mapped. */
+RT_HIDDEN size_t rt_model_str_extent(const char *s, size_t limit)
+{
+    if (limit > RT_MODEL_MAX_BYTES)
+        limit = RT_MODEL_MAX_BYTES;
+    size_t i = strnlen(s, limit);
+    if (i == limit)
+        return limit;
+    while (!hard_nul(s + i) && i + 1 < limit && ((uintptr_t)(s + i + 1) & 4095) != 0)
+        i++;
+    return i + 1;
+}
+
+/* Bytes compared by strncmp(a, b, n): if they are equal, so are the
+ * strings. Both extents, when the shorter ends at a concrete NUL (or at
+ * n); else up to this run's first NUL of the shorter string. */
 static size_t str_span(const char *a, const char *b, size_t n)
 {
+    size_t ea = rt_model_str_extent(a, n), eb = rt_model_str_extent(b, n);
+    size_t m = ea < eb ? ea : eb;
+    if (m == n || (m > 0 && hard_nul((ea < eb ? a : b) + m - 1)))
+        return m;
     size_t la = strnlen(a, n), lb = strnlen(b, n);
-    size_t m = (la < lb ? la : lb) + 1;
+    m = (la < lb ? la : lb) + 1;
     return m < n ? m : n;
 }
 
 RT_EXPORT int __gb_model_strncmp(const char *a, const char *b, size_t n)
 {
     int r = strncmp(a, b, n);
-    set_cmp_result(all_equal((const uint8_t *)a, (const uint8_t *)b, str_span(a, b, n)), r);
+    set_cmp_result(all_equal((const uint8_t *)a, (const uint8_t *)b, str_span(a, b, n), 0), r);
     return r;
 }
 
 RT_EXPORT int __gb_model_strcmp(const char *a, const char *b)
 {
     int r = strcmp(a, b);
-    set_cmp_result(all_equal((const uint8_t *)a, (const uint8_t *)b, str_span(a, b, (size_t)-1)),
+    set_cmp_result(all_equal((const uint8_t *)a, (const uint8_t *)b, str_span(a, b, (size_t)-1), 0),
                    r);
     return r;
 }
 
-/* strlen(s) = k: ite(s[0]==0, 0, ite(s[1]==0, 1, ... k)). */
+RT_EXPORT int __gb_model_strncasecmp(const char *a, const char *b, size_t n)
+{
+    int r = strncasecmp(a, b, n);
+    set_cmp_result(all_equal((const uint8_t *)a, (const uint8_t *)b, str_span(a, b, n), 1), r);
+    return r;
+}
+
+RT_EXPORT int __gb_model_strcasecmp(const char *a, const char *b)
+{
+    int r = strcasecmp(a, b);
+    set_cmp_result(all_equal((const uint8_t *)a, (const uint8_t *)b, str_span(a, b, (size_t)-1), 1),
+                   r);
+    return r;
+}
+
+/* The length of s as an expression over its first `e` bytes (its extent):
+ * ite(s[0]==0, 0, ite(s[1]==0, 1, ... e)). */
+static rt_expr_t *length_expr(const char *s, size_t e)
+{
+    if (!rt.active || !rt_shadow_any((uintptr_t)s, e))
+        return NULL;
+    rt_expr_t *r = rt_const(64, e);
+    for (size_t i = e; i-- > 0 && r;) {
+        rt_expr_t *b = rt_shadow_get((uintptr_t)(s + i));
+        if (b)
+            r = rt_ite(rt_binop(GBT_OP_EQ, b, rt_const(8, 0)), rt_const(64, i), r);
+        else if (s[i] == 0)
+            r = rt_const(64, i);
+    }
+    return r;
+}
+
 RT_EXPORT size_t __gb_model_strlen(const char *s)
 {
     size_t k = strlen(s);
-    __gb_ret = NULL;
-    if (!rt.active || k > MAX_MODEL_BYTES || !rt_shadow_any((uintptr_t)s, k + 1))
-        return k;
-    rt_expr_t *e = rt_const(64, k);
-    for (size_t i = k; i-- > 0 && e;) {
-        rt_expr_t *b = rt_shadow_get((uintptr_t)(s + i));
-        if (b)
-            e = rt_ite(rt_binop(GBT_OP_EQ, b, rt_const(8, 0)), rt_const(64, i), e);
-    }
-    __gb_ret = e;
+    __gb_ret = length_expr(s, rt_model_str_extent(s, RT_MODEL_MAX_BYTES));
+    return k;
+}
+
+RT_EXPORT size_t __gb_model_strnlen(const char *s, size_t n)
+{
+    size_t k = strnlen(s, n);
+    __gb_ret = length_expr(s, rt_model_str_extent(s, n));
     return k;
 }
 
@@ -135,6 +244,49 @@ RT_EXPORT char *__gb_model_strcpy(char *d, const char *s)
     return memcpy(d, s, n);
 }
 
+/* strncpy copies the string's bytes and pads with zeros up to n: the pad
+ * is concrete. */
+RT_EXPORT char *__gb_model_strncpy(char *d, const char *s, size_t n)
+{
+    size_t k = strnlen(s, n);
+    rt_shadow_copy((uintptr_t)d, (uintptr_t)s, k);
+    rt_shadow_clear((uintptr_t)d + k, n - k);
+    __gb_ret = NULL;
+    return strncpy(d, s, n);
+}
+
+RT_EXPORT char *__gb_model_strcat(char *d, const char *s)
+{
+    size_t ld = strlen(d), n = strlen(s) + 1;
+    rt_shadow_copy((uintptr_t)d + ld, (uintptr_t)s, n);
+    __gb_ret = NULL;
+    memcpy(d + ld, s, n);
+    return d;
+}
+
+/* The new buffer may reuse freed memory with stale shadows: every byte
+ * gets the source's shadow or is cleared. */
+RT_EXPORT char *__gb_model_strdup(const char *s)
+{
+    char *r = strdup(s);
+    if (r)
+        rt_shadow_copy((uintptr_t)r, (uintptr_t)s, strlen(s) + 1);
+    __gb_ret = NULL;
+    return r;
+}
+
+RT_EXPORT char *__gb_model_strndup(const char *s, size_t n)
+{
+    char *r = strndup(s, n);
+    if (r) {
+        size_t k = strlen(r);
+        rt_shadow_copy((uintptr_t)r, (uintptr_t)s, k);
+        rt_shadow_clear((uintptr_t)r + k, 1); /* the NUL strndup adds */
+    }
+    __gb_ret = NULL;
+    return r;
+}
+
 static rt_expr_t *abs_expr(rt_expr_t *x)
 {
     if (!x)
@@ -145,21 +297,21 @@ static rt_expr_t *abs_expr(rt_expr_t *x)
 
 RT_EXPORT int __gb_model_abs(int x)
 {
-    __gb_ret = abs_expr(param((const void *)__gb_model_abs, 0));
+    __gb_ret = abs_expr(rt_model_param((const void *)__gb_model_abs, 0));
     __gb_callee = NULL;
     return x < 0 ? -x : x;
 }
 
 RT_EXPORT long __gb_model_labs(long x)
 {
-    __gb_ret = abs_expr(param((const void *)__gb_model_labs, 0));
+    __gb_ret = abs_expr(rt_model_param((const void *)__gb_model_labs, 0));
     __gb_callee = NULL;
     return x < 0 ? -x : x;
 }
 
 RT_EXPORT long long __gb_model_llabs(long long x)
 {
-    __gb_ret = abs_expr(param((const void *)__gb_model_llabs, 0));
+    __gb_ret = abs_expr(rt_model_param((const void *)__gb_model_llabs, 0));
     __gb_callee = NULL;
     return x < 0 ? -x : x;
 }

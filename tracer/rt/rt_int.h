@@ -138,4 +138,59 @@ RT_EXPORT int __gb_model_abs(int x);
 RT_EXPORT long __gb_model_labs(long x);
 RT_EXPORT long long __gb_model_llabs(long long x);
 
+/* ---- libc models (libc*.c; docs/tracer.md, "libc models") ------------ */
+#define RT_MODEL_MAX_BYTES 4096 /* longer symbolic scans and compares stay concrete */
+
+extern __thread void *__gb_params[];
+extern __thread void *__gb_ret;
+extern __thread void *__gb_callee;
+
+RT_HIDDEN rt_expr_t *rt_model_param(const void *self, unsigned i);
+RT_HIDDEN rt_expr_t *rt_model_byte(const uint8_t *p);
+RT_HIDDEN uint32_t rt_model_site(const char *model, const void *ret, unsigned role, uint64_t pos);
+RT_HIDDEN void rt_model_decide(uint32_t site, rt_expr_t *cond, int truth);
+RT_HIDDEN size_t rt_model_str_extent(const char *s, size_t limit);
+
+/* table.c: a table read symbolically even when GLASSBOX_TABLES is off
+ * (libc's ctype tables: small, and every parser indexes them). */
+RT_HIDDEN void rt_table_register_always(const void *addr, uint64_t size);
+
+/* Models added with the helpers above (libc.c, libc_str.c, libc_num.c,
+ * libc_ctype.c). */
+RT_EXPORT int __gb_model_strcasecmp(const char *a, const char *b);
+RT_EXPORT int __gb_model_strncasecmp(const char *a, const char *b, size_t n);
+RT_EXPORT size_t __gb_model_strnlen(const char *s, size_t n);
+RT_EXPORT char *__gb_model_strncpy(char *d, const char *s, size_t n);
+RT_EXPORT char *__gb_model_strcat(char *d, const char *s);
+RT_EXPORT char *__gb_model_strdup(const char *s);
+RT_EXPORT char *__gb_model_strndup(const char *s, size_t n);
+RT_EXPORT void *__gb_model_memchr(const void *s, int c, size_t n);
+RT_EXPORT void *__gb_model_memrchr(const void *s, int c, size_t n);
+RT_EXPORT char *__gb_model_strchr(const char *s, int c);
+RT_EXPORT char *__gb_model_strrchr(const char *s, int c);
+RT_EXPORT char *__gb_model_strstr(const char *h, const char *nd);
+RT_EXPORT void *__gb_model_memmem(const void *h, size_t hl, const void *nd, size_t nl);
+RT_EXPORT long __gb_model_strtol(const char *s, char **endptr, int base);
+RT_EXPORT long long __gb_model_strtoll(const char *s, char **endptr, int base);
+RT_EXPORT unsigned long __gb_model_strtoul(const char *s, char **endptr, int base);
+RT_EXPORT unsigned long long __gb_model_strtoull(const char *s, char **endptr, int base);
+RT_EXPORT int __gb_model_atoi(const char *s);
+RT_EXPORT long __gb_model_atol(const char *s);
+RT_EXPORT uint16_t __gb_model_htons(uint16_t x);
+RT_EXPORT uint16_t __gb_model_ntohs(uint16_t x);
+RT_EXPORT uint32_t __gb_model_htonl(uint32_t x);
+RT_EXPORT uint32_t __gb_model_ntohl(uint32_t x);
+RT_EXPORT const unsigned short **__gb_model___ctype_b_loc(void);
+RT_EXPORT const int32_t **__gb_model___ctype_tolower_loc(void);
+RT_EXPORT const int32_t **__gb_model___ctype_toupper_loc(void);
+RT_EXPORT int __gb_model_isdigit(int c);
+RT_EXPORT int __gb_model_isalpha(int c);
+RT_EXPORT int __gb_model_isalnum(int c);
+RT_EXPORT int __gb_model_isspace(int c);
+RT_EXPORT int __gb_model_isxdigit(int c);
+RT_EXPORT int __gb_model_isupper(int c);
+RT_EXPORT int __gb_model_islower(int c);
+RT_EXPORT int __gb_model_tolower(int c);
+RT_EXPORT int __gb_model_toupper(int c);
+
 #endif

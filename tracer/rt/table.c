@@ -14,6 +14,15 @@ static int sorted = 1;
 static rt_table_t *used; /* tables by id - 1, copies: `tabs` may move */
 static size_t nused, capused;
 
+/* Tables read symbolically whatever GLASSBOX_TABLES says: libc's ctype
+ * tables (one per class table and locale; a handful at most). */
+#define MAX_ALWAYS 16
+static struct {
+    uintptr_t start;
+    uint64_t size;
+} always[MAX_ALWAYS];
+static size_t nalways;
+
 RT_EXPORT void __gb_table_register(const void *addr, uint64_t size)
 {
     if (!addr || size == 0 || size > GBT_TABLE_MAX)
@@ -28,6 +37,26 @@ RT_EXPORT void __gb_table_register(const void *addr, uint64_t size)
     }
     tabs[ntabs++] = (rt_table_t){(uintptr_t)addr, (uint32_t)size, 0, 0};
     sorted = 0;
+}
+
+RT_HIDDEN void rt_table_register_always(const void *addr, uint64_t size)
+{
+    for (size_t i = 0; i < nalways; i++)
+        if (always[i].start == (uintptr_t)addr && always[i].size == size)
+            return; /* the same table again (each lookup of a ctype table) */
+    if (nalways == MAX_ALWAYS)
+        return;
+    always[nalways].start = (uintptr_t)addr;
+    always[nalways++].size = size;
+    __gb_table_register(addr, size);
+}
+
+static int in_always(uintptr_t addr, size_t n)
+{
+    for (size_t i = 0; i < nalways; i++)
+        if (addr >= always[i].start && addr + n <= always[i].start + always[i].size)
+            return 1;
+    return 0;
 }
 
 static int by_start(const void *a, const void *b)
@@ -82,7 +111,7 @@ RT_HIDDEN rt_table_t *rt_table_by_id(uint32_t id)
  * table read; NULL when `addr` is not in a table. */
 RT_HIDDEN rt_expr_t *rt_table_load(rt_expr_t *a, uintptr_t addr, size_t n)
 {
-    if (n == 0 || n > 8 || !rt.active || !rt.lim.tables)
+    if (n == 0 || n > 8 || !rt.active || (!rt.lim.tables && !in_always(addr, n)))
         return NULL;
     rt_table_t *t = rt_table_find(addr, n);
     if (!t)

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* libc number models: strtol, strtoul, strtoll, strtoull, atoi, atol (the
+ * C locale's syntax: spaces, sign, 0x/0 prefixes, digits of the base) and
+ * htons/ntohs/htonl/ntohl. A parse is re-done here to find where each part
+ * of the number is; every class test that decided where it ends becomes a
+ * BRANCH entry, and the value is the expression of the digits consumed. */
+#include <arpa/inet.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_int.h"
+
+/* Roles of the decisions a parse records (part of their site ids). */
+enum { ROLE_SPACE = 1, ROLE_MINUS, ROLE_PLUS, ROLE_ZERO, ROLE_X, ROLE_DIGIT };
+
+/* Where the parts of one number are, as the real strto* saw them. */
+typedef struct num_parse {
+    const uint8_t *s;
+    int base;       /* as passed (0 = from the prefix) */
+    int eff;        /* the base the digits were read in */
+    size_t spaces;  /* leading white space bytes */
+    size_t sign;    /* 1 if a sign byte follows them */
+    int neg;        /* that sign was '-' */
+    size_t zero_at; /* position of the prefix test (after the sign) */
+    int zero;       /* base 0 or 16 and s[zero_at] == '0' */
+    int x;          /* and s[zero_at + 1] is x or X: a hex prefix */
+    size_t digits;  /* first digit */
+    size_t ndig;    /* digits consumed */
+} num_parse_t;
+
+static int is_space(uint8_t c)
+{
+    return c == ' ' || (uint8_t)(c - 9) < 5;
+}
+
+/* The value of c as a digit, or 99 for a non-digit. */
+static int digit_of(uint8_t c)
+{
+    if ((uint8_t)(c - '0') < 10)
+        return c - '0';
+    if ((uint8_t)((c | 0x20) - 'a') < 26)
+        return (c | 0x20) - 'a' + 10;
+    return 99;
+}
+
+/* Walks s as glibc's strtol does in the C locale. */
+static void parse(num_parse_t *p, const char *str, int base)
+{
+    const uint8_t *s = (const uint8_t *)str;
+    memset(p, 0, sizeof *p);
+    p->s = s;
+    p->base = p->eff = base;
+    size_t i = 0;
+    while (i < RT_MODEL_MAX_BYTES && is_space(s[i]))
+        i++;
+    p->spaces = i;
+    if (s[i] == '-' || s[i] == '+') {
+        p->sign = 1;
+        p->neg = s[i++] == '-';
+    }
+    p->zero_at = i;
+    if ((base == 0 || base == 16) && s[i] == '0') {
+        p->zero = 1;
+        if ((s[i + 1] | 0x20) == 'x') {
+            p->x = 1;
+            p->eff = 16;
+            i += 2;
+        } else if (base == 0) {
+            p->eff = 8;
+        }
+    } else if (base == 0) {
+        p->eff = 10;
+    }
+    p->digits = i;
+    while (i < RT_MODEL_MAX_BYTES && digit_of(s[i]) < p->eff)
+        i++;
+    p->ndig = i - p->digits;
+}
+
+/* Where strto* leaves *endptr for this parse. */
+static size_t parse_end(const num_parse_t *p)
+{
+    if (p->ndig)
+        return p->digits + p->ndig;
+    return p->x ? p->zero_at + 1 : 0; /* "0x" and no hex digit: the 0 alone */
+}
+
+/* The most digits in base b that cannot exceed `limit`. */
+static size_t safe_digits(int b, uint64_t limit)
+{
+    size_t n = 0;
+    for (uint64_t top = 1; top <= limit / (uint64_t)b; top *= (uint64_t)b)
+        n++;
+    return n;
+}
+
+/* The value of the digits, two's complement when negated (no overflow:
+ * callers check the digit count). */
+static uint64_t parse_value(const num_parse_t *p)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < p->ndig; i++)
+        v = v * (uint64_t)p->eff + (uint64_t)digit_of(p->s[p->digits + i]);
+    return p->neg ? 0 - v : v;
+}
+
+/* c is a digit in base b (C locale). */
+static rt_expr_t *digit_cond(rt_expr_t *c, int b)
+{
+    rt_expr_t *dec = rt_binop(GBT_OP_ULT, rt_binop(GBT_OP_SUB, c, rt_const(8, '0')),
+                              rt_const(8, (uint64_t)(b < 10 ? b : 10)));
+    if (b <= 10)
+        return dec;
+    rt_expr_t *lower = rt_binop(GBT_OP_OR, c, rt_const(8, 0x20));
+    rt_expr_t *alpha = rt_binop(GBT_OP_ULT, rt_binop(GBT_OP_SUB, lower, rt_const(8, 'a')),
+                                rt_const(8, (uint64_t)(b - 10)));
+    return rt_binop(GBT_OP_OR, dec, alpha);
+}
+
+/* The digit's value as 64 bits, assuming it is a digit in base b. */
+static rt_expr_t *digit_value(rt_expr_t *c, int b)
+{
+    rt_expr_t *dec = rt_binop(GBT_OP_SUB, c, rt_const(8, '0'));
+    if (b > 10) {
+        rt_expr_t *isdec = rt_binop(GBT_OP_ULT, dec, rt_const(8, 10));
+        rt_expr_t *lower = rt_binop(GBT_OP_OR, c, rt_const(8, 0x20));
+        dec = rt_ite(isdec, dec, rt_binop(GBT_OP_SUB, lower, rt_const(8, 'a' - 10)));
+    }
+    return rt_resize(dec, 64);
+}
+
+static rt_expr_t *space_cond(rt_expr_t *c)
+{
+    rt_expr_t *sp = rt_binop(GBT_OP_EQ, c, rt_const(8, ' '));
+    rt_expr_t *ctl = rt_binop(GBT_OP_ULT, rt_binop(GBT_OP_SUB, c, rt_const(8, 9)), rt_const(8, 5));
+    return rt_binop(GBT_OP_OR, sp, ctl);
+}
+
+/* The BRANCH entries of a parse, in the order strto* tested the bytes. */
+typedef struct decider {
+    const char *model;
+    const void *ret;
+    const uint8_t *s;
+} decider_t;
+
+static void decide(const decider_t *d, unsigned role, size_t pos, rt_expr_t *cond, int truth)
+{
+    if (rt_shadow_get((uintptr_t)(d->s + pos)))
+        rt_model_decide(rt_model_site(d->model, d->ret, role, pos), cond, truth);
+}
+
+static rt_expr_t *at(const decider_t *d, size_t pos)
+{
+    return rt_model_byte(d->s + pos);
+}
+
+static void decide_prefix(const decider_t *d, const num_parse_t *p)
+{
+    for (size_t i = 0; i <= p->spaces; i++)
+        decide(d, ROLE_SPACE, i, space_cond(at(d, i)), i < p->spaces);
+    size_t q = p->spaces;
+    rt_expr_t *c = at(d, q);
+    decide(d, ROLE_MINUS, q, rt_binop(GBT_OP_EQ, c, rt_const(8, '-')), p->sign && p->neg);
+    if (!(p->sign && p->neg))
+        decide(d, ROLE_PLUS, q, rt_binop(GBT_OP_EQ, c, rt_const(8, '+')), p->sign != 0);
+    if (p->base != 0 && p->base != 16)
+        return;
+    q = p->zero_at;
+    decide(d, ROLE_ZERO, q, rt_binop(GBT_OP_EQ, at(d, q), rt_const(8, '0')), p->zero);
+    if (p->zero) {
+        rt_expr_t *x = rt_binop(GBT_OP_OR, at(d, q + 1), rt_const(8, 0x20));
+        decide(d, ROLE_X, q + 1, rt_binop(GBT_OP_EQ, x, rt_const(8, 'x')), p->x);
+    }
+}
+
+/* Records the decisions and returns the value's expression (64 bits), or
+ * NULL when nothing symbolic was consumed or the digits could overflow. */
+static rt_expr_t *num_expr(const decider_t *d, const num_parse_t *p, uint64_t limit)
+{
+    decide_prefix(d, p);
+    rt_expr_t *v = rt_const(64, 0);
+    for (size_t i = 0; i <= p->ndig; i++) {
+        size_t pos = p->digits + i;
+        rt_expr_t *c = at(d, pos);
+        decide(d, ROLE_DIGIT, pos, digit_cond(c, p->eff), i < p->ndig);
+        if (i < p->ndig)
+            v = rt_binop(GBT_OP_ADD, rt_binop(GBT_OP_MUL, v, rt_const(64, (uint64_t)p->eff)),
+                         digit_value(c, p->eff));
+    }
+    if (p->ndig > safe_digits(p->eff, limit))
+        return NULL; /* may saturate: a later run with fewer digits will tell */
+    /* The sign's own decision is in the trace. */
+    if (p->neg)
+        v = rt_unop(GBT_OP_NEG, 64, v, 0);
+    return v && v->op != GBT_OP_CONST ? v : NULL;
+}
+
+/* Shared by the strto* models: `r` is the real result, `end` where the real
+ * function stopped. Returns the result's shadow (64 bits). */
+static rt_expr_t *strto_model(const char *model, const void *ret, const char *s, int base,
+                              uint64_t r, const char *end, uint64_t limit)
+{
+    if (!rt.active || base < 0 || base == 1 || base > 36)
+        return NULL;
+    num_parse_t p;
+    parse(&p, s, base);
+    if (!rt_shadow_any((uintptr_t)s, p.digits + p.ndig + 1))
+        return NULL; /* every byte the parse looked at is concrete */
+    if (parse_end(&p) != (size_t)(end - s))
+        return NULL; /* not the syntax modelled here (another locale?) */
+    if (p.ndig <= safe_digits(p.eff, limit) && parse_value(&p) != r)
+        return NULL;
+    decider_t d = {model, ret, (const uint8_t *)s};
+    return num_expr(&d, &p, limit);
+}
+
+/* *endptr was written by libc: its old shadow is stale. */
+static void clear_end(char **endptr)
+{
+    if (endptr)
+        rt_shadow_clear((uintptr_t)endptr, sizeof *endptr);
+}
+
+RT_EXPORT long __gb_model_strtol(const char *s, char **endptr, int base)
+{
+    char *end;
+    long r = strtol(s, &end, base);
+    __gb_ret = strto_model("strtol", __builtin_return_address(0), s, base, (uint64_t)r, end,
+                           (uint64_t)LONG_MAX);
+    if (endptr)
+        *endptr = end;
+    clear_end(endptr);
+    return r;
+}
+
+RT_EXPORT long long __gb_model_strtoll(const char *s, char **endptr, int base)
+{
+    char *end;
+    long long r = strtoll(s, &end, base);
+    __gb_ret = strto_model("strtoll", __builtin_return_address(0), s, base, (uint64_t)r, end,
+                           (uint64_t)LLONG_MAX);
+    if (endptr)
+        *endptr = end;
+    clear_end(endptr);
+    return r;
+}
+
+RT_EXPORT unsigned long __gb_model_strtoul(const char *s, char **endptr, int base)
+{
+    char *end;
+    unsigned long r = strtoul(s, &end, base);
+    __gb_ret = strto_model("strtoul", __builtin_return_address(0), s, base, (uint64_t)r, end,
+                           (uint64_t)ULONG_MAX);
+    if (endptr)
+        *endptr = end;
+    clear_end(endptr);
+    return r;
+}
+
+RT_EXPORT unsigned long long __gb_model_strtoull(const char *s, char **endptr, int base)
+{
+    char *end;
+    unsigned long long r = strtoull(s, &end, base);
+    __gb_ret = strto_model("strtoull", __builtin_return_address(0), s, base, (uint64_t)r, end,
+                           (uint64_t)ULLONG_MAX);
+    if (endptr)
+        *endptr = end;
+    clear_end(endptr);
+    return r;
+}
+
+/* atoi and atol are strtol(s, NULL, 10) in glibc (and inline as such at
+ * -O2); atoi's result is its low 32 bits. */
+RT_EXPORT int __gb_model_atoi(const char *s)
+{
+    char *end;
+    long r = strtol(s, &end, 10);
+    __gb_ret = rt_resize(strto_model("atoi", __builtin_return_address(0), s, 10, (uint64_t)r, end,
+                                     (uint64_t)LONG_MAX),
+                         32);
+    return (int)r;
+}
+
+RT_EXPORT long __gb_model_atol(const char *s)
+{
+    char *end;
+    long r = strtol(s, &end, 10);
+    __gb_ret = strto_model("atol", __builtin_return_address(0), s, 10, (uint64_t)r, end,
+                           (uint64_t)LONG_MAX);
+    return r;
+}
+
+/* Byte order: calls at -O0 (at -O2 they are llvm.bswap, see intrin.c). */
+static rt_expr_t *bswap_expr(rt_expr_t *x, unsigned width)
+{
+    x = rt_resize(x, width);
+    if (!x)
+        return NULL;
+    rt_expr_t *e = rt_extract(x, 0, 8);
+    for (unsigned lo = 8; lo < width; lo += 8)
+        e = rt_concat(e, rt_extract(x, lo, 8));
+    return e;
+}
+
+RT_EXPORT uint16_t __gb_model_htons(uint16_t x)
+{
+    __gb_ret = bswap_expr(rt_model_param((const void *)__gb_model_htons, 0), 16);
+    return htons(x);
+}
+
+RT_EXPORT uint16_t __gb_model_ntohs(uint16_t x)
+{
+    __gb_ret = bswap_expr(rt_model_param((const void *)__gb_model_ntohs, 0), 16);
+    return ntohs(x);
+}
+
+RT_EXPORT uint32_t __gb_model_htonl(uint32_t x)
+{
+    __gb_ret = bswap_expr(rt_model_param((const void *)__gb_model_htonl, 0), 32);
+    return htonl(x);
+}
+
+RT_EXPORT uint32_t __gb_model_ntohl(uint32_t x)
+{
+    __gb_ret = bswap_expr(rt_model_param((const void *)__gb_model_ntohl, 0), 32);
+    return ntohl(x);
+}
