@@ -205,12 +205,12 @@ static size_t divergence(const gb_item_t *it, const gb_trace_t *t, size_t pcs)
 static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_trace_t *t,
                              size_t j, const gb_model_t *m)
 {
-    gb_item_t *c = gb_item_new(parent->data, parent->len, s->seq++);
+    size_t len;
+    uint8_t *data = gb_model_apply(parent->data, parent->len, m, GB_MAX_INPUT, &len);
+    gb_item_t *c = data ? gb_item_new(data, len, s->seq++) : NULL;
+    gb_free(data);
     if (!c)
         return NULL;
-    for (size_t i = 0; i < m->n; i++)
-        if (m->offsets[i] < c->len)
-            c->data[m->offsets[i]] = m->values[i];
     c->bound = j + 1;
     c->predicted = gb_calloc(j + 1, sizeof *c->predicted);
     if (!c->predicted) {

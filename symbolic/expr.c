@@ -587,7 +587,7 @@ int gb_trace_eval_pc(const gb_trace_t *t, size_t j, const uint8_t *input, size_t
         for (unsigned k = 0; k < x->nargs; k++)
             a[k] = val[gb_dag_pos(list, i, x->args[k])];
         if (x->op == GBT_OP_INPUT)
-            val[i] = (input && x->imm < len) ? input[x->imm] : 0;
+            val[i] = gbt_input_byte(input, len, x->imm);
         else
             val[i] = gb_dag_apply(d, x, a);
     }

@@ -407,7 +407,7 @@ static uint64_t var_value(const ivar_t *v, const uint8_t *in, size_t len)
     uint64_t x = 0;
     for (unsigned i = 0; i < v->n; i++) {
         uint64_t off = v->base + i;
-        uint64_t b = in && off < len ? in[off] : 0;
+        uint64_t b = gbt_input_byte(in, len, off);
         x |= b << (8 * (v->be ? v->n - 1 - i : i));
     }
     return x;
@@ -558,7 +558,7 @@ static int try_candidates(ictx_t *c, const uint8_t *in, size_t len, uint8_t *val
     r = 0;
     for (unsigned round = 0; round < rounds && !r; round++) {
         for (size_t i = 0; i < c->noffs; i++)
-            vals[i] = in && c->offs[i] < len ? in[c->offs[i]] : 0;
+            vals[i] = gbt_input_byte(in, len, c->offs[i]);
         for (size_t k = 0; k < c->nv; k++)
             if (nc[k])
                 put_var(c, &c->vars[k], cand[k][round < nc[k] ? round : nc[k] - 1], vals);

@@ -41,12 +41,22 @@ static int is_leaf(const gb_node_t *x)
 
 static void print_term(printer_t *p, uint32_t node);
 
+/* Input byte k is bK; the bytes of the length variable are len0 (least
+ * significant) to len2. */
+static void print_var(FILE *f, uint64_t off)
+{
+    if (gbt_is_len_offset(off))
+        fprintf(f, "len%u", (unsigned)(off - GBT_LEN_OFFSET));
+    else
+        fprintf(f, "b%" PRIu64, off);
+}
+
 /* A reference to a node: its name, its literal, or its inline term. */
 static void print_ref(printer_t *p, uint32_t node)
 {
     const gb_node_t *x = &p->d->nodes[node];
     if (x->op == GBT_OP_INPUT)
-        fprintf(p->f, "b%" PRIu64, x->imm);
+        print_var(p->f, x->imm);
     else if (x->op == GBT_OP_CONST)
         fprintf(p->f, "(_ bv%" PRIu64 " %u)", x->imm, x->width);
     else if (p->named[gb_dag_pos(p->list, p->n, node)])
@@ -194,8 +204,11 @@ static int print_decls(printer_t *p)
         if (p->d->nodes[p->list[i]].op == GBT_OP_INPUT)
             off[n++] = p->d->nodes[p->list[i]].imm;
     qsort(off, n, sizeof *off, cmp_u64);
-    for (size_t i = 0; i < n; i++)
-        fprintf(p->f, "(declare-const b%" PRIu64 " (_ BitVec 8))\n", off[i]);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(p->f, "(declare-const ");
+        print_var(p->f, off[i]);
+        fprintf(p->f, " (_ BitVec 8))\n");
+    }
     gb_free(off);
     for (size_t i = 0; i < p->n; i++) {
         if (!p->named[i])

@@ -816,22 +816,39 @@ int gb_solver_cache_save(gb_solver_t *s, const char *path, gb_err_t *e)
 
 /* ---- Verification (tests, glassbox solve --check) --------------------- */
 
-/* The parent input with m's bytes written over it. */
-static uint8_t *combine(const gb_solver_t *s, const gb_model_t *m, size_t *len)
+size_t gb_model_length(const gb_model_t *m, size_t parent_len, size_t max_len)
 {
-    size_t n = s->input_len;
-    for (size_t i = 0; i < m->n; i++)
-        if (m->offsets[i] + 1 > n)
-            n = (size_t)m->offsets[i] + 1;
+    uint64_t n = parent_len;
+    for (size_t i = 0; i < m->n; i++) {
+        if (!gbt_is_len_offset(m->offsets[i]))
+            continue;
+        unsigned sh = 8 * (unsigned)(m->offsets[i] - GBT_LEN_OFFSET);
+        n = (n & ~((uint64_t)0xff << sh)) | ((uint64_t)m->values[i] << sh);
+    }
+    return n > max_len ? max_len : (size_t)n;
+}
+
+uint8_t *gb_model_apply(const uint8_t *parent, size_t parent_len, const gb_model_t *m,
+                        size_t max_len, size_t *len)
+{
+    size_t n = gb_model_length(m, parent_len, max_len);
     uint8_t *b = gb_calloc(n ? n : 1, 1);
     if (!b)
         return NULL;
-    if (s->input_len)
-        memcpy(b, s->input, s->input_len);
+    if (parent_len)
+        memcpy(b, parent, parent_len < n ? parent_len : n);
     for (size_t i = 0; i < m->n; i++)
-        b[m->offsets[i]] = m->values[i];
+        if (m->offsets[i] < n)
+            b[m->offsets[i]] = m->values[i];
     *len = n;
     return b;
+}
+
+/* The parent input with m's bytes written over it (and its length, when
+ * the model sets the length variable). */
+static uint8_t *combine(const gb_solver_t *s, const gb_model_t *m, size_t *len)
+{
+    return gb_model_apply(s->input, s->input_len, m, (size_t)1 << (8 * GBT_LEN_BYTES), len);
 }
 
 static int verify_model(gb_solver_t *s, const gb_trace_t *t, const query_t *q,
@@ -849,7 +866,7 @@ static int verify_model(gb_solver_t *s, const gb_trace_t *t, const query_t *q,
     for (size_t i = 0; i < q->n; i++) /* PC[j] is the last conjunct and must not hold */
         *eval_ok &= gb_trace_eval_pc(t, q->entry[i], b, len) == (i + 1 < q->n);
     for (size_t i = 0; i < qv->n; i++)
-        vals[i] = qv->offs[i] < len ? b[qv->offs[i]] : 0;
+        vals[i] = gbt_input_byte(b, len, qv->offs[i]);
     gb_qstatus_t st;
     int r = gb_z3_holds(s->z3, t, q->cj, q->n, qv->nodes, vals, qv->n, 60000, &st, e);
     *z3_ok = r == 0 && st == GB_Q_SAT;

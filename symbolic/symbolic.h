@@ -108,6 +108,17 @@ typedef struct gb_model {
     uint8_t *values;
 } gb_model_t;
 
+/* The input length a model asks for: the parent's, with the bytes of the
+ * length variable (docs/trace-format.md, "Input length") that the model
+ * assigns written over it, at most max_len. */
+size_t gb_model_length(const gb_model_t *m, size_t parent_len, size_t max_len);
+
+/* Combine: a new buffer (*len bytes, gb_free it) holding the parent with
+ * the model's bytes written over it, cut or zero-extended to the length
+ * the model asks for. NULL when out of memory. */
+uint8_t *gb_model_apply(const uint8_t *parent, size_t parent_len, const gb_model_t *m,
+                        size_t max_len, size_t *len);
+
 typedef struct gb_flip {
     gb_qstatus_t status;
     int optimistic;     /* 1 when the model solves a relaxed query */

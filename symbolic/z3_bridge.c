@@ -469,27 +469,98 @@ static size_t drop_soft(const uint32_t *core, size_t ncore, uint32_t *act, size_
     return d;
 }
 
+/* Length preferences (docs/trace-format.md, "Input length"). A query over
+ * the length variable L would otherwise get whatever length Z3 likes
+ * (often millions of bytes for `off + n <= L`). So the query is first
+ * checked with L = the traced input's length, then L <= len + 64, then
+ * L <= 2 len + 1024, then L <= 1 MiB, then with no bound: each an
+ * assumption literal (int symbol nc + k) that is relaxed when it is in the
+ * unsat core. These only choose among models of the exact query, so
+ * relaxing them never makes an answer optimistic. */
+#define GB_LEN_PREFS 4
+#define GB_LEN_PREF_MAX (1u << 20)
+
+static size_t len_prefs(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint32_t *vars,
+                        size_t nvars, size_t nc, Z3_ast *pl)
+{
+    Z3_context c = z->ctx;
+    int uses_len = 0;
+    for (size_t i = 0; i < nvars; i++)
+        uses_len |= gbt_is_len_offset(t->dag.nodes[vars[i]].imm);
+    if (!uses_len)
+        return 0;
+    gb_trace_info_t info;
+    gb_trace_get_info(t, &info);
+    const uint64_t lmax = ((uint64_t)1 << (8 * GBT_LEN_BYTES)) - 1;
+    uint64_t p = info.input_len < lmax ? info.input_len : lmax;
+    uint64_t bound[GB_LEN_PREFS] = {p, p + 64, 2 * p + 1024, GB_LEN_PREF_MAX};
+    Z3_sort b8 = bv_sort(z, 8), bl = bv_sort(z, 8 * GBT_LEN_BYTES);
+    Z3_ast len = NULL;
+    for (unsigned k = 0; k < GBT_LEN_BYTES && !z3_failed; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "b%llu", (unsigned long long)GBT_LEN_OFFSET + k);
+        Z3_ast byte = Z3_mk_const(c, Z3_mk_string_symbol(c, name), b8);
+        Z3_ast nl = len ? Z3_mk_concat(c, byte, len) : byte;
+        Z3_inc_ref(c, nl);
+        if (len)
+            Z3_dec_ref(c, len);
+        len = nl;
+    }
+    size_t n = 0;
+    for (unsigned k = 0; k < GB_LEN_PREFS && len && !z3_failed; k++) {
+        Z3_ast v = Z3_mk_unsigned_int64(c, bound[k] < lmax ? bound[k] : lmax, bl);
+        Z3_inc_ref(c, v);
+        Z3_ast cond = k == 0 ? Z3_mk_eq(c, len, v) : Z3_mk_bvule(c, len, v);
+        Z3_inc_ref(c, cond);
+        pl[n] = Z3_mk_const(c, Z3_mk_int_symbol(c, (int)(nc + n)), Z3_mk_bool_sort(c));
+        Z3_inc_ref(c, pl[n]);
+        Z3_ast imp = Z3_mk_implies(c, pl[n], cond);
+        Z3_inc_ref(c, imp);
+        Z3_solver_assert(c, s, imp);
+        Z3_dec_ref(c, imp);
+        Z3_dec_ref(c, cond);
+        Z3_dec_ref(c, v);
+        n++;
+    }
+    if (len)
+        Z3_dec_ref(c, len);
+    return n;
+}
+
 /* The check loop: soft conjuncts as assumptions; while UNSAT with some in
- * the core, drop those and check again. */
+ * the core, drop those and check again. The current length preference
+ * pl[lvl] is an assumption too; when it is in the core, the next (weaker)
+ * one replaces it before any soft conjunct is dropped. `core` has room for
+ * nc + 1 entries. */
 static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, const gb_conj_t *cj, size_t nc, Z3_ast *lits,
-                           Z3_ast *as, uint32_t *act, gb_z3_out_t *o)
+                           Z3_ast *as, uint32_t *act, const Z3_ast *pl, size_t npl,
+                           uint32_t *core, gb_z3_out_t *o)
 {
     Z3_context c = z->ctx;
     Z3_lbool res = Z3_L_UNDEF;
-    size_t na = 0;
+    size_t na = 0, lvl = 0;
     for (size_t i = 0; i < nc; i++)
         if (cj[i].soft)
             act[na++] = (uint32_t)i;
-    for (unsigned round = 0; round < GB_MAX_CORE_ROUNDS && !z3_failed; round++) {
+    for (unsigned round = 0; round < GB_MAX_CORE_ROUNDS + GB_LEN_PREFS && !z3_failed; round++) {
         for (size_t i = 0; i < na; i++)
             as[i] = lits[act[i]];
+        size_t nas = na;
+        if (lvl < npl)
+            as[nas++] = pl[lvl];
         ++o->checks;
-        res = Z3_solver_check_assumptions(c, s, (unsigned)na, as);
-        if (res != Z3_L_FALSE || na == 0)
+        res = Z3_solver_check_assumptions(c, s, (unsigned)nas, as);
+        if (res != Z3_L_FALSE || nas == 0)
             break;
-        size_t ncore = 0, d;
-        if (core_indices(c, s, nc, o->core, &ncore) != 0 ||
-            (d = drop_soft(o->core, ncore, act, &na)) == 0)
+        size_t ncore = 0, d = 0;
+        if (core_indices(c, s, nc + npl, core, &ncore) != 0)
+            break;
+        int pref_in_core = 0;
+        for (size_t k = 0; k < ncore; k++)
+            pref_in_core |= core[k] >= nc;
+        if (pref_in_core)
+            lvl++;
+        else if ((d = drop_soft(core, ncore, act, &na)) == 0)
             break; /* the hard conjuncts alone conflict */
         o->dropped += d;
         res = Z3_L_UNDEF;
@@ -554,9 +625,11 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
         return -1;
     Z3_context c = z->ctx;
     size_t m = nc ? nc : 1;
-    Z3_ast *lits = gb_calloc(m, sizeof *lits), *as = gb_malloc(m * sizeof *as);
-    uint32_t *act = gb_malloc(m * sizeof *act);
-    int ok = lits && as && act;
+    Z3_ast *lits = gb_calloc(m, sizeof *lits), *as = gb_malloc((m + 1) * sizeof *as);
+    uint32_t *act = gb_malloc(m * sizeof *act), *core = gb_malloc((m + 1) * sizeof *core);
+    Z3_ast pl[GB_LEN_PREFS];
+    size_t npl = 0;
+    int ok = lits && as && act && core;
     Z3_solver s = ok ? mk_solver(z, timeout_ms) : NULL;
     int r = 0;
     if (!s) {
@@ -564,8 +637,10 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
         goto done;
     }
     Z3_lbool res = Z3_L_UNDEF;
-    if (assert_query(z, s, cj, nc, 0, lits) == 0)
-        res = check_loop(z, s, cj, nc, lits, as, act, o);
+    if (assert_query(z, s, cj, nc, 0, lits) == 0) {
+        npl = len_prefs(z, s, t, vars, nvars, nc, pl);
+        res = check_loop(z, s, cj, nc, lits, as, act, pl, npl, core, o);
+    }
     if (z3_failed)
         r = z3_fail(z, "checking a query", e);
     else if (res == Z3_L_TRUE) {
@@ -580,9 +655,12 @@ done:
     for (size_t i = 0; lits && i < nc; i++)
         if (lits[i])
             Z3_dec_ref(c, lits[i]);
+    for (size_t k = 0; k < npl; k++)
+        Z3_dec_ref(c, pl[k]);
     gb_free(lits);
     gb_free(as);
     gb_free(act);
+    gb_free(core);
     return r;
 }
 

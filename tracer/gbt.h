@@ -19,6 +19,26 @@
 #define GBT_BLOCK_MAX (1u << 20)   /* readers reject larger payloads */
 #define GBT_MAX_WIDTH 64u          /* widest bit-vector */
 #define GBT_TABLE_MAX 4096u        /* largest constant table a READ may index */
+/* The input's length is a variable too: INPUT nodes with offsets
+ * GBT_LEN_OFFSET + k (k < GBT_LEN_BYTES, k = 0 least significant) are the
+ * bytes of the length, so it is below 2^(8 * GBT_LEN_BYTES) by construction.
+ * Real input offsets stay below GBT_LEN_OFFSET. */
+#define GBT_LEN_OFFSET 0xFFFFFFF0u
+#define GBT_LEN_BYTES 3u
+
+static inline int gbt_is_len_offset(uint64_t off)
+{
+    return off >= GBT_LEN_OFFSET && off < GBT_LEN_OFFSET + GBT_LEN_BYTES;
+}
+
+/* Byte `off` of the input `in` of `len` bytes as the trace's variables see
+ * it: a length byte, an input byte, or 0 past the end. */
+static inline uint8_t gbt_input_byte(const uint8_t *in, uint64_t len, uint64_t off)
+{
+    if (gbt_is_len_offset(off))
+        return (uint8_t)(len >> (8 * (off - GBT_LEN_OFFSET)));
+    return in && off < len ? in[off] : 0;
+}
 
 /* Record types. Every record is: u8 type, u16 body length, body. */
 enum gbt_rec {

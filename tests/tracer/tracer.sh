@@ -11,10 +11,13 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/gb-tracer.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 fail() { echo "FAIL ($OPT): $*" >&2; exit 1; }
 
-# trace PROG INPUT_BYTES: writes $W/t.gbt and $W/t.smt2
+# trace PROG INPUT_BYTES: writes $W/t.gbt and $W/t.smt2. The checks below
+# count entries over input bytes, so the length variable is off unless
+# LEN=1 (it is checked on its own after "branch").
 trace() {
   printf "$2" >"$W/in"
-  "$BIN/glassbox" trace "$W/in" -o "$W/t.gbt" -t 10000 -- "$P/t-$1-$OPT.trace" >"$W/trace.log"
+  GLASSBOX_LENGTH=${LEN:-0} "$BIN/glassbox" trace "$W/in" -o "$W/t.gbt" -t 10000 -- \
+    "$P/t-$1-$OPT.trace" >"$W/trace.log"
   "$BIN/glassbox" show "$W/t.gbt" >"$W/t.smt2"
 }
 count() { grep -c "$1" "$W/t.smt2" || true; }
@@ -22,6 +25,11 @@ count() { grep -c "$1" "$W/t.smt2" || true; }
 trace branch 'A'
 [ "$(count ';; pc .* branch')" -eq 1 ] || fail "branch: want 1 branch entry: $(cat "$W/t.smt2")"
 grep -q 'b0' "$W/t.smt2" || fail "branch: no b0 in the constraint"
+# With the length variable, `n > 0` is a branch too, over len0..len2.
+LEN=1 trace branch 'A'
+[ "$(count ';; pc .* branch')" -eq 2 ] || fail "length: want 2 branch entries: $(cat "$W/t.smt2")"
+grep -q '(declare-const len0 ' "$W/t.smt2" && grep -q 'len2' "$W/t.smt2" ||
+  fail "length: the size compare does not read the length variable: $(cat "$W/t.smt2")"
 
 trace magic 'MAGIC\x34\x12'
 grep -q 'length matched' "$W/trace.log" || true

@@ -47,6 +47,8 @@ RT_HIDDEN void rt_init(void)
      * ~50x slower (docs/tracer.md, "Constant tables"). */
     const char *tb = getenv("GLASSBOX_TABLES");
     rt.lim.tables = tb && strcmp(tb, "1") == 0;
+    const char *ln = getenv("GLASSBOX_LENGTH");
+    rt.lim.length = !(ln && strcmp(ln, "0") == 0);
 }
 
 /* Called by the driver with the input buffer: opens the trace and makes
@@ -59,8 +61,29 @@ RT_EXPORT void __gb_input(const uint8_t *data, size_t len)
     if (!path || !*path || rt_out_open(path, data, len) != 0)
         return;
     rt.active = 1;
+    rt.input_len = len;
     for (size_t i = 0; i < len; i++)
         rt_shadow_set((uintptr_t)(data + i), rt_input(i));
+}
+
+RT_HIDDEN rt_expr_t *rt_input_len(void)
+{
+    static rt_expr_t *len_expr;
+    if (!rt.active || !rt.lim.length || rt.input_len >> (8 * GBT_LEN_BYTES))
+        return NULL;
+    if (!len_expr) {
+        rt_expr_t *v = rt_input(GBT_LEN_OFFSET);
+        for (unsigned k = 1; k < GBT_LEN_BYTES && v; k++)
+            v = rt_concat(rt_input(GBT_LEN_OFFSET + k), v);
+        len_expr = v ? rt_resize(v, 64) : NULL;
+    }
+    return len_expr;
+}
+
+/* For the driver: the shadow of LLVMFuzzerTestOneInput's size argument. */
+RT_EXPORT void *__gb_input_len(void)
+{
+    return rt_input_len();
 }
 
 /* QSYM-style back-off: a site records its first `backoff_free` hits, then

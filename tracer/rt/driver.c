@@ -15,7 +15,9 @@ __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 #ifdef GB_DRIVER_TRACE
 void __gb_input(const uint8_t *data, size_t len);
+void *__gb_input_len(void);
 extern __thread void *__gb_callee;
+extern __thread void *__gb_params[];
 #endif
 
 static uint8_t *read_all(FILE *f, size_t *len)
@@ -67,7 +69,10 @@ int main(int argc, char **argv)
     free(data);
 #ifdef GB_DRIVER_TRACE
     __gb_input(input, len);
-    __gb_callee = NULL; /* the harness's parameters are concrete */
+    /* The buffer pointer is concrete; the size is the length variable. */
+    __gb_params[0] = NULL;
+    __gb_params[1] = __gb_input_len();
+    __gb_callee = (void *)LLVMFuzzerTestOneInput;
 #endif
     LLVMFuzzerTestOneInput(input, len);
     free(input);

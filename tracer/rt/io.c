@@ -106,8 +106,10 @@ static void start_trace(void)
         return;
     rt_init();
     const char *path = getenv("GLASSBOX_TRACE_OUT");
-    if (path && *path && rt_out_open(path, in.data, in.len) == 0)
+    if (path && *path && rt_out_open(path, in.data, in.len) == 0) {
         rt.active = 1;
+        rt.input_len = in.len; /* the length variable's value on this run */
+    }
 }
 
 RT_HIDDEN int io_is_input_fd(int fd)

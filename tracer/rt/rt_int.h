@@ -42,6 +42,7 @@ typedef struct rt_limits {
     uint64_t max_nodes;    /* GLASSBOX_MAX_NODES: arena cap */
     unsigned backoff_free; /* GLASSBOX_BACKOFF: hits per site recorded before back-off */
     int tables;            /* GLASSBOX_TABLES=1: symbolic table reads (default off) */
+    int length;            /* GLASSBOX_LENGTH=0 turns the length variable off */
 } rt_limits_t;
 
 /* Global runtime state (single-threaded tracking; see docs/tracer.md). */
@@ -54,6 +55,7 @@ typedef struct rt_state {
     uint64_t pcs;      /* PC entries written */
     uint64_t dropped;  /* constraints left out by back-off or caps */
     uint64_t concretized; /* results made concrete by the depth/node caps */
+    uint64_t input_len; /* length of the input given to __gb_input */
 } rt_state_t;
 
 RT_HIDDEN extern rt_state_t rt;
@@ -95,9 +97,14 @@ RT_HIDDEN void rt_out_end(unsigned kind, int code);
 /* api.c */
 RT_HIDDEN void rt_init(void);
 RT_HIDDEN void rt_pin(rt_expr_t *e, uint64_t value, uint32_t site);
+/* The input's length as a 64-bit expression over the length variable
+ * (docs/trace-format.md, "Input length"); NULL when tracing is off, the
+ * variable is turned off, or the input is too long for it. */
+RT_HIDDEN rt_expr_t *rt_input_len(void);
 
 /* ---- Entry points called by instrumented code (docs/tracer.md) ------- */
 RT_EXPORT void __gb_input(const uint8_t *data, size_t len);
+RT_EXPORT void *__gb_input_len(void);
 RT_EXPORT void *__gb_binop(uint32_t op, uint32_t width, void *a, uint64_t va, void *b,
                            uint64_t vb);
 RT_EXPORT void *__gb_unop(uint32_t op, uint32_t width, void *a, uint64_t imm);
