@@ -50,6 +50,15 @@ RT_EXPORT int __gb_model_fgetc(FILE *f);
 RT_EXPORT int __gb_model__IO_getc(FILE *f);
 RT_EXPORT int __gb_model_getchar(void);
 RT_EXPORT char *__gb_model_fgets(char *s, int n, FILE *f);
+RT_EXPORT long __gb_model_ftell(FILE *f);
+RT_EXPORT off_t __gb_model_ftello(FILE *f);
+RT_EXPORT off64_t __gb_model_ftello64(FILE *f);
+RT_EXPORT int __gb_model_fstat(int fd, struct stat *st);
+RT_EXPORT int __gb_model_fstat64(int fd, struct stat64 *st);
+RT_EXPORT int __gb_model_stat(const char *path, struct stat *st);
+RT_EXPORT int __gb_model_stat64(const char *path, struct stat64 *st);
+RT_EXPORT int __gb_model_lstat(const char *path, struct stat *st);
+RT_EXPORT int __gb_model_lstat64(const char *path, struct stat64 *st);
 
 /* Synthetic site ids for the conditions the models record (the real libc
  * code that decides them is not instrumented). Fixed, so that runs agree. */
@@ -128,6 +137,17 @@ RT_HIDDEN int io_is_input_fd(int fd)
     return yes && rt.active;
 }
 
+/* Like io_is_input_fd, for what stat() returned. */
+static int io_stat_is_input(dev_t dev, ino_t ino)
+{
+    if (in.state == 0)
+        load_input();
+    if (in.state < 0 || dev != in.dev || ino != in.ino)
+        return 0;
+    start_trace();
+    return rt.active;
+}
+
 RT_HIDDEN int64_t io_stream_pos(FILE *f)
 {
     if (!f || !io_is_input_fd(fileno(f)))
@@ -167,6 +187,34 @@ RT_HIDDEN void io_branch(rt_expr_t *cond, int taken, uint32_t site)
 {
     if (cond && cond->op != GBT_OP_CONST)
         __gb_branch(cond, (uint64_t)(taken != 0), site);
+}
+
+/* ---- the input's length ------------------------------------------------
+ * With the length variable L (rt_input_len), results that depend on where
+ * the file ends are expressions over L, so the search can ask for a longer
+ * or shorter file. Each is set only when it agrees with the concrete result. */
+
+/* min(L - pos, n), 0 when L <= pos: bytes a read of n at pos gets. */
+static rt_expr_t *len_count(int64_t pos, uint64_t n, uint64_t concrete)
+{
+    rt_expr_t *L = rt_input_len();
+    if (!L || pos < 0 || (uint64_t)pos > in.len)
+        return NULL;
+    uint64_t left = in.len - (uint64_t)pos;
+    if (concrete != (left < n ? left : n))
+        return NULL;
+    rt_expr_t *p = rt_const(64, (uint64_t)pos), *rest = rt_binop(GBT_OP_SUB, L, p);
+    rt_expr_t *cut = rt_ite(rt_binop(GBT_OP_ULT, rest, rt_const(64, n)), rest, rt_const(64, n));
+    return rt_ite(rt_binop(GBT_OP_ULE, L, p), rt_const(64, 0), cut);
+}
+
+/* L + off, if that is the concrete offset `r` (SEEK_END). */
+static rt_expr_t *len_plus(int64_t off, int64_t r)
+{
+    rt_expr_t *L = rt_input_len();
+    if (!L || r != (int64_t)in.len + off)
+        return NULL;
+    return rt_binop(GBT_OP_ADD, L, rt_const(64, (uint64_t)off));
 }
 
 /* A symbolic offset or size handed to libc is used concretely: the pin
@@ -246,7 +294,7 @@ RT_EXPORT ssize_t __gb_model_read(int fd, void *buf, size_t n)
     ssize_t r = read(fd, buf, n);
     if (r > 0)
         io_mark(buf, (size_t)r, pos);
-    __gb_ret = NULL; /* the count is concrete until the input length is symbolic */
+    __gb_ret = r >= 0 ? len_count(pos, n, (uint64_t)r) : NULL;
     return r;
 }
 
@@ -257,7 +305,7 @@ RT_EXPORT ssize_t __gb_model_pread(int fd, void *buf, size_t n, off_t off)
     ssize_t r = pread(fd, buf, n, off);
     if (r > 0)
         io_mark(buf, (size_t)r, is ? off : -1);
-    __gb_ret = NULL;
+    __gb_ret = is && r >= 0 ? len_count(off, n, (uint64_t)r) : NULL;
     return r;
 }
 
@@ -268,22 +316,24 @@ RT_EXPORT ssize_t __gb_model_pread64(int fd, void *buf, size_t n, off64_t off)
     ssize_t r = pread64(fd, buf, n, off);
     if (r > 0)
         io_mark(buf, (size_t)r, is ? off : -1);
-    __gb_ret = NULL;
+    __gb_ret = is && r >= 0 ? len_count(off, n, (uint64_t)r) : NULL;
     return r;
 }
 
 RT_EXPORT off_t __gb_model_lseek(int fd, off_t off, int whence)
 {
     pin_param((const void *)__gb_model_lseek, 1, (uint64_t)off);
-    __gb_ret = NULL;
-    return lseek(fd, off, whence);
+    off_t r = lseek(fd, off, whence);
+    __gb_ret = whence == SEEK_END && r >= 0 && io_is_input_fd(fd) ? len_plus(off, r) : NULL;
+    return r;
 }
 
 RT_EXPORT off64_t __gb_model_lseek64(int fd, off64_t off, int whence)
 {
     pin_param((const void *)__gb_model_lseek64, 1, (uint64_t)off);
-    __gb_ret = NULL;
-    return lseek64(fd, off, whence);
+    off64_t r = lseek64(fd, off, whence);
+    __gb_ret = whence == SEEK_END && r >= 0 && io_is_input_fd(fd) ? len_plus(off, r) : NULL;
+    return r;
 }
 
 /* A fresh mapping: stale shadows at its addresses go; the part backed by
@@ -360,35 +410,85 @@ RT_EXPORT size_t __gb_model_fread(void *buf, size_t size, size_t n, FILE *f)
     }
     io_mark(buf, got, pos);
     __gb_ret = NULL;
+    if (size > 0 && size * n / size == n) { /* elements = bytes got / size */
+        rt_expr_t *bytes = len_count(pos, size * n, got);
+        __gb_ret = bytes && r == got / size
+                       ? rt_binop(GBT_OP_UDIV, bytes, rt_const(64, size)) : NULL;
+    }
+    return r;
+}
+
+/* The last fseek(f, off, SEEK_END) on the input: ftell then answers
+ * L + off while the stream is still there (checked concretely). */
+static struct {
+    FILE *f;
+    int64_t off;
+} at_end;
+
+static int sought(FILE *f, int64_t off, int whence, int r)
+{
+    at_end.f = NULL;
+    if (r == 0 && whence == SEEK_END && io_stream_pos(f) >= 0) {
+        at_end.f = f;
+        at_end.off = off;
+    }
+    __gb_ret = NULL;
     return r;
 }
 
 RT_EXPORT int __gb_model_fseek(FILE *f, long off, int whence)
 {
     pin_param((const void *)__gb_model_fseek, 1, (uint64_t)off);
-    __gb_ret = NULL;
-    return fseek(f, off, whence);
+    return sought(f, off, whence, fseek(f, off, whence));
 }
 
 RT_EXPORT int __gb_model_fseeko(FILE *f, off_t off, int whence)
 {
     pin_param((const void *)__gb_model_fseeko, 1, (uint64_t)off);
-    __gb_ret = NULL;
-    return fseeko(f, off, whence);
+    return sought(f, off, whence, fseeko(f, off, whence));
 }
 
 RT_EXPORT int __gb_model_fseeko64(FILE *f, off64_t off, int whence)
 {
     pin_param((const void *)__gb_model_fseeko64, 1, (uint64_t)off);
-    __gb_ret = NULL;
-    return fseeko64(f, off, whence);
+    return sought(f, off, whence, fseeko64(f, off, whence));
 }
 
-/* getc's result: zext32 of the byte's shadow; EOF is concrete. */
+static int64_t told(FILE *f, int64_t r)
+{
+    __gb_ret = f == at_end.f && r >= 0 && io_stream_pos(f) == r ? len_plus(at_end.off, r) : NULL;
+    return r;
+}
+
+RT_EXPORT long __gb_model_ftell(FILE *f)
+{
+    return (long)told(f, ftell(f));
+}
+
+RT_EXPORT off_t __gb_model_ftello(FILE *f)
+{
+    return (off_t)told(f, ftello(f));
+}
+
+RT_EXPORT off64_t __gb_model_ftello64(FILE *f)
+{
+    return (off64_t)told(f, ftello64(f));
+}
+
+/* getc's result: zext32 of the byte's shadow, and with the length
+ * variable ite(L >u pos, that, EOF), so the search can end the file here
+ * or (at EOF) ask for one more byte. */
 static int got_char(int c, int64_t pos)
 {
-    rt_expr_t *b = c == EOF ? NULL : io_byte(pos);
-    __gb_ret = b && rt.active ? rt_unop(GBT_OP_ZEXT, 32, b, 0) : NULL;
+    __gb_ret = NULL;
+    if (pos < 0 || !rt.active || (c == EOF) != ((uint64_t)pos >= in.len))
+        return c; /* not the input, or bytes pushed back with ungetc */
+    rt_expr_t *L = rt_input_len(), *b = rt_input((uint64_t)pos);
+    rt_expr_t *v = b ? rt_unop(GBT_OP_ZEXT, 32, b, 0) : NULL;
+    if (L && v)
+        v = rt_ite(rt_binop(GBT_OP_UGT, L, rt_const(64, (uint64_t)pos)), v,
+                   rt_const(32, (uint32_t)EOF));
+    __gb_ret = c == EOF && !L ? NULL : v;
     return c;
 }
 
@@ -440,3 +540,34 @@ RT_EXPORT char *__gb_model_fgets(char *s, int n, FILE *f)
     }
     return r;
 }
+
+/* ---- stat: the input's st_size is L ---------------------------------------- */
+
+static void stat_size(int r, dev_t dev, ino_t ino, off64_t *size)
+{
+    __gb_ret = NULL;
+    if (r != 0 || !rt.active || in.state <= 0 || dev != in.dev || ino != in.ino)
+        return;
+    rt_expr_t *v = len_plus(0, (int64_t)*size);
+    if (v)
+        rt_shadow_store((uintptr_t)size, sizeof *size, v);
+}
+
+#define STAT_MODEL(name, type, arg_t, arg, check)                                                 \
+    RT_EXPORT int __gb_model_##name(arg_t arg, type *st)                                          \
+    {                                                                                             \
+        int r = name(arg, st);                                                                    \
+        if (r == 0 && check)                                                                      \
+            stat_size(r, st->st_dev, st->st_ino, (off64_t *)&st->st_size);                        \
+        __gb_ret = NULL;                                                                          \
+        return r;                                                                                 \
+    }
+
+/* fstat names the input by descriptor; stat and lstat by what they found
+ * (the check also opens the trace when the program stats before opening). */
+STAT_MODEL(fstat, struct stat, int, fd, io_is_input_fd(fd))
+STAT_MODEL(fstat64, struct stat64, int, fd, io_is_input_fd(fd))
+STAT_MODEL(stat, struct stat, const char *, path, io_stat_is_input(st->st_dev, st->st_ino))
+STAT_MODEL(stat64, struct stat64, const char *, path, io_stat_is_input(st->st_dev, st->st_ino))
+STAT_MODEL(lstat, struct stat, const char *, path, io_stat_is_input(st->st_dev, st->st_ino))
+STAT_MODEL(lstat64, struct stat64, const char *, path, io_stat_is_input(st->st_dev, st->st_ino))
