@@ -61,13 +61,17 @@ int gb_cmd_fuzz(int argc, char **argv)
          "no status on stderr (default: a status screen on a terminal, else a line\n"
          "                               every 2 s; NO_COLOR turns colors off)", &quiet},
     };
-    const gb_cmd_t cmd = {"fuzz", "-i SEEDS -o OUT [options] -- TRACE_BIN COV_BIN",
+    const gb_cmd_t cmd = {"fuzz", "-i SEEDS -o OUT [options] -- TRACE_BIN COV_BIN [ARGS...]",
                           "Generational whitebox search: traces inputs on TRACE_BIN (a\n"
                           "glassbox-cc --mode=trace build), solves each branch flip with Z3 and\n"
                           "runs every new input on COV_BIN (--mode=cov) under the AFL++\n"
                           "forkserver. Results go to OUT/NAME/ in AFL++'s layout: queue/,\n"
                           "crashes/, hangs/, fuzzer_stats, plot_data. Stops when no input is\n"
-                          "left to expand, after -V seconds, or on Ctrl-C.",
+                          "left to expand, after -V seconds, or on Ctrl-C.\n"
+                          "Both builds run as 'BIN ARGS...', with @@ in ARGS replaced by the\n"
+                          "input file's path (as in afl-fuzz); without ARGS, as 'BIN PATH'.\n"
+                          "The input is also their stdin. The trace build makes bytes read\n"
+                          "from that file symbolic (docs/tracer.md, \"Input sources\").",
                           opts, GB_N(opts)};
     gb_args_t a;
     int r = gb_opts_args(&cmd, argc, argv, &a);
@@ -75,9 +79,9 @@ int gb_cmd_fuzz(int argc, char **argv)
         return r;
     if ((!in && !resume) || !out)
         return fprintf(stderr, "glassbox fuzz: -i SEEDS and -o OUT are required (see --help)\n"), 2;
-    if (a.npos || a.nrest != 2)
-        return fprintf(stderr, "glassbox fuzz: expected '-- TRACE_BIN COV_BIN' after the "
-                               "options (see --help)\n"), 2;
+    if (a.npos || a.nrest < 2)
+        return fprintf(stderr, "glassbox fuzz: expected '-- TRACE_BIN COV_BIN [ARGS...]' after "
+                               "the options (see --help)\n"), 2;
     if (t == 0 || t > 3600000 || st > 3600000)
         return fprintf(stderr, "glassbox fuzz: timeouts must be between 1 ms and 1 hour\n"), 2;
     gb_err_t e;
@@ -87,6 +91,7 @@ int gb_cmd_fuzz(int argc, char **argv)
         return gb_cli_fail("fuzz", e.msg);
     gb_search_opts_t so = {
         .trace_bin = a.rest[0], .cov_bin = a.rest[1], .out = out, .name = name,
+        .target_args = a.rest + 2, .n_target_args = (size_t)a.nrest - 2,
         .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st, .max_seconds = v,
         .optimistic = !no_opt, .mem_limit_mb = (unsigned)mem, .on_notice = show_notice,
         .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,

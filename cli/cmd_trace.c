@@ -19,18 +19,21 @@ int gb_cmd_trace(int argc, char **argv)
         {'o', "output", GB_OPT_STR, "FILE.gbt", NULL, "where to write the trace (required)", &out},
         {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit for the run (default 10000)", &t},
     };
-    const gb_cmd_t cmd = {"trace", "INPUT -o FILE.gbt -- TRACE_BIN",
+    const gb_cmd_t cmd = {"trace", "INPUT -o FILE.gbt -- TRACE_BIN [ARGS...]",
                           "Runs TRACE_BIN (a glassbox-cc --mode=trace build) once on INPUT and\n"
                           "writes its trace: the path constraint over the input bytes. See\n"
-                          "docs/trace-format.md; print it with 'glassbox show'.",
+                          "docs/trace-format.md; print it with 'glassbox show'.\n"
+                          "It runs as 'TRACE_BIN ARGS...' with @@ in ARGS replaced by INPUT, or\n"
+                          "as 'TRACE_BIN INPUT' without ARGS; INPUT is also its stdin, and\n"
+                          "GLASSBOX_INPUT names it (docs/tracer.md, \"Input sources\").",
                           opts, GB_N(opts)};
     gb_args_t a;
     int r = gb_opts_args(&cmd, argc, argv, &a);
     if (r >= 0)
         return r;
-    if (a.npos != 1 || !out || a.nrest != 1)
+    if (a.npos != 1 || !out || a.nrest < 1)
         return fprintf(stderr, "glassbox trace: usage: glassbox trace INPUT -o FILE.gbt -- "
-                               "TRACE_BIN (see --help)\n"), 2;
+                               "TRACE_BIN [ARGS...] (see --help)\n"), 2;
     gb_err_t e;
     if (access(a.pos[0], R_OK) != 0)
         return fprintf(stderr, "glassbox trace: cannot read input %s\n", a.pos[0]), 1;
@@ -39,14 +42,20 @@ int gb_cmd_trace(int argc, char **argv)
     int has = gb_binary_has_marker(a.rest[0], GB_MARKER_TRACE, &e);
     if (has <= 0)
         return gb_cli_fail("trace", has < 0 ? e.msg : "the binary is not a glassbox-cc --mode=trace build");
-    char env[4200];
+    char env[4200], input_env[4200];
     snprintf(env, sizeof env, "GLASSBOX_TRACE_OUT=%s", out);
-    char *xargv[] = {a.rest[0], (char *)a.pos[0], NULL}, *envs[] = {env, NULL};
+    snprintf(input_env, sizeof input_env, "GLASSBOX_INPUT=%s", a.pos[0]);
+    char **xargv = gb_argv_build(a.rest[0], a.rest + 1, (size_t)a.nrest - 1, a.pos[0]);
+    char *envs[] = {env, input_env, NULL};
+    if (!xargv)
+        return gb_cli_fail("trace", "out of memory");
     gb_exec_opts_t xo = {.argv = xargv, .env_extra = envs, .timeout_ms = (unsigned)t,
-                         .show_output = 1};
+                         .show_output = 1, .stdin_path = a.pos[0]};
     gb_run_result_t res;
     unlink(out);
-    if (gb_exec_run(&xo, &res, &e) != 0)
+    int rc = gb_exec_run(&xo, &res, &e);
+    gb_argv_free(xargv);
+    if (rc != 0)
         return gb_cli_fail("trace", e.msg);
     gb_trace_t *tr;
     if (gb_trace_load(out, GB_TRACE_PREFIX_OK, &tr, &e) != 0)

@@ -189,11 +189,19 @@ int gb_exec_run(const gb_exec_opts_t *opts, gb_run_result_t *r, gb_err_t *e)
         gb_free(envp);
         return gb_err_sys(e, "pipe2 for %s", opts->argv[0]);
     }
+    int in_fd = -1;
+    if (opts->stdin_path && (in_fd = open(opts->stdin_path, O_RDONLY | O_CLOEXEC)) < 0) {
+        gb_free(envp);
+        close(ep[0]);
+        close(ep[1]);
+        return gb_err_sys(e, "cannot open %s as the stdin of %s", opts->stdin_path,
+                          opts->argv[0]);
+    }
     uint64_t t0 = gbb_now_us();
     pid_t pid = fork();
     if (pid == 0) {
         close(ep[0]);
-        if (gbb_child_setup(opts->mem_limit_mb, opts->show_output, -1) != 0) {
+        if (gbb_child_setup(opts->mem_limit_mb, opts->show_output, in_fd) != 0) {
             int err = errno;
             ssize_t w = write(ep[1], &err, sizeof err);
             (void)w;
@@ -203,6 +211,8 @@ int gb_exec_run(const gb_exec_opts_t *opts, gb_run_result_t *r, gb_err_t *e)
     }
     int fork_errno = errno;
     close(ep[1]);
+    if (in_fd >= 0)
+        close(in_fd);
     gb_free(envp);
     if (pid < 0) {
         close(ep[0]);
@@ -222,6 +232,41 @@ int gb_exec_run(const gb_exec_opts_t *opts, gb_run_result_t *r, gb_err_t *e)
     r->time_us = gbb_now_us() - t0;
     gb_bridge_classify(status, killed, r);
     return 0;
+}
+
+/* A copy of `a` with its first "@@" replaced by `input`. */
+static char *subst_input(const char *a, const char *input)
+{
+    const char *at = strstr(a, "@@");
+    if (!at)
+        return gb_strdup(a);
+    size_t pre = (size_t)(at - a), il = strlen(input), post = strlen(at + 2);
+    char *r = gb_malloc(pre + il + post + 1);
+    if (r) {
+        memcpy(r, a, pre);
+        memcpy(r + pre, input, il);
+        memcpy(r + pre + il, at + 2, post + 1);
+    }
+    return r;
+}
+
+char **gb_argv_build(const char *bin, char *const *args, size_t nargs, const char *input)
+{
+    size_t n = nargs ? nargs : 1;
+    char **argv = gb_calloc(n + 2, sizeof *argv);
+    if (!argv || !(argv[0] = gb_strdup(bin)))
+        return gb_argv_free(argv), NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!(argv[i + 1] = nargs ? subst_input(args[i], input) : gb_strdup(input)))
+            return gb_argv_free(argv), NULL;
+    return argv;
+}
+
+void gb_argv_free(char **argv)
+{
+    for (size_t i = 0; argv && argv[i]; i++)
+        gb_free(argv[i]);
+    gb_free(argv);
 }
 
 int gb_check_executable(const char *path, gb_err_t *e)

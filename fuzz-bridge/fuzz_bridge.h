@@ -66,11 +66,19 @@ typedef struct gb_exec_opts {
     unsigned timeout_ms;    /* 0 = none */
     unsigned mem_limit_mb;  /* 0 = none */
     int show_output;        /* 0: stdout/stderr to /dev/null */
+    const char *stdin_path; /* the program's stdin; NULL = /dev/null */
 } gb_exec_opts_t;
 
 /* fork/exec, wait with timeout (SIGKILL on expiry), classify. Returns -1
  * only when the program could not be started at all. */
 int gb_exec_run(const gb_exec_opts_t *opts, gb_run_result_t *r, gb_err_t *e);
+
+/* The argv of a run on `input`: {bin, args...} with the first "@@" in each
+ * arg replaced by the input's path (AFL++'s convention; an arg without
+ * "@@" is passed as is), or {bin, input} when nargs is 0. NULL-terminated;
+ * NULL when out of memory. Free with gb_argv_free (NULL is ok). */
+char **gb_argv_build(const char *bin, char *const *args, size_t nargs, const char *input);
+void gb_argv_free(char **argv);
 
 /* ---- Binary checks --------------------------------------------------- */
 

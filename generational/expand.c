@@ -160,15 +160,19 @@ static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     unlink(s->trace_file);
     if (gb_write_atomic(s->trace_input, gb_campaign_tmpdir(s->camp), it->data, it->len, e) != 0)
         return NULL;
-    char env[4200];
+    char env[4200], input_env[4200];
     snprintf(env, sizeof env, "GLASSBOX_TRACE_OUT=%s", s->trace_file);
-    char *argv[] = {(char *)s->o.trace_bin, s->trace_input, NULL};
-    char *envs[] = {env, NULL};
+    snprintf(input_env, sizeof input_env, "GLASSBOX_INPUT=%s", s->trace_input);
+    char **argv = gb_argv_build(s->o.trace_bin, s->o.target_args, s->o.n_target_args,
+                                s->trace_input);
+    char *envs[] = {env, input_env, NULL};
     /* The trace build keeps shadow state: it gets four times the memory. */
     gb_exec_opts_t xo = {.argv = argv, .env_extra = envs, .timeout_ms = s->o.trace_timeout_ms,
-                         .mem_limit_mb = s->o.mem_limit_mb * 4};
+                         .mem_limit_mb = s->o.mem_limit_mb * 4, .stdin_path = s->trace_input};
     gb_run_result_t r;
-    if (gb_exec_run(&xo, &r, e) != 0)
+    int rc = argv ? gb_exec_run(&xo, &r, e) : gb_err_set(e, "out of memory");
+    gb_argv_free(argv);
+    if (rc != 0)
         return NULL;
     s->st.traces++;
     gb_trace_t *t = NULL;

@@ -14,6 +14,11 @@
 typedef struct gb_search_opts {
     const char *trace_bin;      /* --mode=trace build */
     const char *cov_bin;        /* --mode=cov build */
+    /* Arguments for both builds after the binary; "@@" in them becomes the
+     * input file's path (for the trace build GLASSBOX_INPUT names it too).
+     * None: the path is the only argument. The input is always stdin too. */
+    char *const *target_args;
+    size_t n_target_args;
     const char *out;            /* campaign root (-o) */
     const char *name;           /* instance name (-n), default "glassbox" */
     unsigned timeout_ms;        /* per cov run (-t), default 1000 */

@@ -38,10 +38,14 @@ static int check_binary(const char *path, const char *marker, const char *mode, 
 
 int gb_search_start_fsrv(gb_search_t *s, gb_err_t *e)
 {
-    char *argv[] = {(char *)s->o.cov_bin, s->cur_input, NULL};
+    char **argv = gb_argv_build(s->o.cov_bin, s->o.target_args, s->o.n_target_args, s->cur_input);
+    if (!argv)
+        return gb_err_set(e, "out of memory");
     gb_fsrv_opts_t fo = {.argv = argv, .input_path = s->cur_input, .timeout_ms = s->o.timeout_ms,
                          .mem_limit_mb = s->o.mem_limit_mb};
-    return gb_fsrv_start(&fo, &s->fsrv, e);
+    int rc = gb_fsrv_start(&fo, &s->fsrv, e);
+    gb_argv_free(argv);
+    return rc;
 }
 
 int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)

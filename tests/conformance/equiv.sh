@@ -16,8 +16,9 @@ one() {
     for opt in O0 O2; do
       for v in plain trace; do
         st=0
-        (cd "$d" && GLASSBOX_TRACE_OUT="$d/t.gbt" timeout 10 "$C/c-$p-$opt.$v" "$d/in" \
-          >"$d/$v.out" 2>/dev/null </dev/null) || st=$?
+        # shellcheck disable=SC2046
+        (cd "$d" && GLASSBOX_TRACE_OUT="$d/t.gbt" GLASSBOX_INPUT="$d/in" timeout 10 \
+          "$C/c-$p-$opt.$v" $(run_args "$p" "$d/in") >"$d/$v.out" 2>/dev/null <"$d/in") || st=$?
         echo "status $st" >>"$d/$v.out"
       done
       if ! cmp -s "$d/plain.out" "$d/trace.out"; then
@@ -28,7 +29,7 @@ one() {
   done
   echo "ok $p"
 }
-export -f one write_seed src_of
+export -f one write_seed src_of args_of run_args
 export W C N SRCDIR
 progs | xargs -P "$JOBS" -I{} bash -c 'one {}' >"$W/results" 2>"$W/stderr" || true
 if grep -q '^FAIL' "$W/results"; then

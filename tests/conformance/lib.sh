@@ -23,3 +23,11 @@ write_seed() {
 
 # The program's arguments: "// args: @@" means the input path (default).
 args_of() { sed -n 's|^// args: *||p' "$(src_of "$1")" | head -1; }
+
+# run_args NAME PATH: the words to run the program with on the input file
+# PATH: its "// args:" with "@@" replaced, or PATH alone (as glassbox fuzz).
+run_args() {
+  local a
+  a=$(args_of "$1")
+  if [ -z "$a" ]; then echo "$2"; else echo "${a//@@/$2}"; fi
+}

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Conformance: for every program, glassbox fuzz (-V GB_CONF_SECONDS, default
 # 20) from its seed must find a crash, and the crash must replay on the
-# plain (uninstrumented) build. Args: build dir, suite build dir, O0|O2.
+# plain (uninstrumented) build. Args: build dir, suite build dir, O0|O2
+# [PROGRAM...]. A program's "// args:" line goes to glassbox fuzz after the
+# two binaries ("@@" = the input file), and to the replay.
 # Programs run in parallel; each stops at its first crash.
 . "$(dirname "$0")/lib.sh"
 OPT=$3
@@ -12,9 +14,11 @@ one() {
   local p=$1 d="$W/$1"
   mkdir -p "$d/seeds"
   write_seed "$p" "$d/seeds/seed"
-  local t0=$SECONDS
+  local t0=$SECONDS args
+  args=$(args_of "$p")
+  # shellcheck disable=SC2086 # args are words, "@@" among them
   "$BIN/glassbox" fuzz -q -V "$SECS" -i "$d/seeds" -o "$d/out" -- \
-    "$C/c-$p-$OPT.trace" "$C/c-$p-$OPT.cov" >"$d/log" 2>&1 &
+    "$C/c-$p-$OPT.trace" "$C/c-$p-$OPT.cov" $args >"$d/log" 2>&1 &
   local pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     if ls "$d/out/glassbox/crashes/"id:* >/dev/null 2>&1; then
@@ -31,14 +35,15 @@ one() {
     return 0
   fi
   local st=0
-  ("$C/c-$p-$OPT.plain" "$f" >/dev/null 2>&1 </dev/null) 2>/dev/null || st=$?
+  # shellcheck disable=SC2046
+  ("$C/c-$p-$OPT.plain" $(run_args "$p" "$f") >/dev/null 2>&1 <"$f") 2>/dev/null || st=$?
   if [ "$st" -lt 128 ]; then
     echo "FAIL $p-$OPT: crash input $(od -An -tx1 "$f" | tr -d '\n') exits $st on the plain build"
     return 0
   fi
   echo "ok $p-$OPT $((SECONDS - t0)) s"
 }
-export -f one write_seed src_of args_of
+export -f one write_seed src_of args_of run_args
 export W C BIN OPT SECS SRCDIR
 if [ $# -gt 3 ]; then shift 3; list="$*"; else list=$(progs); fi
 printf "%s\n" $list | xargs -P "$JOBS" -I{} bash -c "one {}" >"$W/results" 2>"$W/stderr" || true

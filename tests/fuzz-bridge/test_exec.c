@@ -35,7 +35,7 @@ static int write_file(const char *path, const void *data, size_t len)
 
 static gb_run_result_t run(char **argv, char **env, unsigned timeout_ms, int *rc, gb_err_t *e)
 {
-    gb_exec_opts_t o = {argv, env, timeout_ms, 0, 0};
+    gb_exec_opts_t o = {argv, env, timeout_ms, 0, 0, NULL};
     gb_run_result_t r;
     *rc = gb_exec_run(&o, &r, e);
     return r;
@@ -45,6 +45,7 @@ static void test_exec(void)
 {
     gb_err_t e = {""};
     int rc;
+    char missing_in[4200];
     char *a1[] = {(char *)t_plain, "7", NULL};
     gb_run_result_t r = run(a1, NULL, 1000, &rc, &e);
     CHECK(rc == 0 && r.status == GB_RUN_OK && r.exit_code == 7, "exit 7: %d/%d", r.status,
@@ -80,12 +81,47 @@ static void test_exec(void)
     r = run(a5, NULL, 0, &rc, &e);
     CHECK(rc == 0 && r.status == GB_RUN_OK && r.exit_code == 9, "no timeout: %d", r.exit_code);
 
+    /* stdin_path: the driver reads stdin when it gets no path. */
+    char *a7[] = {(char *)t_cov, NULL};
+    gb_exec_opts_t so = {.argv = a7, .timeout_ms = 1000, .stdin_path = in};
+    rc = gb_exec_run(&so, &r, &e);
+    CHECK(rc == 0 && r.status == GB_RUN_OK && r.exit_code == 9, "stdin_path: %d/%d", r.status,
+          r.exit_code);
+    so.stdin_path = workdir; /* a directory: reading it fails, the driver sees no input */
+    rc = gb_exec_run(&so, &r, &e);
+    CHECK(rc == 0 && r.status == GB_RUN_OK && r.exit_code == 0, "stdin a dir: %d", r.exit_code);
+    snprintf(missing_in, sizeof missing_in, "%s/missing-input", workdir);
+    so.stdin_path = missing_in;
+    rc = gb_exec_run(&so, &r, &e);
+    CHECK(rc == -1 && strstr(e.msg, "as the stdin of"), "missing stdin: %s", e.msg);
+
     char missing[4200];
     snprintf(missing, sizeof missing, "%s/missing-program", workdir);
     char *a6[] = {missing, NULL};
     r = run(a6, NULL, 1000, &rc, &e);
     CHECK(rc == -1 && r.status == GB_RUN_ERROR && strstr(e.msg, "cannot execute"), "missing: %s",
           e.msg);
+}
+
+/* "@@" anywhere in an argument becomes the input path; no args = {bin, path}. */
+static void test_argv(void)
+{
+    char **v = gb_argv_build("/bin/t", NULL, 0, "/in");
+    CHECK(v && !strcmp(v[0], "/bin/t") && !strcmp(v[1], "/in") && !v[2], "no args");
+    gb_argv_free(v);
+    char *args[] = {"-x", "@@", "--file=@@.bak", "@", "@@@@"};
+    v = gb_argv_build("/bin/t", args, 5, "/in");
+    CHECK(v && !strcmp(v[1], "-x") && !strcmp(v[2], "/in") && !strcmp(v[3], "--file=/in.bak") &&
+              !strcmp(v[4], "@") && !strcmp(v[5], "/in@@") && !v[6],
+          "substitution");
+    gb_argv_free(v);
+    v = gb_argv_build("/bin/t", args, 1, "/in");
+    CHECK(v && !strcmp(v[1], "-x") && !v[2], "args without @@ are kept and nothing is added");
+    gb_argv_free(v);
+    gb_argv_free(NULL);
+    gb_alloc_fail_after(2);
+    CHECK(gb_argv_build("/bin/t", args, 5, "/in") == NULL, "alloc failure");
+    gb_alloc_fail_after(-1);
 }
 
 static void test_checks(void)
@@ -130,7 +166,7 @@ static void test_checks(void)
     gb_alloc_fail_after(0);
     CHECK(gb_binary_has_marker(t_plain, GB_MARKER_TRACE, &e) == -1, "alloc failure");
     char *a[] = {(char *)t_plain, NULL};
-    gb_exec_opts_t o = {a, NULL, 1000, 0, 0};
+    gb_exec_opts_t o = {a, NULL, 1000, 0, 0, NULL};
     gb_run_result_t r;
     CHECK(gb_exec_run(&o, &r, &e) == -1 && r.status == GB_RUN_ERROR, "exec alloc failure");
     gb_alloc_fail_after(-1);
@@ -146,6 +182,7 @@ int main(int argc, char **argv)
     t_plain = argv[2];
     workdir = argv[3];
     test_exec();
+    test_argv();
     test_checks();
     if (failures)
         fprintf(stderr, "test_exec: %d failure(s)\n", failures);
