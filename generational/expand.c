@@ -403,6 +403,8 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
 {
     gb_pc_info_t pc;
     gb_trace_get_pc(t, j, &pc);
+    if (gb_search_cfg_skip(s, &pc))
+        return 0;
     gb_site_stat_t *ss = site_stat(s, pc.site, !pc.taken);
     if (ss && !worth_flipping(ss)) {
         ss->unpaid++;

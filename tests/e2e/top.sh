@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # The SAGE lecture example: from "good", generational search with
 # child.bound = j + 1 runs the program exactly 16 times on 16 distinct
-# inputs, and 5 of them abort.
+# inputs, and 5 of them abort (--no-cfg: the lecture's search, every flip
+# solved). With the static CFG, flips that can only reach covered blocks
+# are skipped: fewer runs, the same blocks, the abort still found.
 . "$(dirname "$0")/lib.sh"
-"$BIN/glassbox" fuzz -q -i "$SRC/harnesses/top/seeds" -o "$WORK/out" -- "$H/top.trace" "$H/top.cov"
+"$BIN/glassbox" fuzz -q --no-cfg -i "$SRC/harnesses/top/seeds" -o "$WORK/out" -- "$H/top.trace" "$H/top.cov"
 S=$WORK/out/glassbox/fuzzer_stats
 expect_eq execs_done "$(stat_of "$S" execs_done)" 16
 expect_eq traces_done "$(stat_of "$S" traces_done)" 16
@@ -27,3 +29,12 @@ for f in "$WORK"/out/glassbox/crashes/id:*; do
 done
 replay_crashes "$WORK/out/glassbox/crashes" "$H/top.cov"
 pass "top: 16 runs, 16 distinct inputs, 5 aborts"
+
+"$BIN/glassbox" fuzz -q -i "$SRC/harnesses/top/seeds" -o "$WORK/cfg" -- "$H/top.trace" "$H/top.cov"
+C=$WORK/cfg/glassbox/fuzzer_stats
+expect_eq blocks_covered "$(stat_of "$C" blocks_covered)" "$(stat_of "$S" blocks_covered)"
+[ "$(stat_of "$C" flips_skipped_cfg)" -gt 0 ] || fail "the CFG skipped no flip"
+[ "$(stat_of "$C" execs_done)" -lt 16 ] || fail "the CFG saved no run: $(stat_of "$C" execs_done)"
+[ "$(stat_of "$C" saved_crashes)" -ge 1 ] || fail "with the CFG, the abort was not found"
+replay_crashes "$WORK/cfg/glassbox/crashes" "$H/top.cov"
+pass "top with the CFG: $(stat_of "$C" execs_done) runs, $(stat_of "$C" flips_skipped_cfg) flips skipped, the same blocks, the abort found"
