@@ -62,6 +62,7 @@ typedef struct gb_site_stat {
     uint64_t key;       /* site << 1 | new direction; 0 = empty slot */
     uint32_t tries;     /* children made by flipping it */
     uint32_t unpaid;    /* of those, in a row, with nothing new */
+    uint32_t paid;      /* of those, children that found something new: tried first */
 } gb_site_stat_t;
 
 #define GB_SITE_FREE_TRIES 8 /* unpaid flips of one site before back-off */
