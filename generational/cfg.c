@@ -6,6 +6,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -555,10 +556,41 @@ static void visit(gb_cfg_t *c, uint32_t b, uint8_t mode)
     c->queue[c->qn++] = b;
 }
 
+/* C library functions that never call back into the program (no callback
+ * argument, no handlers run): calling them reaches nothing. Sorted for
+ * bsearch. abort, exit, raise, qsort, bsearch, signal, atexit and the
+ * like are not here: they may run the program's handlers and callbacks. */
+static const char *const leaf_libc[] = {
+    "__assert_fail", "__ctype_b_loc", "__ctype_tolower_loc", "__ctype_toupper_loc",
+    "__errno_location", "__fprintf_chk", "__memcpy_chk", "__memmove_chk", "__memset_chk",
+    "__printf_chk", "__snprintf_chk", "__sprintf_chk", "__stack_chk_fail", "__strcat_chk",
+    "__strcpy_chk", "__strncpy_chk", "__vfprintf_chk", "__vsnprintf_chk", "_exit", "atoi",
+    "atol", "bcmp", "calloc", "close", "fclose", "fflush", "fgetc", "fgets", "fopen", "fprintf",
+    "fputc", "fputs", "fread", "free", "fseek", "ftell", "fwrite", "getc", "getenv", "lseek",
+    "malloc", "memchr", "memcmp", "memcpy", "memmove", "memset", "open", "pread", "printf",
+    "putchar", "puts", "read", "realloc", "snprintf", "sprintf", "strcat", "strchr", "strcmp",
+    "strcpy", "strdup", "strerror", "strlen", "strncmp", "strncpy", "strnlen", "strrchr",
+    "strstr", "strtol", "strtoll", "strtoul", "strtoull", "vfprintf", "vsnprintf", "write",
+};
+
+static int name_cmp(const void *key, const void *elem)
+{
+    const csym_t *s = key;
+    const char *name = *(const char *const *)elem;
+    int r = strncmp(s->name, name, s->len);
+    return r ? r : -(name[s->len] != '\0');
+}
+
+static int is_leaf_libc(const csym_t *s)
+{
+    return bsearch(s, leaf_libc, sizeof leaf_libc / sizeof leaf_libc[0], sizeof leaf_libc[0],
+                   name_cmp) != NULL;
+}
+
 static void call_sym(gb_cfg_t *c, uint32_t sym);
 
-/* Code outside the CFG may call back any address-taken function and
- * longjmp to any setjmp; both become reachable. */
+/* Code outside the CFG (and an indirect call) may call any address-taken
+ * function and longjmp to any setjmp; both become reachable. */
 static void external(gb_cfg_t *c)
 {
     if (c->external_done)
@@ -573,7 +605,7 @@ static void external(gb_cfg_t *c)
 static void call_sym(gb_cfg_t *c, uint32_t sym)
 {
     const csym_t *s = &c->syms[sym];
-    if (s->ndefs == 0)
+    if (s->ndefs == 0 && !is_leaf_libc(s))
         external(c);
     for (uint32_t d = 0; d < s->ndefs; d++)
         visit(c, c->funcs[c->defs.v[s->defs + d]].first, 1);
@@ -598,7 +630,7 @@ static void any_return(gb_cfg_t *c, uint32_t func)
 }
 
 /* Runs the search from the queued blocks: the first uncovered block found,
- * NONE when there is none, NONE - 1 when an indirect call is reachable. */
+ * or NONE when there is none. */
 static uint32_t search(gb_cfg_t *c, const uint8_t *virgin)
 {
     for (size_t qi = 0; qi < c->qn; qi++) {
@@ -606,8 +638,8 @@ static uint32_t search(gb_cfg_t *c, const uint8_t *virgin)
         const cblock_t *bl = &c->blocks[b];
         if (!virgin[bl->id] && !(bl->flags & B_DEAD))
             return b;
-        if (bl->flags & B_INDIRECT)
-            return NONE - 1;
+        if (bl->flags & B_INDIRECT) /* only address-taken functions can be its targets */
+            external(c);
         uint8_t mode = c->mode[b];
         for (uint32_t i = 0; i < bl->nsucc; i++)
             visit(c, c->succ.v[bl->succ + i], mode);
@@ -728,7 +760,7 @@ int gb_cfg_flip_may_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned ta
         return 1;
     }
     uint32_t w = search(c, virgin);
-    a->state = w == NONE ? ANS_NEVER : w == NONE - 1 ? ANS_ALWAYS : ANS_WITNESS;
+    a->state = w == NONE ? ANS_NEVER : ANS_WITNESS;
     a->witness = w;
     return w != NONE;
 }

@@ -39,9 +39,10 @@ int gb_cfg_has_site(const gb_cfg_t *c, unsigned kind, uint32_t site);
  * bytes, 0 = never hit) has never seen. Returns 0 only when the CFG proves
  * it cannot: the new direction's successor and everything reachable from
  * it (the function, its callees transitively, and on a return the callers'
- * continuations) is covered. Returns 1 for anything it cannot decide: a
- * site it does not know, a PIN or CHECK entry, an indirect call on the
- * way, a CFG that missed blocks the runs covered. `covered` is the number
+ * continuations, address-taken functions after an indirect call or a call
+ * outside the CFG) is covered. Returns 1 for anything it cannot decide: a
+ * site it does not know, a PIN or CHECK entry, a CFG that missed blocks
+ * the runs covered. `covered` is the number
  * of covered blocks (it only grows; a change triggers the check for blocks
  * the CFG does not list). Answers are cached: coverage only grows, so
  * "cannot reach" stays true. */

@@ -141,16 +141,17 @@ static void test_reach(const char *tbin, const char *cbin)
             cover(cm, t[i]); /* the switch's default never ran */
     }
     gb_cfg_t *c = load(cbin);
-    /* B: d0=='I' leads to the indirect call; d0=='A' flipped either way, and
-     * d1=='C' flipped to taken, reach the call of leaf and its uncovered
-     * block; d1=='C' flipped to not taken, and the switch, cannot. */
-    expect_flips(c, t[0], b, "110100", "T1 without leaf's v==7");
-    expect_flips(c, t[1], b, "11100", "T2 without leaf's v==7");
+    /* B: d0=='A' flipped either way, and d1=='C' flipped to taken, reach
+     * the call of leaf and its uncovered block; d1=='C' flipped to not
+     * taken, the switch, and d0=='I' (the indirect call can only reach the
+     * address-taken cfgprog_cb, which is covered) cannot. */
+    expect_flips(c, t[0], b, "010100", "T1 without leaf's v==7");
+    expect_flips(c, t[1], b, "01100", "T2 without leaf's v==7");
     expect_flips(c, t[3], b, "1", "T4 without leaf's v==7");
     /* A: coverage grew on the same CFG (cached answers are rechecked);
-     * only the indirect call is left. */
-    expect_flips(c, t[0], a, "100000", "T1 with everything covered");
-    expect_flips(c, t[1], a, "10000", "T2 with everything covered");
+     * nothing is left to find. */
+    expect_flips(c, t[0], a, "000000", "T1 with everything covered");
+    expect_flips(c, t[1], a, "00000", "T2 with everything covered");
     expect_flips(c, t[3], a, "0", "T4 with everything covered");
     EXPECT(!gb_cfg_incomplete(c), "a CFG that lists every block is not incomplete");
     /* Pins, checks and unknown sites are never decided. */
@@ -173,9 +174,19 @@ static void test_reach(const char *tbin, const char *cbin)
      * default is uncovered; a case flipped to "==" leads to its covered
      * block and the return, a case flipped to "!=" may take the default. */
     c = load(cbin);
-    expect_flips(c, t[0], cm, "111110", "T1 without the switch default");
-    expect_flips(c, t[4], cm, "111110", "T5 without the switch default");
-    expect_flips(c, t[1], cm, "11101", "T2 without the switch default");
+    expect_flips(c, t[0], cm, "011110", "T1 without the switch default");
+    expect_flips(c, t[4], cm, "011110", "T5 without the switch default");
+    expect_flips(c, t[1], cm, "01101", "T2 without the switch default");
+    gb_cfg_free(c);
+
+    /* D, fresh: the indirect call's target never ran. Returning from the
+     * harness counts as code outside the CFG, which may call it. */
+    static uint8_t dm[MAP];
+    for (int i = 0; i < 5; i++)
+        if (i != 3)
+            cover(dm, t[i]);
+    c = load(cbin);
+    expect_flips(c, t[0], dm, "111111", "T1 without the indirect call");
     gb_cfg_free(c);
     for (int i = 0; i < 5; i++)
         gb_trace_free(t[i]);
@@ -219,6 +230,103 @@ static void test_sites(const char *tbin, const char *cbin)
 }
 
 /* Runs `fmt` (two %s) in the work directory. */
+/* ---- a hand-written section (docs/cfg-format.md) ----------------- */
+
+typedef struct wbuf {
+    uint8_t b[4096];
+    size_t n;
+} wbuf_t;
+
+static void w(wbuf_t *b, uint32_t x)
+{
+    for (int k = 0; k < 4; k++)
+        b->b[b->n++] = (uint8_t)(x >> (8 * k));
+}
+
+static void ws(wbuf_t *b, const char *s)
+{
+    size_t len = strlen(s);
+    w(b, (uint32_t)len);
+    for (size_t i = 0; i < (len + 3) / 4 * 4; i++)
+        b->b[b->n++] = i < len ? (uint8_t)s[i] : 0;
+}
+
+/* block: id, flags | kind << 8, site, successors, callees (-1 ends each) */
+static void wblock(wbuf_t *b, uint32_t id, uint32_t fk, uint32_t site, const int *succ,
+                   const int *calls)
+{
+    w(b, id), w(b, fk), w(b, site);
+    size_t n = 0;
+    while (succ[n] >= 0)
+        n++;
+    w(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        w(b, (uint32_t)succ[i]);
+    for (n = 0; calls[n] >= 0;)
+        n++;
+    w(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        w(b, (uint32_t)calls[i]);
+}
+
+/* f: a switch (site 0x2000) whose case 0 calls memcpy (never calls back),
+ * case 1 qsort (may call back), case 2 the local g and then a dead block,
+ * case 3 makes an indirect call; cb is address-taken and uncovered. */
+static void test_handmade(void)
+{
+    wbuf_t b = {0};
+    enum { RET = 1, INDIRECT = 2, DEAD = 8, K_BR = 1 << 8, K_SWITCH = 2 << 8 };
+    const int none[] = {-1}, s0[] = {6, 1, 2, 4, 3, -1}, s4[] = {5, -1}, g0[] = {1, 1, -1};
+    const int memcpy_[] = {1, -1}, qsort_[] = {2, -1}, g_[] = {4, -1};
+    w(&b, 0x46434247), w(&b, 1), w(&b, 0);
+    ws(&b, "hand.c");
+    w(&b, 5);
+    w(&b, 0), ws(&b, "f");
+    w(&b, 0), ws(&b, "memcpy");
+    w(&b, 0), ws(&b, "qsort");
+    w(&b, 2), ws(&b, "cb");
+    w(&b, 1), ws(&b, "g"); /* local */
+    w(&b, 3);
+    w(&b, 0), ws(&b, "f"), w(&b, 7);
+    size_t flags_at = b.n + 4;
+    wblock(&b, 100, K_SWITCH, 0x2000, s0, none);
+    wblock(&b, 101, 0, 0, none, memcpy_);
+    wblock(&b, 102, 0, 0, none, qsort_);
+    wblock(&b, 103, INDIRECT, 0, none, none);
+    wblock(&b, 104, 0, 0, s4, g_);
+    wblock(&b, 105, DEAD, 0, none, none);
+    wblock(&b, 106, 0, 0, none, none);
+    w(&b, 2), ws(&b, "cb"), w(&b, 1);
+    wblock(&b, 200, RET, 0, none, none);
+    w(&b, 1), ws(&b, "g"), w(&b, 2);
+    wblock(&b, 300, K_BR, 0x3000, g0, none);
+    wblock(&b, 301, RET, 0, none, none);
+    uint32_t words = (uint32_t)(b.n / 4);
+    memcpy(b.b + 8, &words, 4);
+    gb_cfg_t *c = NULL;
+    gb_err_t e;
+    if (gb_cfg_parse(b.b, b.n, &c, &e) != 0) {
+        EXPECT(0, "the hand-written section does not parse: %s", e.msg);
+        return;
+    }
+    static uint8_t v[MAP];
+    const uint32_t cov[] = {100, 101, 102, 103, 104, 106, 300, 301};
+    for (size_t i = 0; i < sizeof cov / sizeof cov[0]; i++)
+        v[cov[i]] = 1;
+    uint32_t n = (uint32_t)(sizeof cov / sizeof cov[0]);
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2000, 0, v, n) == 0, "memcpy called back");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2001, 0, v, n) == 1, "qsort cannot call back");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2002, 0, v, n) == 0, "g or a dead block counted");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2003, 0, v, n) == 1, "an indirect call cannot reach cb");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2000, 1, v, n) == 1, "!= case 0 cannot take case 1");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2004, 0, v, n) == 1, "a site past the cases is known");
+    /* g is local: its return goes back to f's case 2, then the dead block */
+    EXPECT(gb_cfg_flip_may_reach(c, BR, 0x3000, 1, v, n) == 0, "g's branch reaches cb");
+    gb_cfg_free(c);
+    b.b[flags_at] = 0x10; /* f's first block: flag bit 4 */
+    EXPECT(gb_cfg_parse(b.b, b.n, &c, &e) == -1, "an unknown block flag parses");
+}
+
 static int sh(const char *fmt, const char *a, const char *b)
 {
     char cmd[8192];
@@ -287,6 +395,7 @@ int main(int argc, char **argv)
     test_sites(argv[1], argv[2]);
     test_sites(argv[3], argv[4]);
     test_bad(argv[2]);
+    test_handmade();
     if (fails)
         return fprintf(stderr, "test_cfg: %d failures\n", fails), 1;
     printf("test_cfg: ok\n");
