@@ -15,7 +15,7 @@
 
 #define CFG_MAGIC 0x46434247u /* "GBCF" */
 #define CFG_VERSION 1u
-#define CFG_MAP 65536u        /* block ids are below the coverage map size */
+#define CFG_MAP 65536u /* block ids are below the coverage map size */
 #define CFG_MAX_BYTES (1u << 30)
 #define NONE UINT32_MAX
 
@@ -370,6 +370,32 @@ static int index_all(gb_cfg_t *c)
     return c->seen && c->fseen && c->mode && c->queue ? 0 : -1;
 }
 
+/* Walks the module records of c->data. */
+static int parse_records(gb_cfg_t *c, gb_err_t *e)
+{
+    rd_t all = {c->data, c->len / 4, 0, 0};
+    while (all.i < all.n) {
+        size_t at = all.i;
+        uint32_t magic = word(&all);
+        if (magic == 0)
+            continue; /* padding between objects */
+        uint32_t version = word(&all), nwords = word(&all);
+        if (magic != CFG_MAGIC || all.bad)
+            return gb_err_set(e, "bad .gb_cfg section: no record at word %zu", at);
+        if (version != CFG_VERSION)
+            return gb_err_set(e, "unsupported .gb_cfg version %u (this glassbox reads %u): "
+                                 "rebuild the target", version, CFG_VERSION);
+        if (nwords < 3 || nwords > all.n - at)
+            return gb_err_set(e, "bad .gb_cfg section: record at word %zu has length %u", at,
+                              nwords);
+        rd_t r = {c->data + 4 * at, nwords, 3, 0};
+        if (parse_module(c, &r) != 0)
+            return gb_err_set(e, "bad .gb_cfg section: record at word %zu is malformed", at);
+        all.i = at + nwords;
+    }
+    return index_all(c) == 0 ? 0 : gb_err_set(e, "out of memory");
+}
+
 int gb_cfg_parse(const uint8_t *data, size_t len, gb_cfg_t **out, gb_err_t *e)
 {
     *out = NULL;
@@ -382,30 +408,10 @@ int gb_cfg_parse(const uint8_t *data, size_t len, gb_cfg_t **out, gb_err_t *e)
     }
     memcpy(c->data, data, len);
     c->len = len;
-    rd_t all = {c->data, len / 4, 0, 0};
-    while (all.i < all.n) {
-        size_t at = all.i;
-        uint32_t magic = word(&all);
-        if (magic == 0)
-            continue; /* padding between objects */
-        uint32_t version = word(&all), nwords = word(&all);
-        if (magic != CFG_MAGIC || all.bad)
-            return gb_cfg_free(c), gb_err_set(e, "bad .gb_cfg section: no record at word %zu", at);
-        if (version != CFG_VERSION)
-            return gb_cfg_free(c), gb_err_set(e, "unsupported .gb_cfg version %u (this glassbox "
-                                                 "reads %u): rebuild the target", version,
-                                              CFG_VERSION);
-        if (nwords < 3 || nwords > all.n - at)
-            return gb_cfg_free(c), gb_err_set(e, "bad .gb_cfg section: record at word %zu has "
-                                                 "length %u", at, nwords);
-        rd_t r = {c->data + 4 * at, nwords, 3, 0};
-        if (parse_module(c, &r) != 0)
-            return gb_cfg_free(c), gb_err_set(e, "bad .gb_cfg section: record at word %zu is "
-                                                 "malformed", at);
-        all.i = at + nwords;
+    if (parse_records(c, e) != 0) {
+        gb_cfg_free(c);
+        return -1;
     }
-    if (index_all(c) != 0)
-        return gb_cfg_free(c), gb_err_set(e, "out of memory");
     *out = c;
     return 0;
 }
@@ -449,8 +455,8 @@ static int elf_section(int fd, uint64_t fsize, uint8_t **data, size_t *len)
         return -1;
     }
     const Elf64_Shdr *ss = &sh[strndx];
-    char *names = ss->sh_size <= fsize && ss->sh_offset <= fsize - ss->sh_size
-                      ? gb_malloc(ss->sh_size + 1) : NULL;
+    int fits = ss->sh_size <= fsize && ss->sh_offset <= fsize - ss->sh_size;
+    char *names = fits ? gb_malloc(ss->sh_size + 1) : NULL;
     int found = 0;
     if (names && read_at(fd, names, ss->sh_size, ss->sh_offset) == 0) {
         names[ss->sh_size] = '\0';

@@ -101,7 +101,8 @@ static void expect_shape(const gb_trace_t *t, const char *shape, const char *in)
     char got[64] = "";
     for (size_t i = 0; i < info.pcs && i < sizeof got - 1; i++) {
         gb_pc_info_t pc = pc_at(t, i);
-        got[i] = pc.kind == BR ? (pc.taken ? 'B' : 'b') : pc.kind == SW ? (pc.taken ? 'S' : 's') : '?';
+        char k = pc.kind == BR ? 'b' : pc.kind == SW ? 's' : '?';
+        got[i] = pc.taken && k != '?' ? (char)(k - 'a' + 'A') : k;
     }
     EXPECT(strcmp(got, shape) == 0, "trace of %.4s has entries %s, want %s", in, got, shape);
 }

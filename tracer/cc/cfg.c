@@ -174,7 +174,8 @@ static void put_block(words_t *w, const symtab_t *syms, const gb_ids_t *ids,
     uint32_t flags = 0, kind = T_OTHER, ncalls = 0, site = 0;
     unsigned k = 0, any_call = 0;
     LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[ord]);
-    for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[ord]); i; i = LLVMGetNextInstruction(i), k++) {
+    for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[ord]); i;
+         i = LLVMGetNextInstruction(i), k++) {
         any_call |= (unsigned)is_call(i);
         if (is_call(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) {
             LLVMValueRef f = direct_callee(i);
