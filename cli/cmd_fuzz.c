@@ -38,7 +38,7 @@ int gb_cmd_fuzz(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *name = "glassbox", *lfdir = NULL;
     unsigned long long t = 1000, v = 0, st = 2000, mem = 2048;
-    int no_opt = 0, quiet = 0, resume = 0;
+    int no_opt = 0, quiet = 0, resume = 0, no_cfg = 0;
     const gb_opt_t opts[] = {
         {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required)", &in},
         {'o', "output", GB_OPT_STR, "DIR", NULL, "output / sync directory (required)", &out},
@@ -53,6 +53,9 @@ int gb_cmd_fuzz(int argc, char **argv)
          "Z3 time limit per query (default 2000)", &st},
         {0, "no-optimistic", GB_OPT_FLAG, NULL, NULL,
          "do not relax unsatisfiable queries (QSYM's optimistic solving)", &no_opt},
+        {0, "no-cfg", GB_OPT_FLAG, NULL, NULL,
+         "solve every flip, even those the targets' static CFG shows cannot reach\n"
+         "                               an uncovered block", &no_cfg},
         {0, "libfuzzer-dir", GB_OPT_STR, "DIR", NULL,
          "trade inputs with a libFuzzer corpus dir (SHA-1 names, -reload=1)", &lfdir},
         {0, "resume", GB_OPT_FLAG, NULL, NULL,
@@ -95,6 +98,7 @@ int gb_cmd_fuzz(int argc, char **argv)
         .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st, .max_seconds = v,
         .optimistic = !no_opt, .mem_limit_mb = (unsigned)mem, .on_notice = show_notice,
         .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,
+        .no_cfg = no_cfg,
     };
     gb_statview_t view;
     gb_status_init(&view, stderr);

@@ -112,9 +112,11 @@ static void screen(const gb_statview_t *v, const stats_t *st, int final)
     fprintf(v->out, "        outcomes : sat %s, unsat %s, timeout %s, optimistic %s\n",
             get(st, "queries_sat"), get(st, "queries_unsat"), get(st, "queries_timeout"),
             get(st, "queries_optimistic"));
-    fprintf(v->out, "        children : %s (duplicate %s, repaired %s, flips backed off %s)\n",
+    fprintf(v->out, "        children : %s (duplicate %s, repaired %s)\n",
             get(st, "children_generated"), get(st, "children_duplicate"),
-            get(st, "children_repaired"), get(st, "flips_backoff"));
+            get(st, "children_repaired"));
+    fprintf(v->out, "   flips skipped : %s backed off, %s by the static CFG\n",
+            get(st, "flips_backoff"), get(st, "flips_skipped_cfg"));
     fflush(v->out);
 }
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 #include <string.h>
 #include <unistd.h>
@@ -407,6 +408,8 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
 {
     gb_pc_info_t pc;
     gb_trace_get_pc(t, j, &pc);
+    if (gb_search_cfg_skip(s, &pc))
+        return 0;
     gb_site_stat_t *ss = site_stat(s, pc.site, !pc.taken);
     if (ss && !worth_flipping(ss)) {
         ss->unpaid++;
@@ -426,8 +429,44 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
         ss->tries++;
         int paid = s->st.blocks != blocks || s->novel_total != novel || s->st.crashes != crashes;
         ss->unpaid = paid ? 0 : ss->unpaid + 1;
+        ss->paid += (uint32_t)paid;
     }
     return rc;
+}
+
+typedef struct flip_pos {
+    size_t j;
+    uint32_t paid;
+} flip_pos_t;
+
+static int by_payoff(const void *a, const void *b)
+{
+    const flip_pos_t *x = a, *y = b;
+    if (x->paid != y->paid)
+        return x->paid > y->paid ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* The entries to flip, from `bound` on (pins left out): directions whose
+ * children found something new before come first, most payoffs first, so
+ * a time limit or an exhausted solver budget cuts the least promising
+ * flips; the rest keep path order. NULL on OOM. */
+static flip_pos_t *flip_order(gb_search_t *s, const gb_trace_t *t, size_t bound, size_t pcs,
+                              size_t *n)
+{
+    flip_pos_t *v = gb_calloc(pcs > bound ? pcs - bound : 1, sizeof *v);
+    *n = 0;
+    for (size_t j = bound; v && j < pcs; j++) {
+        gb_pc_info_t pc;
+        gb_trace_get_pc(t, j, &pc);
+        if (pc.kind == 1 /* GBT_PC_PIN */)
+            continue;
+        gb_site_stat_t *ss = site_stat(s, pc.site, !pc.taken);
+        v[(*n)++] = (flip_pos_t){j, ss ? ss->paid : 0};
+    }
+    if (v)
+        qsort(v, *n, sizeof *v, by_payoff);
+    return v;
 }
 
 /* ExpandExecution: trace, then flip every entry from the bound on. The
@@ -463,17 +502,16 @@ static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         s->st.divergent++;
         bound = d < bound ? d : bound;
     }
-    int rc = 0;
-    size_t j;
-    for (j = bound; j < info.pcs && rc == 0 && !out_of_time(s); j++) {
-        gb_pc_info_t pc;
-        gb_trace_get_pc(t, j, &pc);
-        if (pc.kind != 1 /* GBT_PC_PIN */)
-            rc = flip_one(s, it, t, j, e);
+    size_t n, k;
+    flip_pos_t *order = flip_order(s, t, bound, info.pcs, &n);
+    int rc = order ? 0 : gb_err_set(e, "out of memory");
+    for (k = 0; k < n && rc == 0 && !out_of_time(s); k++) {
+        rc = flip_one(s, it, t, order[k].j, e);
         tick(s);
     }
+    gb_free(order);
     gb_trace_free(t);
-    if (rc == 0 && j >= info.pcs) /* finished: a resume must not redo it */
+    if (rc == 0 && k >= n) /* finished: a resume must not redo it */
         rc = gb_journal_expanded(s, it, e);
     return rc;
 }

@@ -39,6 +39,8 @@ typedef struct gb_search_opts {
     const char *command_line;   /* for fuzzer_stats */
     int resume;                 /* continue the campaign in OUT/NAME (--resume) */
     const char *libfuzzer_dir;  /* a libFuzzer corpus dir to trade with, or NULL */
+    int no_cfg;                 /* solve every flip, even those the static CFG shows
+                                   cannot reach an uncovered block (--no-cfg) */
 } gb_search_opts_t;
 
 /* Counters, also written to fuzzer_stats. */
@@ -51,6 +53,8 @@ typedef struct gb_search_stats {
     uint64_t divergent;    /* children whose path left the predicted prefix */
     uint64_t repaired;     /* optimistic children repaired by a further flip */
     uint64_t flips_backoff; /* flips skipped: their site kept producing nothing new */
+    uint64_t flips_skipped_cfg; /* flips skipped: the static CFG shows their new direction
+                                   reaches no uncovered block */
     uint64_t imported;     /* new inputs read from peers' queues */
     uint64_t claimed_elsewhere; /* inputs another worker expands instead */
     uint64_t crashes_seen; /* crashing runs, saved or not */

@@ -76,7 +76,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "queries_z3_unsat", "%llu", (unsigned long long)q.z3_unsat);
     kv(k, "queries_z3_timeout", "%llu", (unsigned long long)q.z3_timeout);
     kv(k, "queries_budget_skip", "%llu", (unsigned long long)q.budget_skip);
-    kv(k, "flips_skipped_cfg", "0"); /* no static CFG side file yet (issue 4, item 7) */
+    kv(k, "flips_skipped_cfg", "%llu", (unsigned long long)st.flips_skipped_cfg);
     kv(k, "clauses_learned", "%llu", (unsigned long long)q.clauses_learned);
     kv(k, "clauses_loaded", "%llu", (unsigned long long)q.clauses_loaded);
     kv(k, "queries_sat", "%llu", (unsigned long long)q.queries_sat);

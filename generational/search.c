@@ -48,6 +48,35 @@ int gb_search_start_fsrv(gb_search_t *s, gb_err_t *e)
     return rc;
 }
 
+/* The static CFG from the cov build, else the trace build (both carry it;
+ * docs/cfg-format.md). Without one, every flip is solved. */
+static int load_cfg(gb_search_t *s, gb_err_t *e)
+{
+    if (s->o.no_cfg)
+        return 0;
+    if (gb_cfg_load(s->o.cov_bin, &s->cfg, e) != 0 ||
+        (!s->cfg && gb_cfg_load(s->o.trace_bin, &s->cfg, e) != 0))
+        return -1;
+    if (!s->cfg)
+        gb_notice(s, GB_NOTE_NOCFG, "the targets carry no static CFG (built by an older "
+                                    "glassbox-cc): every flip is solved");
+    return 0;
+}
+
+int gb_search_cfg_skip(gb_search_t *s, const gb_pc_info_t *pc)
+{
+    if (!s->cfg)
+        return 0;
+    int may = gb_cfg_flip_may_reach(s->cfg, pc->kind, pc->site, pc->taken, s->virgin,
+                                    s->st.blocks);
+    if (gb_cfg_incomplete(s->cfg))
+        gb_notice(s, GB_NOTE_CFG_PART, "a run covered blocks the static CFG does not list "
+                                       "(code built without it, e.g. a shared library): every "
+                                       "flip is solved from now on");
+    s->st.flips_skipped_cfg += !may;
+    return !may;
+}
+
 int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
 {
     *out = NULL;
@@ -63,7 +92,8 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
     s->start_ms = s->last_find_ms = gb_time_ms();
     gb_solver_opts_t so = {.timeout_ms = o.solver_timeout_ms, .optimistic = o.optimistic};
     s->journal_fd = -1;
-    if (gb_campaign_open_flags(o.out, o.name, o.resume ? GB_CAMPAIGN_RESUME : 0, &s->camp, e) != 0 ||
+    if (load_cfg(s, e) != 0 || /* before the campaign dir: bad input leaves OUT alone */
+        gb_campaign_open_flags(o.out, o.name, o.resume ? GB_CAMPAIGN_RESUME : 0, &s->camp, e) != 0 ||
         gb_solver_new(&so, &s->solver, e) != 0) {
         gb_search_free(s);
         return -1;
@@ -177,6 +207,7 @@ void gb_search_free(gb_search_t *s)
         gb_report_write(s, 1, NULL);
     gb_fsrv_stop(s->fsrv);
     gb_solver_free(s->solver);
+    gb_cfg_free(s->cfg);
     gb_campaign_close(s->camp);
     gb_worklist_free(&s->work);
     gb_hset_free(&s->seen);

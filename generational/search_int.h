@@ -5,6 +5,7 @@
 
 #include <signal.h>
 
+#include "cfg_int.h"
 #include "corpus.h"
 #include "fuzz_bridge.h"
 #include "generational.h"
@@ -61,6 +62,7 @@ typedef struct gb_site_stat {
     uint64_t key;       /* site << 1 | new direction; 0 = empty slot */
     uint32_t tries;     /* children made by flipping it */
     uint32_t unpaid;    /* of those, in a row, with nothing new */
+    uint32_t paid;      /* of those, children that found something new: tried first */
 } gb_site_stat_t;
 
 #define GB_SITE_FREE_TRIES 8 /* unpaid flips of one site before back-off */
@@ -79,6 +81,7 @@ struct gb_search {
     gb_campaign_t *camp;
     gb_fsrv_t *fsrv;
     gb_solver_t *solver;
+    gb_cfg_t *cfg;        /* the targets' static CFG; NULL = none (never skip) */
     gb_worklist_t work;
     gb_hset_t seen;       /* hashes of every input run */
     gb_hset_t crash_sigs; /* coverage signatures of saved crashes */
@@ -117,13 +120,19 @@ int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_
 int gb_search_rerun(gb_search_t *s, gb_item_t *it, int is_crash, gb_err_t *e);
 
 /* Notices, each reported once (search.c). */
-enum { GB_NOTE_HANG = 1, GB_NOTE_DISK = 2, GB_NOTE_NOBLOCK = 4, GB_NOTE_TRACE = 8 };
+enum { GB_NOTE_HANG = 1, GB_NOTE_DISK = 2, GB_NOTE_NOBLOCK = 4, GB_NOTE_TRACE = 8,
+       GB_NOTE_NOCFG = 16, GB_NOTE_CFG_PART = 32 };
 void gb_notice(gb_search_t *s, unsigned kind, const char *msg);
 
 /* On a full disk (errno ENOSPC or EDQUOT after a failed write): reports it
  * once, waits 2 s and returns 1 so the caller retries; 0 for any other
  * failure or when the search is being stopped. */
 int gb_wait_for_space(gb_search_t *s, int err);
+
+/* Flip selection from the static CFG (search.c): 1 when flipping `pc`
+ * cannot reach a block no run has covered, so the flip is skipped (and
+ * counted in flips_skipped_cfg); 0 when it is worth a query. */
+int gb_search_cfg_skip(gb_search_t *s, const gb_pc_info_t *pc);
 
 /* Starts the forkserver on the cov build (search.c). */
 int gb_search_start_fsrv(gb_search_t *s, gb_err_t *e);

@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # The SAGE lecture example: from "good", generational search with
 # child.bound = j + 1 runs the program exactly 16 times on 16 distinct
-# inputs, and 5 of them abort. The lecture's input has a fixed length, so
-# that run turns the length variable off (GLASSBOX_LENGTH=0); with it on,
-# the harness's `size >= 4` is one more flip: a 17th run on a shorter input.
+# inputs, and 5 of them abort (--no-cfg: the lecture's search, every flip
+# solved). The lecture's input has a fixed length, so that run turns the
+# length variable off (GLASSBOX_LENGTH=0); with it on, the harness's
+# `size >= 4` is one more flip: a 17th run on a shorter input. With the
+# static CFG, flips that can only reach covered blocks are skipped: fewer
+# runs, the same blocks, the abort still found.
 . "$(dirname "$0")/lib.sh"
-GLASSBOX_LENGTH=0 "$BIN/glassbox" fuzz -q -i "$SRC/harnesses/top/seeds" -o "$WORK/out" -- \
-  "$H/top.trace" "$H/top.cov"
+GLASSBOX_LENGTH=0 "$BIN/glassbox" fuzz -q --no-cfg -i "$SRC/harnesses/top/seeds" -o "$WORK/out" \
+  -- "$H/top.trace" "$H/top.cov"
 S=$WORK/out/glassbox/fuzzer_stats
 expect_eq execs_done "$(stat_of "$S" execs_done)" 16
 expect_eq traces_done "$(stat_of "$S" traces_done)" 16
@@ -29,8 +32,10 @@ for f in "$WORK"/out/glassbox/crashes/id:*; do
   [ "$m" -ge 3 ] || fail "crash $f ($b) has only $m matches of bad!"
 done
 replay_crashes "$WORK/out/glassbox/crashes" "$H/top.cov"
+pass "top: 16 runs, 16 distinct inputs, 5 aborts"
 
-"$BIN/glassbox" fuzz -q -i "$SRC/harnesses/top/seeds" -o "$WORK/len" -- "$H/top.trace" "$H/top.cov"
+"$BIN/glassbox" fuzz -q --no-cfg -i "$SRC/harnesses/top/seeds" -o "$WORK/len" -- \
+  "$H/top.trace" "$H/top.cov"
 S=$WORK/len/glassbox/fuzzer_stats
 expect_eq execs_done_with_length "$(stat_of "$S" execs_done)" 17
 expect_eq crashes_with_length "$(stat_of "$S" saved_crashes)" 5
@@ -39,4 +44,13 @@ for f in "$WORK"/len/glassbox/queue/id:*; do
   [ "$(wc -c <"$f")" -lt 4 ] && short=$((short + 1))
 done
 expect_eq inputs_shorter_than_4 "$short" 1
-pass "top: 16 runs, 16 distinct inputs, 5 aborts; 17 runs with the length variable"
+pass "top with the length variable: 17 runs, one of them on a shorter input"
+
+"$BIN/glassbox" fuzz -q -i "$SRC/harnesses/top/seeds" -o "$WORK/cfg" -- "$H/top.trace" "$H/top.cov"
+C=$WORK/cfg/glassbox/fuzzer_stats
+expect_eq blocks_covered "$(stat_of "$C" blocks_covered)" "$(stat_of "$S" blocks_covered)"
+[ "$(stat_of "$C" flips_skipped_cfg)" -gt 0 ] || fail "the CFG skipped no flip"
+[ "$(stat_of "$C" execs_done)" -lt 17 ] || fail "the CFG saved no run: $(stat_of "$C" execs_done)"
+[ "$(stat_of "$C" saved_crashes)" -ge 1 ] || fail "with the CFG, the abort was not found"
+replay_crashes "$WORK/cfg/glassbox/crashes" "$H/top.cov"
+pass "top with the CFG: $(stat_of "$C" execs_done) runs, $(stat_of "$C" flips_skipped_cfg) flips skipped, the same blocks, the abort found"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* glassbox-cc internals: the driver (main.c) and the in-process
- * instrumenter (ids.c, instrument.c) over the LLVM-C API. */
+ * instrumenter (ids.c, cfg.c, instrument.c) over the LLVM-C API. */
 #ifndef GB_CC_INT_H
 #define GB_CC_INT_H
 
@@ -20,6 +20,11 @@ typedef struct gb_ids {
 
 uint32_t gb_ids_block(const gb_ids_t *ids, unsigned block_ordinal);
 uint32_t gb_ids_site(const gb_ids_t *ids, unsigned block_ordinal, unsigned inst_ordinal);
+
+/* Writes the module's static CFG into a `.gb_cfg` section (module inline
+ * asm; docs/cfg-format.md). Run before instrumenting, in both modes, so
+ * its ids are those both builds use. Returns 0, or -1 when out of memory. */
+int gb_cc_emit_cfg(LLVMModuleRef m);
 
 /* Instruments every defined function of `m` for `mode`. Returns 0, or -1
  * with a message in `err` (size `errlen`). `collisions` receives the

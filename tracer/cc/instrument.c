@@ -916,6 +916,10 @@ int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, c
                      size_t errlen)
 {
     strip_memory_attrs(m);
+    if (gb_cc_emit_cfg(m) != 0) {
+        snprintf(err, errlen, "out of memory while writing the CFG");
+        return -1;
+    }
     ictx_t x = {0};
     x.m = m;
     x.c = LLVMGetModuleContext(m);

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Flip selection from the static CFG (docs/cfg-format.md) on cfgskip.c:
+# seeds AB. and XY. cover both diamonds. The first expansion's flips can
+# still reach the abort and are solved (3 children, one crash); after
+# that, every flip leads into covered code: 3 + 2 + 1 flips of the other
+# seed and the two non-crashing children are skipped. With --no-cfg, or
+# on a cov build stripped of its .gb_cfg section (and a trace build
+# likewise), every flip is solved; a corrupt section is one line of error.
+. "$(dirname "$0")/lib.sh"
+P=$BUILD/tests/e2e
+mkdir -p "$WORK/seeds"
+printf 'AB.' >"$WORK/seeds/1"
+printf 'XY.' >"$WORK/seeds/2"
+run() { # run OUT TRACE COV [options]: fuzz to the end, stderr to OUT.err
+  local out=$1 t=$2 c=$3
+  shift 3
+  "$BIN/glassbox" fuzz -q "$@" -i "$WORK/seeds" -o "$WORK/$out" -- "$t" "$c" 2>"$WORK/$out.err" ||
+    fail "fuzz $out: $(cat "$WORK/$out.err")"
+}
+
+run cfg "$P/cfgskip.trace" "$P/cfgskip.cov"
+S=$WORK/cfg/glassbox/fuzzer_stats
+expect_eq flips_skipped_cfg "$(stat_of "$S" flips_skipped_cfg)" 6
+expect_eq children_generated "$(stat_of "$S" children_generated)" 3
+expect_eq saved_crashes "$(stat_of "$S" saved_crashes)" 1
+blocks=$(stat_of "$S" blocks_covered)
+pass "cfg: 6 flips skipped, 3 children, the abort found"
+
+run nocfg "$P/cfgskip.trace" "$P/cfgskip.cov" --no-cfg
+S=$WORK/nocfg/glassbox/fuzzer_stats
+expect_eq flips_skipped_cfg "$(stat_of "$S" flips_skipped_cfg)" 0
+expect_eq children_generated "$(stat_of "$S" children_generated)" 12
+expect_eq blocks_covered "$(stat_of "$S" blocks_covered)" "$blocks"
+pass "--no-cfg: every flip solved (12 children), the same $blocks blocks covered"
+
+objcopy --remove-section=.gb_cfg "$P/cfgskip.trace" "$WORK/old.trace"
+objcopy --remove-section=.gb_cfg "$P/cfgskip.cov" "$WORK/old.cov"
+run old "$WORK/old.trace" "$WORK/old.cov"
+expect_eq flips_skipped_cfg "$(stat_of "$WORK/old/glassbox/fuzzer_stats" flips_skipped_cfg)" 0
+grep -q 'no static CFG' "$WORK/old.err" || fail "no note about the missing CFG: $(cat "$WORK/old.err")"
+pass "binaries without .gb_cfg: nothing skipped, and a note says why"
+
+# Only the cov build lost it: the trace build's copy is used.
+run half "$P/cfgskip.trace" "$WORK/old.cov"
+expect_eq flips_skipped_cfg "$(stat_of "$WORK/half/glassbox/fuzzer_stats" flips_skipped_cfg)" 6
+pass "cov build without .gb_cfg: the trace build's CFG is used"
+
+printf 'GBCF\002\000\000\000\003\000\000\000' >"$WORK/v2.bin"
+objcopy --update-section .gb_cfg="$WORK/v2.bin" "$P/cfgskip.cov" "$WORK/bad.cov"
+set +e
+"$BIN/glassbox" fuzz -q -i "$WORK/seeds" -o "$WORK/bad" -- "$P/cfgskip.trace" "$WORK/bad.cov" \
+  2>"$WORK/bad.err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "a bad .gb_cfg: exit status $rc, want 1"
+[ "$(wc -l <"$WORK/bad.err")" -eq 1 ] || fail "a bad .gb_cfg: want one line: $(cat "$WORK/bad.err")"
+grep -q 'unsupported .gb_cfg version 2' "$WORK/bad.err" || fail "a bad .gb_cfg: $(cat "$WORK/bad.err")"
+[ ! -e "$WORK/bad" ] || fail "a bad .gb_cfg left an output directory"
+pass "$(cat "$WORK/bad.err")"

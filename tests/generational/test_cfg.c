@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The static CFG end to end: glassbox-cc writes it into cfgprog's builds,
+ * generational/cfg.c reads it back, and the flips of real traces are
+ * judged against chosen coverage maps (into a callee, back out through a
+ * return, switch cases, an indirect call). Also: binaries without the
+ * section, and malformed sections.
+ * Usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV WORKDIR */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cfg_int.h"
+#include "symbolic.h"
+
+#define MAP 65536u
+enum { BR = 0, PIN = 1, SW = 2, CHECK = 3 }; /* gbt.h's entry kinds */
+
+static int fails;
+static const char *work;
+
+#define EXPECT(cond, ...)                                                                  \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            fails++;                                                                       \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                           \
+            fprintf(stderr, __VA_ARGS__);                                                  \
+            fputc('\n', stderr);                                                           \
+        }                                                                                  \
+    } while (0)
+
+static gb_cfg_t *load(const char *bin)
+{
+    gb_cfg_t *c = NULL;
+    gb_err_t e;
+    if (gb_cfg_load(bin, &c, &e) != 0 || !c) {
+        fprintf(stderr, "FAIL: no CFG in %s: %s\n", bin, c ? "" : e.msg);
+        exit(1);
+    }
+    return c;
+}
+
+/* Runs the trace build on the 4-byte input `in` and loads its trace. */
+static gb_trace_t *trace_of(const char *bin, const char *in)
+{
+    char inpath[4096], out[4096];
+    snprintf(inpath, sizeof inpath, "%s/in", work);
+    snprintf(out, sizeof out, "%s/t.gbt", work);
+    FILE *f = fopen(inpath, "wb");
+    if (!f || fwrite(in, 1, 4, f) != 4 || fclose(f) != 0)
+        exit(1);
+    unlink(out);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("GLASSBOX_TRACE_OUT", out, 1);
+        execl(bin, bin, inpath, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    gb_trace_t *t = NULL;
+    gb_err_t e;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || gb_trace_load(out, 0, &t, &e) != 0) {
+        fprintf(stderr, "FAIL: tracing %s on %.4s\n", bin, in);
+        exit(1);
+    }
+    return t;
+}
+
+static void cover(uint8_t *virgin, const gb_trace_t *t)
+{
+    size_t n;
+    const uint32_t *b = gb_trace_blocks(t, &n);
+    for (size_t i = 0; i < n; i++)
+        virgin[b[i]] = 1;
+}
+
+static gb_pc_info_t pc_at(const gb_trace_t *t, size_t i)
+{
+    gb_pc_info_t pc;
+    gb_trace_get_pc(t, i, &pc);
+    return pc;
+}
+
+static uint32_t covered(const uint8_t *virgin)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < MAP; i++)
+        n += virgin[i] != 0;
+    return n;
+}
+
+/* The entry kinds and directions a trace must have (B = branch taken,
+ * b = not taken, S/s = switch case), so the positions below mean what the
+ * comments say. */
+static void expect_shape(const gb_trace_t *t, const char *shape, const char *in)
+{
+    gb_trace_info_t info;
+    gb_trace_get_info(t, &info);
+    char got[64] = "";
+    for (size_t i = 0; i < info.pcs && i < sizeof got - 1; i++) {
+        gb_pc_info_t pc = pc_at(t, i);
+        char k = pc.kind == BR ? 'b' : pc.kind == SW ? 's' : '?';
+        got[i] = pc.taken && k != '?' ? (char)(k - 'a' + 'A') : k;
+    }
+    EXPECT(strcmp(got, shape) == 0, "trace of %.4s has entries %s, want %s", in, got, shape);
+}
+
+/* want[i] = expected gb_cfg_flip_may_reach of entry i ('0', '1'). */
+static void expect_flips(gb_cfg_t *c, const gb_trace_t *t, const uint8_t *virgin,
+                         const char *want, const char *what)
+{
+    for (size_t i = 0; want[i]; i++) {
+        gb_pc_info_t pc = pc_at(t, i);
+        int got = gb_cfg_flip_may_reach(c, pc.kind, pc.site, pc.taken, virgin, covered(virgin));
+        EXPECT(got == want[i] - '0', "%s: flip of entry %zu: may reach = %d, want %c", what, i,
+               got, want[i]);
+    }
+}
+
+/* Inputs: T1 "ACx0", T2 "BDy0", T3 "ACz0", T4 "I000", T5 "ACx\7".
+ * Entries: [0] d0=='I', [1] d0=='A', [2] d1=='C', [3] leaf's v==7 (when
+ * called), then switch cases 'x' and 'y'. */
+static void test_reach(const char *tbin, const char *cbin)
+{
+    static const char *in[5] = {"ACx0", "BDy0", "ACz0", "I000", "ACx\007"};
+    static const char *shape[5] = {"bBBbSs", "bbbsS", "bBBbss", "B", "bBBBSs"};
+    gb_trace_t *t[5];
+    for (int i = 0; i < 5; i++) {
+        t[i] = trace_of(tbin, in[i]);
+        expect_shape(t[i], shape[i], in[i]);
+    }
+    if (fails)
+        return;
+    static uint8_t b[MAP], a[MAP], cm[MAP];
+    for (int i = 0; i < 5; i++) {
+        cover(a, t[i]);
+        if (i != 4)
+            cover(b, t[i]); /* leaf's "v == 7" block never ran */
+        if (i != 2)
+            cover(cm, t[i]); /* the switch's default never ran */
+    }
+    gb_cfg_t *c = load(cbin);
+    /* B: d0=='A' flipped either way, and d1=='C' flipped to taken, reach
+     * the call of leaf and its uncovered block; d1=='C' flipped to not
+     * taken, the switch, and d0=='I' (the indirect call can only reach the
+     * address-taken cfgprog_cb, which is covered) cannot. */
+    expect_flips(c, t[0], b, "010100", "T1 without leaf's v==7");
+    expect_flips(c, t[1], b, "01100", "T2 without leaf's v==7");
+    expect_flips(c, t[3], b, "1", "T4 without leaf's v==7");
+    /* A: coverage grew on the same CFG (cached answers are rechecked);
+     * nothing is left to find. */
+    expect_flips(c, t[0], a, "000000", "T1 with everything covered");
+    expect_flips(c, t[1], a, "00000", "T2 with everything covered");
+    expect_flips(c, t[3], a, "0", "T4 with everything covered");
+    EXPECT(!gb_cfg_incomplete(c), "a CFG that lists every block is not incomplete");
+    /* Pins, checks and unknown sites are never decided. */
+    gb_pc_info_t pc = pc_at(t[0], 1);
+    EXPECT(gb_cfg_flip_may_reach(c, PIN, pc.site, 1, a, covered(a)) == 1, "a PIN is decided");
+    EXPECT(gb_cfg_flip_may_reach(c, CHECK, pc.site, 1, a, covered(a)) == 1, "a CHECK is decided");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, pc.site, 1, a, covered(a)) == 1, "wrong kind is decided");
+    EXPECT(gb_cfg_flip_may_reach(c, BR, pc.site ^ 0x5a5a5a5au, 1, a, covered(a)) == 1,
+           "an unknown site is decided");
+    /* A covered block the CFG does not list: from then on nothing is skipped. */
+    uint32_t foreign = 1;
+    while (gb_cfg_has_block(c, foreign))
+        foreign++;
+    a[foreign] = 1;
+    expect_flips(c, t[0], a, "111111", "T1 with a block outside the CFG covered");
+    EXPECT(gb_cfg_incomplete(c), "a foreign block does not make the CFG incomplete");
+    gb_cfg_free(c);
+
+    /* C, on a fresh CFG: flips inside leaf return to the switch, whose
+     * default is uncovered; a case flipped to "==" leads to its covered
+     * block and the return, a case flipped to "!=" may take the default. */
+    c = load(cbin);
+    expect_flips(c, t[0], cm, "011110", "T1 without the switch default");
+    expect_flips(c, t[4], cm, "011110", "T5 without the switch default");
+    expect_flips(c, t[1], cm, "01101", "T2 without the switch default");
+    gb_cfg_free(c);
+
+    /* D, fresh: the indirect call's target never ran. Returning from the
+     * harness counts as code outside the CFG, which may call it. */
+    static uint8_t dm[MAP];
+    for (int i = 0; i < 5; i++)
+        if (i != 3)
+            cover(dm, t[i]);
+    c = load(cbin);
+    expect_flips(c, t[0], dm, "111111", "T1 without the indirect call");
+    gb_cfg_free(c);
+    for (int i = 0; i < 5; i++)
+        gb_trace_free(t[i]);
+}
+
+/* Whatever the optimizer did, every branch and switch entry a trace
+ * records names a site of the CFG (the numbering agrees), and with the
+ * whole program covered nothing but the indirect call is worth a flip. */
+static void test_sites(const char *tbin, const char *cbin)
+{
+    static const char *in[5] = {"ACx0", "BDy0", "ACz0", "I000", "ACx\007"};
+    gb_cfg_t *c = load(cbin);
+    static uint8_t v[MAP];
+    memset(v, 0, sizeof v);
+    gb_trace_t *t[5];
+    for (int i = 0; i < 5; i++) {
+        t[i] = trace_of(tbin, in[i]);
+        cover(v, t[i]);
+        size_t n;
+        const uint32_t *b = gb_trace_blocks(t[i], &n);
+        for (size_t k = 0; k < n; k++)
+            EXPECT(gb_cfg_has_block(c, b[k]), "%s: block %u of %.4s is not in the CFG", tbin,
+                   b[k], in[i]);
+    }
+    size_t decided = 0;
+    for (int i = 0; i < 5; i++) {
+        gb_trace_info_t info;
+        gb_trace_get_info(t[i], &info);
+        for (size_t k = 0; k < info.pcs; k++) {
+            gb_pc_info_t pc = pc_at(t[i], k);
+            EXPECT(gb_cfg_has_site(c, pc.kind, pc.site), "%s: entry %zu of %.4s (kind %u, "
+                   "site %08x) is not in the CFG", tbin, k, in[i], pc.kind, pc.site);
+            decided += !gb_cfg_flip_may_reach(c, pc.kind, pc.site, pc.taken, v, covered(v));
+        }
+    }
+    EXPECT(decided > 0, "%s: no flip skipped with the whole program covered", tbin);
+    EXPECT(!gb_cfg_incomplete(c), "%s: traces cover blocks the CFG does not list", tbin);
+    for (int i = 0; i < 5; i++)
+        gb_trace_free(t[i]);
+    gb_cfg_free(c);
+}
+
+/* Runs `fmt` (two %s) in the work directory. */
+/* ---- a hand-written section (docs/cfg-format.md) ----------------- */
+
+typedef struct wbuf {
+    uint8_t b[4096];
+    size_t n;
+} wbuf_t;
+
+static void w(wbuf_t *b, uint32_t x)
+{
+    for (int k = 0; k < 4; k++)
+        b->b[b->n++] = (uint8_t)(x >> (8 * k));
+}
+
+static void ws(wbuf_t *b, const char *s)
+{
+    size_t len = strlen(s);
+    w(b, (uint32_t)len);
+    for (size_t i = 0; i < (len + 3) / 4 * 4; i++)
+        b->b[b->n++] = i < len ? (uint8_t)s[i] : 0;
+}
+
+/* block: id, flags | kind << 8, site, successors, callees (-1 ends each) */
+static void wblock(wbuf_t *b, uint32_t id, uint32_t fk, uint32_t site, const int *succ,
+                   const int *calls)
+{
+    w(b, id), w(b, fk), w(b, site);
+    size_t n = 0;
+    while (succ[n] >= 0)
+        n++;
+    w(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        w(b, (uint32_t)succ[i]);
+    for (n = 0; calls[n] >= 0;)
+        n++;
+    w(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        w(b, (uint32_t)calls[i]);
+}
+
+/* f: a switch (site 0x2000) whose case 0 calls memcpy (never calls back),
+ * case 1 qsort (may call back), case 2 the local g and then a dead block,
+ * case 3 makes an indirect call; cb is address-taken and uncovered. */
+static void test_handmade(void)
+{
+    wbuf_t b = {0};
+    enum { RET = 1, INDIRECT = 2, DEAD = 8, K_BR = 1 << 8, K_SWITCH = 2 << 8 };
+    const int none[] = {-1}, s0[] = {6, 1, 2, 4, 3, -1}, s4[] = {5, -1}, g0[] = {1, 1, -1};
+    const int memcpy_[] = {1, -1}, qsort_[] = {2, -1}, g_[] = {4, -1};
+    w(&b, 0x46434247), w(&b, 1), w(&b, 0);
+    ws(&b, "hand.c");
+    w(&b, 5);
+    w(&b, 0), ws(&b, "f");
+    w(&b, 0), ws(&b, "memcpy");
+    w(&b, 0), ws(&b, "qsort");
+    w(&b, 2), ws(&b, "cb");
+    w(&b, 1), ws(&b, "g"); /* local */
+    w(&b, 3);
+    w(&b, 0), ws(&b, "f"), w(&b, 7);
+    size_t flags_at = b.n + 4;
+    wblock(&b, 100, K_SWITCH, 0x2000, s0, none);
+    wblock(&b, 101, 0, 0, none, memcpy_);
+    wblock(&b, 102, 0, 0, none, qsort_);
+    wblock(&b, 103, INDIRECT, 0, none, none);
+    wblock(&b, 104, 0, 0, s4, g_);
+    wblock(&b, 105, DEAD, 0, none, none);
+    wblock(&b, 106, 0, 0, none, none);
+    w(&b, 2), ws(&b, "cb"), w(&b, 1);
+    wblock(&b, 200, RET, 0, none, none);
+    w(&b, 1), ws(&b, "g"), w(&b, 2);
+    wblock(&b, 300, K_BR, 0x3000, g0, none);
+    wblock(&b, 301, RET, 0, none, none);
+    uint32_t words = (uint32_t)(b.n / 4);
+    memcpy(b.b + 8, &words, 4);
+    gb_cfg_t *c = NULL;
+    gb_err_t e;
+    if (gb_cfg_parse(b.b, b.n, &c, &e) != 0) {
+        EXPECT(0, "the hand-written section does not parse: %s", e.msg);
+        return;
+    }
+    static uint8_t v[MAP];
+    const uint32_t cov[] = {100, 101, 102, 103, 104, 106, 300, 301};
+    for (size_t i = 0; i < sizeof cov / sizeof cov[0]; i++)
+        v[cov[i]] = 1;
+    uint32_t n = (uint32_t)(sizeof cov / sizeof cov[0]);
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2000, 0, v, n) == 0, "memcpy called back");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2001, 0, v, n) == 1, "qsort cannot call back");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2002, 0, v, n) == 0, "g or a dead block counted");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2003, 0, v, n) == 1, "an indirect call cannot reach cb");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2000, 1, v, n) == 1, "!= case 0 cannot take case 1");
+    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2004, 0, v, n) == 1, "a site past the cases is known");
+    /* g is local: its return goes back to f's case 2, then the dead block */
+    EXPECT(gb_cfg_flip_may_reach(c, BR, 0x3000, 1, v, n) == 0, "g's branch reaches cb");
+    gb_cfg_free(c);
+    b.b[flags_at] = 0x10; /* f's first block: flag bit 4 */
+    EXPECT(gb_cfg_parse(b.b, b.n, &c, &e) == -1, "an unknown block flag parses");
+}
+
+static int sh(const char *fmt, const char *a, const char *b)
+{
+    char cmd[8192];
+    int n = snprintf(cmd, sizeof cmd, "cd '%s' && ", work);
+    snprintf(cmd + n, sizeof cmd - (size_t)n, fmt, a, b);
+    return system(cmd);
+}
+
+/* No section (an older build), not ELF, no file; then malformed sections. */
+static void test_bad(const char *cbin)
+{
+    char path[4096], sec[4096];
+    gb_cfg_t *c = NULL;
+    gb_err_t e;
+    snprintf(path, sizeof path, "%s/nocfg", work);
+    EXPECT(sh("objcopy --remove-section=.gb_cfg '%s' '%s'", cbin, path) == 0, "objcopy failed");
+    EXPECT(gb_cfg_load(path, &c, &e) == 0 && !c, "a binary without .gb_cfg gives a CFG");
+    snprintf(path, sizeof path, "%s/in", work);
+    EXPECT(gb_cfg_load(path, &c, &e) == 0 && !c, "a non-ELF file gives a CFG");
+    snprintf(path, sizeof path, "%s/missing", work);
+    EXPECT(gb_cfg_load(path, &c, &e) == -1, "a missing file loads");
+    snprintf(sec, sizeof sec, "%s/sec.bin", work);
+    EXPECT(sh("objcopy --dump-section .gb_cfg='%s' '%s' junk", sec, cbin) == 0, "objcopy");
+    uint8_t *d;
+    size_t len;
+    if (gb_read_file(sec, 1 << 24, &d, &len, &e) != 0 || len < 64) {
+        EXPECT(0, "cannot read the section: %s", e.msg);
+        return;
+    }
+    EXPECT(gb_cfg_parse(d, len, &c, &e) == 0 && c, "the real section does not parse: %s", e.msg);
+    gb_cfg_free(c);
+    EXPECT(gb_cfg_parse(d, len - 4, &c, &e) == -1, "a truncated section parses");
+    d[4] = 2;
+    EXPECT(gb_cfg_parse(d, len, &c, &e) == -1 && strstr(e.msg, "version"),
+           "version 2 parses (%s)", e.msg);
+    d[4] = 1;
+    d[0] ^= 1;
+    EXPECT(gb_cfg_parse(d, len, &c, &e) == -1, "a bad magic parses");
+    d[0] ^= 1;
+    /* Random corruption: rejected or parsed, never a crash, and whatever
+     * parses can be asked. */
+    static uint8_t v[MAP];
+    srand(1);
+    for (int it = 0; it < 3000; it++) {
+        size_t at = (size_t)rand() % len;
+        uint8_t old = d[at];
+        d[at] = (uint8_t)(it & 1 ? (unsigned)rand() : old ^ (1u << (rand() % 8)));
+        if (gb_cfg_parse(d, len, &c, &e) == 0) {
+            for (uint32_t s = 0; s < 64; s++)
+                gb_cfg_flip_may_reach(c, (unsigned)(s & 2), (uint32_t)rand(), s & 1, v, 0);
+            gb_cfg_free(c);
+        }
+        d[at] = old;
+    }
+    gb_free(d);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 6) {
+        fprintf(stderr, "usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV WORKDIR\n");
+        return 2;
+    }
+    work = argv[5];
+    test_reach(argv[1], argv[2]);
+    test_sites(argv[1], argv[2]);
+    test_sites(argv[3], argv[4]);
+    test_bad(argv[2]);
+    test_handmade();
+    if (fails)
+        return fprintf(stderr, "test_cfg: %d failures\n", fails), 1;
+    printf("test_cfg: ok\n");
+    return 0;
+}

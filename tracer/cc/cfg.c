@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The static CFG of a module (blocks, successors, direct callees, branch
+ * and switch sites), written as words into a non-allocated `.gb_cfg`
+ * section that the linker concatenates across objects. docs/cfg-format.md
+ * is the spec; generational/cfg.c reads it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc_int.h"
+
+#define CFG_MAGIC 0x46434247u /* "GBCF" read as a little-endian word */
+#define CFG_VERSION 1u
+
+enum { /* block flags (docs/cfg-format.md) */
+    B_RET = 1u,      /* ret or resume: control leaves the function */
+    B_INDIRECT = 2u, /* a call through a pointer */
+    B_SETJMP = 4u,   /* calls a returns_twice function: a longjmp may land here */
+    B_DEAD = 8u,     /* ends in unreachable and calls nothing: never runs */
+};
+enum { T_OTHER = 0, T_BR = 1, T_SWITCH = 2 };
+enum { S_LOCAL = 1u, S_ADDR_TAKEN = 2u }; /* symbol and function flags */
+
+typedef struct words {
+    uint32_t *v;
+    size_t n, cap;
+    int oom;
+} words_t;
+
+static void put(words_t *w, uint32_t x)
+{
+    if (w->n == w->cap) {
+        size_t nc = w->cap ? 2 * w->cap : 1024;
+        uint32_t *nv = realloc(w->v, nc * sizeof *nv);
+        if (!nv) {
+            w->oom = 1;
+            return;
+        }
+        w->v = nv;
+        w->cap = nc;
+    }
+    w->v[w->n++] = x;
+}
+
+/* A string: byte length, then the bytes, little-endian, zero-padded. */
+static void put_str(words_t *w, const char *s, size_t len)
+{
+    put(w, (uint32_t)len);
+    for (size_t i = 0; i < len; i += 4) {
+        uint32_t x = 0;
+        for (size_t k = 0; k < 4 && i + k < len; k++)
+            x |= (uint32_t)(uint8_t)s[i + k] << (8 * k);
+        put(w, x);
+    }
+}
+
+/* The function a call's callee operand names, looking through pointer
+ * casts (K&R prototypes call through a bitcast); NULL for anything else. */
+static LLVMValueRef direct_callee(LLVMValueRef call)
+{
+    LLVMValueRef v = LLVMGetCalledValue(call);
+    while (v && LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)
+        v = LLVMGetOperand(v, 0);
+    return v && LLVMIsAFunction(v) ? v : NULL;
+}
+
+static int is_call(LLVMValueRef i)
+{
+    return LLVMIsACallInst(i) || LLVMIsAInvokeInst(i) || LLVMIsACallBrInst(i);
+}
+
+/* A function is address-taken when some use is not the callee operand of
+ * a call: it can then be called from places the CFG does not name. */
+static int address_taken(LLVMValueRef fn)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!is_call(user) || LLVMGetCalledValue(user) != fn)
+            return 1;
+        unsigned nargs = LLVMGetNumArgOperands(user);
+        for (unsigned a = 0; a < nargs; a++)
+            if (LLVMGetOperand(user, a) == fn)
+                return 1;
+    }
+    return 0;
+}
+
+static int is_local(LLVMValueRef fn)
+{
+    LLVMLinkage l = LLVMGetLinkage(fn);
+    return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
+}
+
+static int skipped_fn(LLVMValueRef fn)
+{
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    return strncmp(name, "llvm.", 5) == 0 || strncmp(name, "__gb_", 5) == 0;
+}
+
+/* The symbol table: every function of the module (declared or defined,
+ * intrinsics and the runtime's left out), in module order; calls name
+ * their callee by its index here. `syms` is sorted by address for lookup. */
+typedef struct sym {
+    LLVMValueRef fn;
+    uint32_t index;
+} sym_t;
+
+typedef struct symtab {
+    sym_t *v;
+    size_t n;
+} symtab_t;
+
+static int sym_cmp(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const sym_t *)a)->fn, y = (uintptr_t)((const sym_t *)b)->fn;
+    return x < y ? -1 : x > y;
+}
+
+static uint32_t sym_index(const symtab_t *t, LLVMValueRef fn)
+{
+    sym_t key = {fn, 0};
+    const sym_t *hit = bsearch(&key, t->v, t->n, sizeof *t->v, sym_cmp);
+    return hit ? hit->index : UINT32_MAX; /* cannot happen: every function is listed */
+}
+
+static int put_syms(words_t *w, LLVMModuleRef m, symtab_t *t)
+{
+    size_t n = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+        n += !skipped_fn(fn);
+    t->v = calloc(n ? n : 1, sizeof *t->v);
+    if (!t->v)
+        return -1;
+    put(w, (uint32_t)n);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+        if (skipped_fn(fn))
+            continue;
+        size_t len;
+        const char *name = LLVMGetValueName2(fn, &len);
+        put(w, (is_local(fn) ? S_LOCAL : 0) | (address_taken(fn) ? S_ADDR_TAKEN : 0));
+        put_str(w, name, len);
+        t->v[t->n] = (sym_t){fn, (uint32_t)t->n};
+        t->n++;
+    }
+    qsort(t->v, t->n, sizeof *t->v, sym_cmp);
+    return 0;
+}
+
+static int returns_twice(LLVMValueRef call, LLVMValueRef callee)
+{
+    static unsigned kind;
+    if (!kind)
+        kind = LLVMGetEnumAttributeKindForName("returns_twice", 13);
+    if (LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind))
+        return 1;
+    return callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind);
+}
+
+static unsigned ordinal_of(LLVMBasicBlockRef *blocks, size_t n, LLVMBasicBlockRef bb)
+{
+    for (size_t i = 0; i < n; i++)
+        if (blocks[i] == bb)
+            return (unsigned)i;
+    return UINT32_MAX; /* cannot happen: successors are blocks of the function */
+}
+
+/* One block: id, flags | terminator kind << 8, site, successors, callees.
+ * The site is numbered exactly as trace mode numbers the terminator: the
+ * ordinal of the instruction among the block's original instructions. */
+static void put_block(words_t *w, const symtab_t *syms, const gb_ids_t *ids,
+                      LLVMBasicBlockRef *blocks, size_t n, unsigned ord)
+{
+    uint32_t flags = 0, kind = T_OTHER, ncalls = 0, site = 0;
+    unsigned k = 0, any_call = 0;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[ord]);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[ord]); i;
+         i = LLVMGetNextInstruction(i), k++) {
+        any_call |= (unsigned)is_call(i);
+        if (is_call(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) {
+            LLVMValueRef f = direct_callee(i);
+            if (!f)
+                flags |= B_INDIRECT;
+            else if (!skipped_fn(f))
+                ncalls++;
+            if (returns_twice(i, f))
+                flags |= B_SETJMP;
+        }
+        if (i == term)
+            site = gb_ids_site(ids, ord, k);
+    }
+    LLVMOpcode op = term ? LLVMGetInstructionOpcode(term) : LLVMUnreachable;
+    if (op == LLVMRet || op == LLVMResume)
+        flags |= B_RET;
+    if (op == LLVMIndirectBr)
+        flags |= B_INDIRECT; /* its targets are listed as successors anyway */
+    if (op == LLVMUnreachable && !any_call) /* llvm.trap + unreachable does run */
+        flags |= B_DEAD;
+    if (op == LLVMBr && LLVMIsConditional(term))
+        kind = T_BR;
+    else if (op == LLVMSwitch)
+        kind = T_SWITCH;
+    put(w, gb_ids_block(ids, ord));
+    put(w, flags | kind << 8);
+    put(w, kind == T_OTHER ? 0 : site);
+    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+    put(w, ns);
+    for (unsigned s = 0; s < ns; s++)
+        put(w, ordinal_of(blocks, n, LLVMGetSuccessor(term, s)));
+    put(w, ncalls);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[ord]); i; i = LLVMGetNextInstruction(i)) {
+        LLVMValueRef f = is_call(i) ? direct_callee(i) : NULL;
+        if (f && !skipped_fn(f))
+            put(w, sym_index(syms, f));
+    }
+}
+
+static int put_function(words_t *w, const symtab_t *syms, gb_ids_t *ids, LLVMValueRef fn)
+{
+    size_t len, n = LLVMCountBasicBlocks(fn);
+    const char *name = LLVMGetValueName2(fn, &len);
+    LLVMBasicBlockRef *blocks = calloc(n ? n : 1, sizeof *blocks);
+    if (!blocks)
+        return -1;
+    LLVMGetBasicBlocks(fn, blocks);
+    ids->func = name;
+    put(w, (is_local(fn) ? S_LOCAL : 0) | (address_taken(fn) ? S_ADDR_TAKEN : 0));
+    put_str(w, name, len);
+    put(w, (uint32_t)n);
+    for (size_t b = 0; b < n; b++)
+        put_block(w, syms, ids, blocks, n, (unsigned)b);
+    free(blocks);
+    return 0;
+}
+
+/* Module inline asm that puts the words in `.gb_cfg` (no SHF_ALLOC: it is
+ * never loaded, and --gc-sections keeps it). */
+static int emit_section(LLVMModuleRef m, const words_t *w)
+{
+    size_t cap = 96 + w->n * 12, len = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return -1;
+    len += (size_t)snprintf(s, cap, "\t.pushsection .gb_cfg,\"\",@progbits\n\t.p2align 2\n");
+    for (size_t i = 0; i < w->n; i++)
+        len += (size_t)snprintf(s + len, cap - len, "%s0x%x%s", i % 8 ? "," : "\t.long ", w->v[i],
+                                i % 8 == 7 || i + 1 == w->n ? "\n" : "");
+    len += (size_t)snprintf(s + len, cap - len, "\t.popsection\n");
+    LLVMAppendModuleInlineAsm(m, s, len);
+    free(s);
+    return 0;
+}
+
+int gb_cc_emit_cfg(LLVMModuleRef m)
+{
+    words_t w = {0};
+    size_t len;
+    const char *module = LLVMGetSourceFileName(m, &len);
+    gb_ids_t ids = {module, NULL};
+    uint32_t nfuncs = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+        nfuncs += !LLVMIsDeclaration(fn) && !skipped_fn(fn);
+    put(&w, CFG_MAGIC);
+    put(&w, CFG_VERSION);
+    put(&w, 0); /* record length in words, filled in below */
+    put_str(&w, module, len);
+    symtab_t syms = {0};
+    int rc = put_syms(&w, m, &syms);
+    put(&w, nfuncs);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && rc == 0; fn = LLVMGetNextFunction(fn))
+        if (!LLVMIsDeclaration(fn) && !skipped_fn(fn))
+            rc = put_function(&w, &syms, &ids, fn);
+    free(syms.v);
+    if (rc == 0 && !w.oom) {
+        w.v[2] = (uint32_t)w.n;
+        rc = emit_section(m, &w);
+    }
+    free(w.v);
+    return rc == 0 && !w.oom ? 0 : -1;
+}
