@@ -12,7 +12,12 @@ one() {
   mkdir -p "$d"
   write_seed "$p" "$d/seed"
   for k in $(seq 0 "$N"); do
-    if [ "$k" = 0 ]; then cp "$d/seed" "$d/in"; else "$C/gb-conf-rand" "$d/seed" "$k" "$d/in"; fi
+    if [ "$k" = 0 ]; then
+      cp "$d/seed" "$d/in"
+    elif ! "$BIN/gb-conf-rand" "$d/seed" "$k" "$d/in"; then
+      echo "FAIL $p: gb-conf-rand could not write random input $k"
+      return 0
+    fi
     for opt in O0 O2; do
       for v in plain trace; do
         st=0
@@ -30,7 +35,7 @@ one() {
   echo "ok $p"
 }
 export -f one write_seed src_of args_of run_args
-export W C N SRCDIR
+export W C N SRCDIR BIN
 progs | xargs -P "$JOBS" -I{} bash -c 'one {}' >"$W/results" 2>"$W/stderr" || true
 if grep -q '^FAIL' "$W/results"; then
   grep '^FAIL' "$W/results" >&2
