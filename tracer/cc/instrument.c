@@ -263,11 +263,76 @@ static void do_select(ictx_t *x, LLVMValueRef inst)
 
 /* ---- memory -------------------------------------------------------- */
 
+/* __gb_concretize(shadow of v, v, site) before `at`: pins a symbolic value
+ * that flows into one the tracer does not track. */
+static void emit_concretize(ictx_t *x, LLVMValueRef at, LLVMValueRef sv, LLVMValueRef v,
+                            uint32_t site)
+{
+    LLVMPositionBuilderBefore(x->b, at);
+    LLVMTypeRef ty[] = {x->i8p, x->i64, x->i32};
+    LLVMValueRef args[] = {sv, as_u64(x, v), cu32(x, site)};
+    call_rt(x, "__gb_concretize", x->vd, ty, args, 3);
+}
+
+/* float and double loads: the bytes' shadow, pinned to the loaded bits
+ * (floating point is concretised, docs/tracer.md "Untracked values"). */
+static int do_float_load(ictx_t *x, LLVMValueRef inst, uint32_t site)
+{
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    if (k != LLVMFloatTypeKind && k != LLVMDoubleTypeKind)
+        return 0;
+    LLVMValueRef p = LLVMGetOperand(inst, 0);
+    after(x, inst);
+    LLVMTypeRef ity = k == LLVMFloatTypeKind ? x->i32 : x->i64;
+    LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i32};
+    LLVMValueRef args[] = {as_i8p(x, p), cu32(x, LLVMStoreSizeOfType(x->td, t)), shadow(x, p),
+                           cu32(x, site)};
+    LLVMValueRef s = call_rt(x, "__gb_load", x->i8p, ty, args, 4);
+    LLVMValueRef bits = LLVMBuildBitCast(x->b, inst, ity, "");
+    if (ity != x->i64)
+        bits = LLVMBuildZExt(x->b, bits, x->i64, "");
+    LLVMTypeRef cty[] = {x->i8p, x->i64, x->i32};
+    LLVMValueRef cargs[] = {s, bits, cu32(x, site)};
+    call_rt(x, "__gb_concretize", x->vd, cty, cargs, 3);
+    return 1;
+}
+
+/* A symbolic operand of an instruction whose result the tracer does not
+ * track (int-to-float conversions, bitcasts to floats, integers wider than
+ * 64 bits, insertvalue/insertelement, a select of such values) is pinned
+ * before it: concretised with a recorded PIN, never silently. Loads, calls
+ * and extractvalue have their own handling. */
+static void pin_escapes(ictx_t *x, LLVMValueRef inst, LLVMOpcode op, uint32_t site)
+{
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    if (LLVMGetTypeKind(t) == LLVMVoidTypeKind || tracked_width(t))
+        return;
+    switch (op) {
+    case LLVMLoad: case LLVMCall: case LLVMInvoke: case LLVMExtractValue: case LLVMPHI:
+    case LLVMLandingPad: case LLVMAlloca: case LLVMVAArg:
+        return;
+    default:
+        break;
+    }
+    int n = LLVMGetNumOperands(inst);
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef a = LLVMGetOperand(inst, (unsigned)i);
+        if (LLVMIsABasicBlock(a) || !tracked_width(LLVMTypeOf(a)))
+            continue;
+        LLVMValueRef sa = shadow(x, a);
+        if (sa != x->nullp)
+            emit_concretize(x, inst, sa, a, site);
+    }
+}
+
 static void do_load(ictx_t *x, LLVMValueRef inst, uint32_t site)
 {
     LLVMValueRef p = LLVMGetOperand(inst, 0), sp = shadow(x, p);
     LLVMTypeRef t = LLVMTypeOf(inst);
     unsigned w = tracked_width(t);
+    if (!w && do_float_load(x, inst, site))
+        return;
     if (!w && sp == x->nullp)
         return;
     after(x, inst);
@@ -626,6 +691,7 @@ static void prologue(ictx_t *x, LLVMValueRef fn)
 static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    pin_escapes(x, inst, op, site);
     switch (op) {
     case LLVMICmp:
         emit_binop(x, inst, icmp_code(LLVMGetICmpPredicate(inst)), LLVMGetOperand(inst, 0),

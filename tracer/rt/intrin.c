@@ -153,3 +153,15 @@ RT_EXPORT void *__gb_intrin(uint32_t code, uint32_t width, void *a, uint64_t va,
     rt_expr_t *r = intrin(code, width, val(a, va, width), val(b, vb, width), val(c, vc, width));
     return (r && r->op == GBT_OP_CONST) ? NULL : r;
 }
+
+/* A symbolic value flowing into one the tracer does not track (a float, an
+ * integer wider than 64 bits, an aggregate or vector): a PIN `value ==
+ * concrete` at the site, so the path constraint says the run depended on it
+ * (docs/tracer.md, "Untracked values"). */
+RT_EXPORT void __gb_concretize(void *s, uint64_t v, uint32_t site)
+{
+    rt_expr_t *e = (rt_expr_t *)s;
+    if (!e || !rt.active || e->op == GBT_OP_CONST)
+        return;
+    rt_pin(e, v & rt_mask(e->width), site);
+}
