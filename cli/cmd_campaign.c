@@ -21,6 +21,7 @@
 #include "status.h"
 
 #define MAX_JOBS 64
+#define MAX_TARGET_ARGS 32
 
 typedef struct job {
     char name[64];
@@ -30,6 +31,8 @@ typedef struct job {
 
 typedef struct camp {
     const char *in, *out, *tbin, *cbin, *lfbin;
+    char **targs; /* the target's arguments (@@ = the input file); none: just @@ */
+    int ntargs;
     unsigned long long afl, lf, workers, secs, tmo;
     int resume;
     job_t jobs[MAX_JOBS];
@@ -102,7 +105,7 @@ static int start_afl(camp_t *c)
             snprintf(name, sizeof name, "main");
         else
             snprintf(name, sizeof name, "secondary%llu", k);
-        char *argv[24];
+        char *argv[24 + MAX_TARGET_ARGS];
         int n = 0;
         argv[n++] = "afl-fuzz";
         argv[n++] = k == 0 ? "-M" : "-S";
@@ -123,7 +126,10 @@ static int start_afl(camp_t *c)
         }
         argv[n++] = "--";
         argv[n++] = (char *)c->cbin;
-        argv[n++] = "@@";
+        for (int k2 = 0; k2 < c->ntargs; k2++)
+            argv[n++] = c->targs[k2];
+        if (!c->ntargs)
+            argv[n++] = "@@";
         argv[n] = NULL;
         if (spawn(c, name, argv) != 0)
             return -1;
@@ -168,7 +174,7 @@ static int start_workers(camp_t *c)
             snprintf(name, sizeof name, "glassbox");
         else
             snprintf(name, sizeof name, "glassbox%llu", k + 1);
-        char *argv[24];
+        char *argv[24 + MAX_TARGET_ARGS];
         int i = 0;
         argv[i++] = self;
         argv[i++] = "fuzz";
@@ -194,6 +200,8 @@ static int start_workers(camp_t *c)
         argv[i++] = "--";
         argv[i++] = (char *)c->tbin;
         argv[i++] = (char *)c->cbin;
+        for (int k2 = 0; k2 < c->ntargs; k2++)
+            argv[i++] = c->targs[k2];
         argv[i] = NULL;
         if (spawn(c, name, argv) != 0)
             return -1;
@@ -297,22 +305,37 @@ int gb_cmd_campaign(int argc, char **argv)
         {0, "resume", GB_OPT_FLAG, NULL, NULL, "continue the campaign in OUT", &c.resume},
     };
     const gb_cmd_t cmd = {"campaign",
-                          "-i SEEDS -o SYNC [options] -- TRACE_BIN COV_BIN [LF_BIN]",
+                          "-i SEEDS -o SYNC [options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...]",
                           "Runs a whole campaign on one sync directory: afl-fuzz -M main (and -S\n"
                           "secondaryN) on COV_BIN, libFuzzer jobs on LF_BIN (trading through\n"
                           "SYNC/libfuzzer), and Glassbox workers, with one combined status. Stops\n"
-                          "them all on Ctrl-C or after -V. Logs: SYNC/.logs/. Builds nothing.",
+                          "them all on Ctrl-C or after -V. Logs: SYNC/.logs/. Builds nothing.\n"
+                          "ARGS after a second -- are the target's arguments for whole programs,\n"
+                          "with @@ for the input file (as in AFL++); without them the input path\n"
+                          "is the only argument.",
                           opts, GB_N(opts)};
     gb_args_t a;
     int r = gb_opts_args(&cmd, argc, argv, &a);
     if (r >= 0)
         return r;
-    if ((!c.in && !c.resume) || !c.out || a.npos || a.nrest < 2 || a.nrest > 3)
+    int nbins = a.nrest; /* binaries before a second "--", target arguments after it */
+    for (int k = 0; k < a.nrest; k++)
+        if (strcmp(a.rest[k], "--") == 0) {
+            nbins = k;
+            c.targs = a.rest + k + 1;
+            c.ntargs = a.nrest - k - 1;
+            break;
+        }
+    if ((!c.in && !c.resume) || !c.out || a.npos || nbins < 2 || nbins > 3)
         return fprintf(stderr, "glassbox campaign: usage: glassbox campaign -i SEEDS -o SYNC "
-                               "[options] -- TRACE_BIN COV_BIN [LF_BIN] (see --help)\n"), 2;
+                               "[options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...] "
+                               "(see --help)\n"), 2;
+    if (c.ntargs > MAX_TARGET_ARGS)
+        return fprintf(stderr, "glassbox campaign: at most %d target arguments after the "
+                               "second --\n", MAX_TARGET_ARGS), 2;
     c.tbin = a.rest[0];
     c.cbin = a.rest[1];
-    c.lfbin = a.nrest > 2 ? a.rest[2] : NULL;
+    c.lfbin = nbins > 2 ? a.rest[2] : NULL;
     gb_err_t e;
     if (check_inputs(&c, &e) != 0)
         return gb_cli_fail("campaign", e.msg);

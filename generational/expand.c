@@ -484,7 +484,9 @@ static int expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     if (!t && s->trace_missing && !s->trace_seen)
         return gb_err_set(e, "%s exits without reaching its input (no trace was written): it "
                              "exits before LLVMFuzzerTestOneInput (look at its main or "
-                             "LLVMFuzzerInitialize), or it is not a glassbox-cc --mode=trace build",
+                             "LLVMFuzzerInitialize) or, for a program with its own main, before "
+                             "it opens the input file (are @@ and the arguments right?), or it "
+                             "is not a glassbox-cc --mode=trace build",
                           s->o.trace_bin);
     if (!t && s->trace_missing)
         gb_notice(s, GB_NOTE_NOBLOCK, "the trace build exited without reaching its input on "

@@ -54,3 +54,20 @@ for inst in glassbox1 main; do
   grep -q 'coverage.png' "$WORK/plots-$inst/index.html" || fail "$inst: index.html does not show the plots"
 done
 pass "glassbox plot: PNGs and index.html for a Glassbox and an AFL++ instance"
+
+# A whole program that takes its input as "-x FILE": the target arguments
+# after a second -- reach afl-fuzz (its command line) and the Glassbox
+# worker, which finds the abort behind the bytes read from that file.
+C=$BUILD/tests/conformance
+mkdir -p "$WORK/argseeds"
+printf '\x00\x00\x00\x00' >"$WORK/argseeds/seed"
+"$BIN/glassbox" campaign -i "$WORK/argseeds" -o "$WORK/sync3" --afl 1 --workers 1 -V 8 -- \
+  "$C/c-io_args-O2.trace" "$C/c-io_args-O2.cov" -- -x @@ 2>/dev/null || fail "campaign with ARGS failed"
+grep -q -- '-x @@' "$WORK/sync3/main/fuzzer_stats" ||
+  fail "afl-fuzz did not get the target arguments: $(grep command_line "$WORK/sync3/main/fuzzer_stats")"
+[ "$(count_ids "$WORK/sync3/glassbox/crashes")" -gt 0 ] ||
+  fail "the Glassbox worker found no crash in the -x @@ program: $(tail -3 "$WORK/sync3/.logs/glassbox.log")"
+for f in "$WORK"/sync3/glassbox/crashes/id:*; do
+  if "$C/c-io_args-O2.plain" -x "$f" >/dev/null 2>&1; then fail "crash $f does not replay"; fi
+done
+pass "campaign: target arguments after a second -- reach afl-fuzz and the worker"
