@@ -39,4 +39,20 @@ enum gb_intrin {
     GB_IN_LAST = GB_IN_SMUL_OV
 };
 
+/* Shadow memory layout, read inline by instrumented code so that loads
+ * and stores of concrete memory skip the runtime (tracer/rt/shadow.c):
+ * __gb_shadow_l1 (NULL until something is symbolic) holds 2^24 pointers
+ * to second-level tables, indexed by address bits 47..24; each of those
+ * holds 2^12 pointers to pages of 4096 shadows, indexed by bits 23..12.
+ * A null entry at any level means every byte it covers is concrete. */
+#define GB_SHADOW_L1_SHIFT 24
+#define GB_SHADOW_L1_MASK 0xffffffu
+#define GB_SHADOW_PAGE_SHIFT 12
+#define GB_SHADOW_L2_MASK 0xfffu
+
+/* The call-context hash (__gb_ctx, thread-local, 32 bits): a call from
+ * site s in a function entered with context c runs with c * K ^ s, and
+ * the caller's c is restored after the call. Back-off is keyed by it. */
+#define GB_CTX_MUL 0x9e3779b1u
+
 #endif

@@ -14,12 +14,17 @@
 # CPU time, and the whole process's wall time. zlib is built by harnesses/zlib/fetch-build.sh
 # into BUILD_DIR/zlib (redone only when glassbox-cc or that script is newer
 # than the last build); without it cases 2 and 3 are skipped.
-# Usage: bench/tracer/run.sh BUILD_DIR [REPS]   (prints Markdown)
+# With BASE_BUILD_DIR (another version's build directory, e.g. of the
+# commit before a change) its trace builds run in the same loop as two more
+# variants (before: off, on), so before and after share the machine's load.
+# Usage: bench/tracer/run.sh BUILD_DIR [REPS [BASE_BUILD_DIR]]   (prints Markdown)
 # GB_BENCH_KEEP=1 keeps the work directory (binaries, inputs, traces) for perf.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [REPS]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [REPS [BASE_BUILD_DIR]]" >&2; exit 2; }
 BUILD=$(cd "$1" && pwd)
 REPS=${2:-7}
+BASE=""
+[ -z "${3:-}" ] || BASE=$(cd "$3" && pwd)
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$SRC/bench/tracer
 BIN=$BUILD/bin
@@ -31,22 +36,26 @@ trap '[ -n "${GB_BENCH_KEEP:-}" ] || rm -rf "$W"' EXIT
 
 die() { echo "bench/tracer: $*" >&2; exit 1; }
 
-# zlib: reuse BUILD_DIR/zlib unless what went into its trace build changed
-# (the runtime is not in libz.a: build() below links the current one).
-Z=$BUILD/zlib
+# zlib_for DIR: reuse DIR/zlib unless what went into its trace build
+# changed (the runtime is not in libz.a: build() below links the current
+# one); clears zlib_ok when it cannot be built.
 zlib_ok=1
-stale=0
-for f in "$BIN/glassbox-cc" "$SRC/harnesses/zlib/fetch-build.sh"; do
-  [ -f "$Z/trace/libz.a" ] && [ ! "$f" -nt "$Z/trace/libz.a" ] || stale=1
-done
-[ -f "$Z/plain/libz.a" ] || stale=1
-if [ "$stale" = 1 ]; then
-  "$SRC/harnesses/zlib/fetch-build.sh" "$Z" "$BIN" >"$W/zlib.log" 2>&1 || {
+zlib_for() {
+  local z=$1/zlib stale=0 f
+  for f in "$1/bin/glassbox-cc" "$SRC/harnesses/zlib/fetch-build.sh"; do
+    [ -f "$z/trace/libz.a" ] && [ ! "$f" -nt "$z/trace/libz.a" ] || stale=1
+  done
+  [ -f "$z/plain/libz.a" ] || stale=1
+  [ "$stale" = 1 ] || return 0
+  "$SRC/harnesses/zlib/fetch-build.sh" "$z" "$1/bin" >"$W/zlib.log" 2>&1 || {
     zlib_ok=0
-    echo "(zlib could not be fetched or built, see below: cases 2 and 3 are missing)"
+    echo "(zlib could not be fetched or built for $1, see below: cases 2 and 3 are missing)"
     tail -3 "$W/zlib.log"
   }
-fi
+}
+Z=$BUILD/zlib
+zlib_for "$BUILD"
+[ -z "$BASE" ] || zlib_for "$BASE"
 
 # build NAME SOURCE [EXTRA...]: NAME.native (clang-14) and NAME.trace
 # (glassbox-cc), same flags, same uninstrumented timing driver.
@@ -61,6 +70,10 @@ build() {
     die "native build of $name failed"
   "$BIN/glassbox-cc" --mode=trace "${CFLAGS[@]}" "${zi[@]}" "$src" "$W/timer-trace.o" \
     "${zt[@]}" -o "$W/$name.trace" || die "trace build of $name failed"
+  [ -n "$BASE" ] || return 0
+  [ ${#zt[@]} -eq 0 ] || zt=("$BASE/zlib/trace/libz.a")
+  "$BASE/bin/glassbox-cc" --mode=trace "${CFLAGS[@]}" "${zi[@]}" "$src" "$W/timer-trace.o" \
+    "${zt[@]}" -o "$W/$name.base" || die "base trace build of $name failed"
 }
 
 "$CC" -O2 -c "$HERE/timer.c" -o "$W/timer-native.o"
@@ -85,9 +98,10 @@ declare -A input=([demo]=demo.gbox [inflate]=inflate.zz [constwork]=const.bin)
 # wall_us rss" to $W/runs.
 run() {
   local c=$1 v=$2 rep=$3 exe=$W/$1.native t0 t1
-  [ "$v" = native ] || exe=$W/$c.trace
+  case $v in off | on) exe=$W/$c.trace ;; boff | bon) exe=$W/$c.base ;; esac
   local env=(env -u GLASSBOX_TRACE_OUT)
   [ "$v" = on ] && env=(env GLASSBOX_TRACE_OUT="$W/$c.gbt")
+  [ "$v" = bon ] && env=(env GLASSBOX_TRACE_OUT="$W/$c.base.gbt")
   t0=$EPOCHREALTIME
   "${env[@]}" "$exe" "$W/in/${input[$c]}" 2>"$W/err" || die "$c ($v) exited $?: $(tail -1 "$W/err")"
   t1=$EPOCHREALTIME
@@ -101,10 +115,12 @@ run() {
 }
 
 variants=(native off on)
+[ -z "$BASE" ] || variants+=(boff bon)
+nv=${#variants[@]}
 for rep in $(seq 0 "$REPS"); do # rep 0 is the warm-up, dropped below
   for c in $cases; do
-    for k in 0 1 2; do
-      run "$c" "${variants[$(((rep + k) % 3))]}" "$rep"
+    for k in $(seq 0 $((nv - 1))); do
+      run "$c" "${variants[$(((rep + k) % nv))]}" "$rep"
     done
   done
 done
@@ -128,26 +144,38 @@ echo
 echo "In-process wall time of the harness call (ms; trace builds include __gb_input),"
 echo "and the same ratios in CPU time:"
 echo
-echo "| case | native | trace, tracing off | trace, tracing on | off/native | on/native | CPU off/native | CPU on/native | target |"
-echo "|---|---|---|---|---|---|---|---|---|"
+# versions: "off on label" per trace build measured.
+versions=("off on this")
+[ -z "$BASE" ] || versions=("boff bon before" "off on after")
+echo "| case | build | native | trace, tracing off | trace, tracing on | off/native | on/native | CPU off/native | CPU on/native | target |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for c in $cases; do
-  n=$(med "$c" native 4) o=$(med "$c" off 4) t=$(med "$c" on 4)
-  cn=$(med "$c" native 5) co=$(med "$c" off 5) ct=$(med "$c" on 5)
-  echo "| ${what[$c]} | $(ms "$n" 1e6) | $(ms "$o" 1e6) | $(ms "$t" 1e6) | $(ratio "$o" "$n") |" \
-    "**$(ratio "$t" "$n")** | $(ratio "$co" "$cn") | $(ratio "$ct" "$cn") | ${target[$c]} |"
+  for ver in "${versions[@]}"; do
+    read -r voff von label <<<"$ver"
+    n=$(med "$c" native 4) o=$(med "$c" "$voff" 4) t=$(med "$c" "$von" 4)
+    cn=$(med "$c" native 5) co=$(med "$c" "$voff" 5) ct=$(med "$c" "$von" 5)
+    echo "| ${what[$c]} | $label | $(ms "$n" 1e6) | $(ms "$o" 1e6) | $(ms "$t" 1e6) |" \
+      "$(ratio "$o" "$n") | **$(ratio "$t" "$n")** | $(ratio "$co" "$cn") | **$(ratio "$ct" "$cn")** |" \
+      "${target[$c]} |"
+  done
 done
 echo
 echo "Whole process, wall time (ms), max RSS, and the last traced run's trace"
 echo "(size; path-constraint entries and constraints the tracer dropped, from glassbox show):"
 echo
-echo "| case | native | tracing off | tracing on | off/native | on/native | max RSS native / on (MiB) | trace file | entries | dropped |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| case | build | native | tracing off | tracing on | off/native | on/native | max RSS native / on (MiB) | trace file | entries | dropped |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for c in $cases; do
-  n=$(med "$c" native 6) o=$(med "$c" off 6) t=$(med "$c" on 6)
-  head=$("$BIN/glassbox" show "$W/$c.gbt" | sed -n 1p) # sed reads all: no SIGPIPE
-  ent=$(sed -n 's/.* \([0-9]*\) path-constraint entries.*/\1/p' <<<"$head")
-  drop=$(sed -n 's/.* \([0-9]*\) constraints dropped.*/\1/p' <<<"$head")
-  echo "| $c | $(ms "$n" 1e3) | $(ms "$o" 1e3) | $(ms "$t" 1e3) | $(ratio "$o" "$n") |" \
-    "$(ratio "$t" "$n") | $(ms "$(med "$c" native 7)" 1024) / $(ms "$(med "$c" on 7)" 1024) |" \
-    "$(wc -c <"$W/$c.gbt") B | $ent | ${drop:-0} |"
+  for ver in "${versions[@]}"; do
+    read -r voff von label <<<"$ver"
+    gbt=$W/$c.gbt
+    [ "$von" = on ] || gbt=$W/$c.base.gbt
+    n=$(med "$c" native 6) o=$(med "$c" "$voff" 6) t=$(med "$c" "$von" 6)
+    head=$("$BIN/glassbox" show "$gbt" | sed -n 1p) # sed reads all: no SIGPIPE
+    ent=$(sed -n 's/.* \([0-9]*\) path-constraint entries.*/\1/p' <<<"$head")
+    drop=$(sed -n 's/.* \([0-9]*\) constraints dropped.*/\1/p' <<<"$head")
+    echo "| $c | $label | $(ms "$n" 1e3) | $(ms "$o" 1e3) | $(ms "$t" 1e3) | $(ratio "$o" "$n") |" \
+      "$(ratio "$t" "$n") | $(ms "$(med "$c" native 7)" 1024) / $(ms "$(med "$c" "$von" 7)" 1024) |" \
+      "$(wc -c <"$gbt") B | $ent | ${drop:-0} |"
+  done
 done

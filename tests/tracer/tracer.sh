@@ -54,6 +54,25 @@ head -c 100000 /dev/zero | tr '\0' ' ' >"$W/spaces"
 n=$(count ';; pc ')
 [ "$n" -gt 0 ] && [ "$n" -lt 200 ] || fail "loop: back-off should keep 100000 compares to a few dozen entries, got $n"
 
+# Back-off by calling context: check() is called from two loops over 64
+# spaces, 32 bytes each. Its branch keeps 16 entries per context, then
+# powers of two; so bytes 32..47 (the second caller's first hits) are in
+# the trace. Keyed by site alone (GLASSBOX_BACKOFF_CTX=0) the second loop
+# continues the first one's count, and only byte 63 (hit 64) is kept.
+ctx_bytes() { # the input bytes the branch entries of $W/t.smt2 read
+  grep -A1 ';; pc .* branch' "$W/t.smt2" | grep -o 'b[0-9]*' | sort -u | tr '\n' ' '
+}
+spaces64=$(printf '%64s' '')
+trace ctx "$spaces64"
+for b in 0 15 32 40 47; do
+  ctx_bytes | grep -qw "b$b" || fail "ctx: no entry for byte $b under its own context: $(ctx_bytes)"
+done
+GLASSBOX_BACKOFF_CTX=0 trace ctx "$spaces64"
+ctx_bytes | grep -qw b0 || fail "ctx: site-only keying lost byte 0"
+for b in 32 40 47; do
+  ! ctx_bytes | grep -qw "b$b" || fail "ctx: byte $b recorded with site-only keying (the test cannot tell the keys apart)"
+done
+
 trace calls 'xx\xef\xbe\xad\xde'
 grep -q 'size matched' "$W/trace.log" || true
 [ "$(count ';; pc .* branch')" -ge 1 ] || fail "calls: the compare through a call and a struct was lost"
@@ -99,7 +118,7 @@ for p in branch magic switch table calls; do
 done
 
 # Instrumented programs behave like plain ones (output and exit status).
-for p in branch magic switch table loop calls crash; do
+for p in branch magic switch table loop calls crash ctx; do
   for input in '' 'A' 'X' 'MAGIC\x34\x12' 'q' 'z' '\x1f' 'CR' 'xx\xef\xbe\xad\xde' 'hello world'; do
     printf "$input" >"$W/in"
     for v in plain trace; do

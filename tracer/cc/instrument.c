@@ -27,7 +27,12 @@ typedef struct ictx {
     LLVMTargetDataRef td;
     LLVMTypeRef i1, i8, i32, i64, i8p, vd;
     LLVMValueRef nullp;
-    LLVMValueRef params, ret, callee; /* TLS globals */
+    LLVMValueRef params, ret, callee, ctx; /* TLS globals */
+    LLVMValueRef fctx, fctx_k; /* this function's entry context, and it times GB_CTX_MUL */
+    LLVMBuilderRef wb;         /* builds the fast-path wrappers */
+    /* blocks an invoke continues at: the caller's context is restored there */
+    LLVMBasicBlockRef *landings;
+    size_t nlandings, cap_landings;
     /* shadow map, open addressing, per function */
     smap_ent_t *map;
     size_t map_cap, map_used;
@@ -49,11 +54,210 @@ static LLVMValueRef rt_fn(ictx_t *x, const char *name, LLVMTypeRef ret, LLVMType
     return f;
 }
 
+static LLVMValueRef cu32(ictx_t *x, unsigned long long v) { return LLVMConstInt(x->i32, v, 0); }
+static LLVMValueRef cu64(ictx_t *x, unsigned long long v) { return LLVMConstInt(x->i64, v, 0); }
+static LLVMValueRef first_non_phi(LLVMBasicBlockRef bb);
+
+/* ---- fast paths ------------------------------------------------------
+ * Most calls into the runtime have nothing to do: every shadow argument is
+ * null, the memory touched has no shadow page, the block was seen. Each
+ * entry point below gets an internal always-inline wrapper that tests for
+ * that first, so after inlining only the test stays on the concrete path
+ * (the object is optimized again, and even -O0 runs the always-inliner).
+ * Wrappers are new functions, so blocks and sites keep their ids. */
+
+typedef enum fast_kind {
+    FAST_NULL,   /* every shadow argument null: result NULL (or nothing to do) */
+    FAST_PASS0,  /* ... : result = argument 0 (__gb_gep_idx's accumulator) */
+    FAST_SELECT, /* the condition's shadow null: select the operand's shadow */
+    FAST_MEM,    /* shadows null and [arg 0, + arg 1) has no shadow page */
+    FAST_BLOCK,  /* the block's bit in __gb_block_seen is set */
+} fast_kind_t;
+
+static const struct fast_spec {
+    const char *name;
+    fast_kind_t kind;
+    unsigned shadows; /* bit i: argument i is a shadow */
+} fasts[] = {
+    {"__gb_binop", FAST_NULL, 1u << 2 | 1u << 4},
+    {"__gb_unop", FAST_NULL, 1u << 2},
+    {"__gb_intrin", FAST_NULL, 1u << 2 | 1u << 4 | 1u << 6},
+    {"__gb_select", FAST_SELECT, 1u << 0},
+    {"__gb_branch", FAST_NULL, 1u << 0},
+    {"__gb_divcheck", FAST_NULL, 1u << 0},
+    {"__gb_switch", FAST_NULL, 1u << 0},
+    {"__gb_check_bound", FAST_NULL, 1u << 0},
+    {"__gb_gep_idx", FAST_PASS0, 1u << 1},
+    {"__gb_gep_end", FAST_NULL, 1u << 0 | 1u << 2},
+    {"__gb_load", FAST_MEM, 1u << 2},
+    {"__gb_store", FAST_MEM, 1u << 2 | 1u << 3},
+    {"__gb_block", FAST_BLOCK, 0},
+};
+
+/* Marks conditional branch `br` as rarely taking its first successor. */
+static void rarely(ictx_t *x, LLVMValueRef br)
+{
+    LLVMMetadataRef md[] = {LLVMMDStringInContext2(x->c, "branch_weights", 14),
+                            LLVMValueAsMetadata(LLVMConstInt(x->i32, 1, 0)),
+                            LLVMValueAsMetadata(LLVMConstInt(x->i32, 64, 0))};
+    LLVMSetMetadata(br, LLVMGetMDKindIDInContext(x->c, "prof", 4),
+                    LLVMMetadataAsValue(x->c, LLVMMDNodeInContext2(x->c, md, 3)));
+}
+
+static void cond_br(ictx_t *x, LLVMValueRef c, LLVMBasicBlockRef rare, LLVMBasicBlockRef usual)
+{
+    rarely(x, LLVMBuildCondBr(x->wb, c, rare, usual));
+}
+
+static LLVMValueRef ext_global(ictx_t *x, const char *name, LLVMTypeRef ty)
+{
+    LLVMValueRef g = LLVMGetNamedGlobal(x->m, name);
+    if (!g) {
+        g = LLVMAddGlobal(x->m, ty, name);
+        LLVMSetLinkage(g, LLVMExternalLinkage);
+    }
+    return g;
+}
+
+/* Loads the i8* at index `idx` of the table `tab` (an i8*, viewed as i8**). */
+static LLVMValueRef table_at(ictx_t *x, LLVMValueRef tab, LLVMValueRef idx)
+{
+    LLVMTypeRef pp = LLVMPointerType(x->i8p, 0);
+    LLVMValueRef t = LLVMBuildBitCast(x->wb, tab, pp, "");
+    return LLVMBuildLoad2(x->wb, x->i8p, LLVMBuildInBoundsGEP2(x->wb, x->i8p, t, &idx, 1, ""),
+                          "");
+}
+
+/* FAST_MEM from the current block: `busy` or a page-crossing access go
+ * to `slow`; then the shadow tables are walked (gb_abi.h) and a null
+ * entry at any level goes to `fast`. Only concrete memory may skip. */
+static void mem_test(ictx_t *x, LLVMValueRef w, LLVMValueRef busy, LLVMBasicBlockRef slow,
+                     LLVMBasicBlockRef fast)
+{
+    LLVMBasicBlockRef b1 = LLVMAppendBasicBlockInContext(x->c, w, ""),
+                      b2 = LLVMAppendBasicBlockInContext(x->c, w, ""),
+                      b3 = LLVMAppendBasicBlockInContext(x->c, w, "");
+    LLVMValueRef a = LLVMBuildPtrToInt(x->wb, LLVMGetParam(w, 0), x->i64, "");
+    LLVMValueRef size = LLVMBuildZExt(x->wb, LLVMGetParam(w, 1), x->i64, "");
+    LLVMValueRef off = LLVMBuildAnd(x->wb, a, cu64(x, (1u << GB_SHADOW_PAGE_SHIFT) - 1), "");
+    LLVMValueRef end = LLVMBuildAdd(x->wb, off, size, "");
+    LLVMValueRef cross =
+        LLVMBuildICmp(x->wb, LLVMIntUGT, end, cu64(x, 1u << GB_SHADOW_PAGE_SHIFT), "");
+    cond_br(x, LLVMBuildOr(x->wb, busy, cross, ""), slow, b1);
+    LLVMPositionBuilderAtEnd(x->wb, b1);
+    LLVMValueRef l1 = LLVMBuildLoad2(x->wb, x->i8p, ext_global(x, "__gb_shadow_l1", x->i8p), "");
+    LLVMBuildCondBr(x->wb, LLVMBuildIsNull(x->wb, l1, ""), fast, b2);
+    LLVMPositionBuilderAtEnd(x->wb, b2);
+    LLVMValueRef i1 = LLVMBuildAnd(x->wb, LLVMBuildLShr(x->wb, a, cu64(x, GB_SHADOW_L1_SHIFT), ""),
+                                   cu64(x, GB_SHADOW_L1_MASK), "");
+    LLVMValueRef l2 = table_at(x, l1, i1);
+    LLVMBuildCondBr(x->wb, LLVMBuildIsNull(x->wb, l2, ""), fast, b3);
+    LLVMPositionBuilderAtEnd(x->wb, b3);
+    LLVMValueRef i2 = LLVMBuildAnd(
+        x->wb, LLVMBuildLShr(x->wb, a, cu64(x, GB_SHADOW_PAGE_SHIFT), ""), cu64(x, GB_SHADOW_L2_MASK),
+        "");
+    LLVMValueRef pg = table_at(x, l2, i2);
+    cond_br(x, LLVMBuildIsNotNull(x->wb, pg, ""), slow, fast);
+}
+
+/* FAST_BLOCK: i1 "the block's seen bit is clear" (argument 0 = its id). */
+static LLVMValueRef block_unseen(ictx_t *x, LLVMValueRef w)
+{
+    LLVMTypeRef aty = LLVMArrayType(x->i8, GB_MAP_SIZE / 8);
+    LLVMValueRef seen = ext_global(x, "__gb_block_seen", aty);
+    LLVMValueRef id = LLVMGetParam(w, 0);
+    LLVMValueRef idx[] = {cu64(x, 0), LLVMBuildZExt(x->wb, LLVMBuildLShr(x->wb, id, cu32(x, 3), ""),
+                                                   x->i64, "")};
+    LLVMValueRef byte =
+        LLVMBuildLoad2(x->wb, x->i8, LLVMBuildInBoundsGEP2(x->wb, aty, seen, idx, 2, ""), "");
+    LLVMValueRef bit = LLVMBuildShl(x->wb, LLVMConstInt(x->i8, 1, 0),
+                                    LLVMBuildTrunc(x->wb, LLVMBuildAnd(x->wb, id, cu32(x, 7), ""),
+                                                   x->i8, ""),
+                                    "");
+    LLVMValueRef hit = LLVMBuildAnd(x->wb, byte, bit, "");
+    return LLVMBuildICmp(x->wb, LLVMIntEQ, hit, LLVMConstInt(x->i8, 0, 0), "");
+}
+
+/* i1: some shadow argument of `w` (mask `shadows`) is non-null. */
+static LLVMValueRef any_shadow(ictx_t *x, LLVMValueRef w, unsigned shadows)
+{
+    LLVMValueRef acc = NULL;
+    for (unsigned i = 0; shadows >> i; i++) {
+        if (!((shadows >> i) & 1))
+            continue;
+        LLVMValueRef v = LLVMBuildPtrToInt(x->wb, LLVMGetParam(w, i), x->i64, "");
+        acc = acc ? LLVMBuildOr(x->wb, acc, v, "") : v;
+    }
+    return acc ? LLVMBuildICmp(x->wb, LLVMIntNE, acc, cu64(x, 0), "")
+               : LLVMConstInt(x->i1, 0, 0);
+}
+
+/* The result of the fast path, in the current block of `w`. */
+static void fast_return(ictx_t *x, LLVMValueRef w, const struct fast_spec *sp, LLVMTypeRef ret)
+{
+    if (sp->kind == FAST_PASS0) {
+        LLVMBuildRet(x->wb, LLVMGetParam(w, 0));
+    } else if (sp->kind == FAST_SELECT) { /* (c, vc, a, va, b, vb, width) */
+        LLVMValueRef c = LLVMBuildTrunc(x->wb, LLVMGetParam(w, 1), x->i1, "");
+        LLVMBuildRet(x->wb, LLVMBuildSelect(x->wb, c, LLVMGetParam(w, 2), LLVMGetParam(w, 4), ""));
+    } else if (ret == x->vd) {
+        LLVMBuildRetVoid(x->wb);
+    } else {
+        LLVMBuildRet(x->wb, LLVMConstNull(ret));
+    }
+}
+
+/* The wrapper `__gb_fast_NAME` of entry point `sp`, defined on first use. */
+static LLVMValueRef fast_wrapper(ictx_t *x, const struct fast_spec *sp, LLVMTypeRef ret,
+                                 LLVMTypeRef *types, unsigned n, LLVMTypeRef *fty)
+{
+    char name[64];
+    snprintf(name, sizeof name, "__gb_fast_%s", sp->name + 5);
+    LLVMValueRef real = rt_fn(x, sp->name, ret, types, n, fty);
+    LLVMValueRef w = LLVMGetNamedFunction(x->m, name);
+    if (w)
+        return w;
+    w = LLVMAddFunction(x->m, name, *fty);
+    LLVMSetLinkage(w, LLVMInternalLinkage);
+    LLVMAddAttributeAtIndex(
+        w, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(x->c, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(x->c, w, ""),
+                      slow = LLVMAppendBasicBlockInContext(x->c, w, ""),
+                      fast = LLVMAppendBasicBlockInContext(x->c, w, "");
+    LLVMPositionBuilderAtEnd(x->wb, entry);
+    if (sp->kind == FAST_MEM)
+        mem_test(x, w, any_shadow(x, w, sp->shadows), slow, fast);
+    else if (sp->kind == FAST_BLOCK)
+        cond_br(x, block_unseen(x, w), slow, fast);
+    else
+        cond_br(x, any_shadow(x, w, sp->shadows), slow, fast);
+    LLVMPositionBuilderAtEnd(x->wb, slow);
+    LLVMValueRef args[MAX_PARAMS];
+    for (unsigned i = 0; i < n; i++)
+        args[i] = LLVMGetParam(w, i);
+    LLVMValueRef r = LLVMBuildCall2(x->wb, *fty, real, args, n, "");
+    if (ret == x->vd)
+        LLVMBuildRetVoid(x->wb);
+    else
+        LLVMBuildRet(x->wb, r);
+    LLVMPositionBuilderAtEnd(x->wb, fast);
+    fast_return(x, w, sp, ret);
+    return w;
+}
+
+/* A call of runtime entry point `name` at the builder, through its fast
+ * path when it has one. */
 static LLVMValueRef call_rt(ictx_t *x, const char *name, LLVMTypeRef ret, LLVMTypeRef *types,
                             LLVMValueRef *args, unsigned n)
 {
     LLVMTypeRef fty;
-    LLVMValueRef f = rt_fn(x, name, ret, types, n, &fty);
+    LLVMValueRef f = NULL;
+    for (size_t i = 0; i < sizeof fasts / sizeof fasts[0] && !f; i++)
+        if (strcmp(name, fasts[i].name) == 0)
+            f = fast_wrapper(x, &fasts[i], ret, types, n, &fty);
+    if (!f)
+        f = rt_fn(x, name, ret, types, n, &fty);
     return LLVMBuildCall2(x->b, fty, f, args, n, "");
 }
 
@@ -145,8 +349,6 @@ static LLVMValueRef as_i8p(ictx_t *x, LLVMValueRef p)
     return LLVMBuildPointerCast(x->b, p, x->i8p, "");
 }
 
-static LLVMValueRef cu32(ictx_t *x, unsigned long long v) { return LLVMConstInt(x->i32, v, 0); }
-static LLVMValueRef cu64(ictx_t *x, unsigned long long v) { return LLVMConstInt(x->i64, v, 0); }
 
 static void after(ictx_t *x, LLVMValueRef inst)
 {
@@ -547,7 +749,48 @@ static int do_intrinsic(ictx_t *x, LLVMValueRef inst, const char *name)
     return 1;
 }
 
-static void do_call(ictx_t *x, LLVMValueRef inst)
+/* Remembers a block an invoke continues at, for restore_contexts. */
+static void add_landing(ictx_t *x, LLVMBasicBlockRef bb)
+{
+    if (x->nlandings == x->cap_landings) {
+        size_t nc = x->cap_landings ? 2 * x->cap_landings : 16;
+        LLVMBasicBlockRef *nl = realloc(x->landings, nc * sizeof *nl);
+        if (!nl)
+            return;
+        x->landings = nl;
+        x->cap_landings = nc;
+    }
+    x->landings[x->nlandings++] = bb;
+}
+
+/* The callee runs in context fctx * GB_CTX_MUL ^ site; the caller's
+ * context comes back after the call (after an invoke: where it continues,
+ * see restore_contexts). */
+static void enter_context(ictx_t *x, LLVMValueRef inst, uint32_t site)
+{
+    LLVMBuildStore(x->b, LLVMBuildXor(x->b, x->fctx_k, cu32(x, site), ""), x->ctx);
+    if (LLVMIsAInvokeInst(inst)) {
+        add_landing(x, LLVMGetNormalDest(inst));
+        add_landing(x, LLVMGetUnwindDest(inst));
+        return;
+    }
+    after(x, inst);
+    LLVMBuildStore(x->b, x->fctx, x->ctx);
+    LLVMPositionBuilderBefore(x->b, inst);
+}
+
+/* Stores run before the blocks' own code; done last, so that no block's
+ * instruction ordinals see them. */
+static void restore_contexts(ictx_t *x)
+{
+    for (size_t i = 0; i < x->nlandings; i++) {
+        LLVMPositionBuilderBefore(x->b, first_non_phi(x->landings[i]));
+        LLVMBuildStore(x->b, x->fctx, x->ctx);
+    }
+    x->nlandings = 0;
+}
+
+static void do_call(ictx_t *x, LLVMValueRef inst, uint32_t site)
 {
     LLVMValueRef callee = LLVMGetCalledValue(inst);
     if (LLVMIsAInlineAsm(callee))
@@ -573,6 +816,7 @@ static void do_call(ictx_t *x, LLVMValueRef inst)
     }
     LLVMBuildStore(x->b, as_i8p(x, callee), x->callee);
     LLVMBuildStore(x->b, x->nullp, x->ret);
+    enter_context(x, inst, site);
     if (tracked_width(LLVMTypeOf(inst)) && !LLVMIsAInvokeInst(inst)) {
         after(x, inst);
         map_put(x, inst, LLVMBuildLoad2(x->b, x->i8p, x->ret, ""));
@@ -675,6 +919,8 @@ static void prologue(ictx_t *x, LLVMValueRef fn)
     LLVMValueRef tag = LLVMBuildLoad2(x->b, x->i8p, x->callee, "");
     LLVMValueRef ok = LLVMBuildICmp(x->b, LLVMIntEQ, tag, as_i8p(x, fn), "");
     LLVMBuildStore(x->b, x->nullp, x->callee);
+    x->fctx = LLVMBuildLoad2(x->b, x->i32, x->ctx, "");
+    x->fctx_k = LLVMBuildMul(x->b, x->fctx, cu32(x, GB_CTX_MUL), "");
     unsigned n = LLVMCountParams(fn);
     for (unsigned i = 0; i < n && i < MAX_PARAMS; i++) {
         LLVMValueRef p = LLVMGetParam(fn, i);
@@ -706,7 +952,7 @@ static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
     case LLVMLoad: do_load(x, inst, site); break;
     case LLVMStore: do_store(x, inst, site); break;
     case LLVMGetElementPtr: do_gep(x, inst, site); break;
-    case LLVMCall: case LLVMInvoke: do_call(x, inst); break;
+    case LLVMCall: case LLVMInvoke: do_call(x, inst, site); break;
     case LLVMBr: do_branch(x, inst, site); break;
     case LLVMSwitch: do_switch(x, inst, site); break;
     case LLVMRet: do_ret(x, inst); break;
@@ -882,6 +1128,7 @@ static int instrument_function(ictx_t *x, LLVMValueRef fn, gb_cc_mode_t mode, ui
                                  order[i] == blocks[0] ? entry_first
                                                        : LLVMGetFirstInstruction(order[i]));
         fix_phis(x);
+        restore_contexts(x);
     }
     free(blocks), free(order), free(fb);
     return rc;
@@ -1004,7 +1251,9 @@ int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, c
         x.params = tls_global(&x, "__gb_params", LLVMArrayType(x.i8p, MAX_PARAMS));
         x.ret = tls_global(&x, "__gb_ret", x.i8p);
         x.callee = tls_global(&x, "__gb_callee", x.i8p);
+        x.ctx = tls_global(&x, "__gb_ctx", x.i32);
     }
+    x.wb = LLVMCreateBuilderInContext(x.c);
     uint8_t *used = calloc(GB_MAP_SIZE / 8, 1);
     int rc = used ? 0 : -1;
     *collisions = 0;
@@ -1022,6 +1271,8 @@ int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, c
     free(used);
     free(x.map);
     free(x.phis);
+    free(x.landings);
+    LLVMDisposeBuilder(x.wb);
     LLVMDisposeBuilder(x.b);
     return rc;
 }

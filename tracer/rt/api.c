@@ -17,6 +17,8 @@ rt_state_t rt;
 RT_EXPORT __thread void *__gb_params[GB_MAX_PARAMS];
 RT_EXPORT __thread void *__gb_ret;
 RT_EXPORT __thread void *__gb_callee;
+/* The call-context hash, kept by instrumented calls (gb_abi.h). */
+RT_EXPORT __thread uint32_t __gb_ctx;
 
 /* Lets fuzz-bridge tell a trace build from anything else. */
 RT_EXPORT const char __gb_trace_marker[] = "GLASSBOX_TRACE_RUNTIME_V1";
@@ -43,6 +45,8 @@ RT_HIDDEN void rt_init(void)
         rt.lim.max_depth = 60000;
     rt.lim.max_nodes = env_u64("GLASSBOX_MAX_NODES", 20u << 20);
     rt.lim.backoff_free = (unsigned)env_u64("GLASSBOX_BACKOFF", 16);
+    const char *bc = getenv("GLASSBOX_BACKOFF_CTX");
+    rt.lim.backoff_ctx = !(bc && strcmp(bc, "0") == 0);
     /* Off by default: exact table reads made the demo campaign's queries
      * ~50x slower (docs/tracer.md, "Constant tables"). */
     const char *tb = getenv("GLASSBOX_TABLES");
@@ -86,17 +90,21 @@ RT_EXPORT void *__gb_input_len(void)
     return rt_input_len();
 }
 
-/* QSYM-style back-off: a site records its first `backoff_free` hits, then
- * only hits whose count is a power of two. Keyed by site (open addressing). */
+/* QSYM-style back-off: a (site, calling context) records its first
+ * `backoff_free` hits, then only hits whose count is a power of two. The
+ * context (__gb_ctx) tells apart the callers of a shared helper, so one
+ * caller's loop does not use up another's budget. Open addressing; a
+ * slot is free while its count is 0. */
 static int backoff_allows(uint32_t site)
 {
-    enum { SLOTS = 1 << 16 };
-    static uint32_t keys[SLOTS];
+    enum { SLOTS = 1 << 17 };
+    static uint64_t keys[SLOTS];
     static uint32_t hits[SLOTS];
-    uint32_t h = (site * 2654435761u) >> 16;
+    uint64_t key = (uint64_t)(rt.lim.backoff_ctx ? __gb_ctx : 0) << 32 | site;
+    uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 47);
     for (unsigned probe = 0; probe < 64; probe++, h = (h + 1) & (SLOTS - 1)) {
-        if (keys[h] == site || keys[h] == 0) {
-            keys[h] = site ? site : 1;
+        if (hits[h] == 0 || keys[h] == key) {
+            keys[h] = key;
             uint32_t n = ++hits[h];
             return n <= rt.lim.backoff_free || (n & (n - 1)) == 0;
         }
@@ -104,22 +112,30 @@ static int backoff_allows(uint32_t site)
     return 1;
 }
 
+/* Whether an entry at `site` is recorded, asked before its condition is
+ * built: back-off drops most of them (on the demo, all but 741 of 1.18 M
+ * pins), and building each would cost nodes for nothing. */
+static int keep(uint32_t site)
+{
+    if (backoff_allows(site))
+        return 1;
+    rt.dropped++;
+    return 0;
+}
+
 static void record(unsigned kind, int taken, uint32_t site, rt_expr_t *cond)
 {
-    if (!backoff_allows(site)) {
-        rt.dropped++;
-        return;
-    }
-    rt_out_pc(kind, taken, site, cond);
+    if (keep(site))
+        rt_out_pc(kind, taken, site, cond);
 }
 
 RT_HIDDEN void rt_pin(rt_expr_t *e, uint64_t value, uint32_t site)
 {
-    if (!e)
+    if (!e || e->op == GBT_OP_CONST || !keep(site))
         return;
     rt_expr_t *eq = rt_binop(GBT_OP_EQ, e, rt_const(e->width, value));
     if (eq && eq->op != GBT_OP_CONST)
-        record(GBT_PC_PIN, 1, site, eq);
+        rt_out_pc(GBT_PC_PIN, 1, site, eq);
 }
 
 static rt_expr_t *val(void *s, uint64_t v, unsigned width)
@@ -161,23 +177,25 @@ RT_EXPORT void __gb_branch(void *c, uint64_t vc, uint32_t site)
 RT_EXPORT void __gb_divcheck(void *d, uint64_t vd, uint32_t site)
 {
     rt_expr_t *e = d;
-    if (!e || !rt.active)
+    if (!e || e->op == GBT_OP_CONST || !rt.active || !keep(site))
         return;
     rt_expr_t *ne = rt_binop(GBT_OP_NE, e, rt_const(e->width, 0));
     if (ne && ne->op != GBT_OP_CONST)
-        record(GBT_PC_BRANCH, (vd & rt_mask(e->width)) != 0, site, ne);
+        rt_out_pc(GBT_PC_BRANCH, (vd & rt_mask(e->width)) != 0, site, ne);
 }
 
 RT_EXPORT void __gb_switch(void *v, uint64_t vv, uint32_t width, uint32_t site, uint32_t n,
                            const uint64_t *cases)
 {
-    if (!v || !rt.active)
+    if (!v || ((rt_expr_t *)v)->op == GBT_OP_CONST || !rt.active)
         return;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t c = cases[i] & rt_mask(width);
+        if (!keep(site + i))
+            continue;
         rt_expr_t *eq = rt_binop(GBT_OP_EQ, (rt_expr_t *)v, rt_const(width, c));
         if (eq && eq->op != GBT_OP_CONST)
-            record(GBT_PC_SWITCH, (vv & rt_mask(width)) == c, site + i, eq);
+            rt_out_pc(GBT_PC_SWITCH, (vv & rt_mask(width)) == c, site + i, eq);
     }
 }
 
@@ -254,15 +272,18 @@ static uint64_t max_value(const rt_expr_t *e)
 
 RT_EXPORT void __gb_check_bound(void *idx, uint64_t v, uint32_t width, uint64_t n, uint32_t site)
 {
-    if (!idx || !rt.active)
+    rt_expr_t *e = idx;
+    if (!e || e->op == GBT_OP_CONST || !rt.active)
         return;
-    if (width < 64 && max_value(idx) < n && max_value(idx) < (1ull << (width - 1)))
+    if (width < 64 && max_value(e) < n && max_value(e) < (1ull << (width - 1)))
         return; /* e.g. table[(c ^ b) & 0xff] into 256 entries: can never fail */
-    rt_expr_t *i = rt_unop(GBT_OP_SEXT, 64, idx, 0);
+    if (!keep(site))
+        return;
+    rt_expr_t *i = rt_unop(GBT_OP_SEXT, 64, e, 0);
     rt_expr_t *c = rt_binop(GBT_OP_ULT, i, rt_const(64, n));
     uint64_t sv = width >= 64 ? v : (v ^ (1ull << (width - 1))) - (1ull << (width - 1));
     if (c && c->op != GBT_OP_CONST)
-        record(GBT_PC_CHECK, sv < n, site, c);
+        rt_out_pc(GBT_PC_CHECK, sv < n, site, c);
 }
 
 RT_EXPORT void __gb_memcpy(void *dst, const void *src, uint64_t n)
@@ -281,8 +302,20 @@ RT_EXPORT void __gb_memset(void *dst, void *v, uint64_t n)
         rt_shadow_set((uintptr_t)dst + i, b);
 }
 
+/* Called only while the block's bit in __gb_block_seen is clear. With no
+ * GLASSBOX_TRACE_OUT no trace can ever open: setting every bit then stops
+ * these calls for good. */
 RT_EXPORT void __gb_block(uint32_t id)
 {
-    if (rt.active)
+    static int no_trace = -1;
+    if (rt.active) {
         rt_out_block(id);
+        return;
+    }
+    if (no_trace < 0) {
+        const char *path = getenv("GLASSBOX_TRACE_OUT");
+        no_trace = !path || !*path;
+    }
+    if (no_trace)
+        memset(__gb_block_seen, 0xff, sizeof __gb_block_seen);
 }

@@ -23,7 +23,10 @@ static uint8_t buf[GBT_BLOCK_HEADER_SIZE + PAYLOAD_MAX];
 static size_t used; /* payload bytes of whole records */
 static uint64_t block_index;
 static int ended;
-static uint8_t seen_block[65536 / 8];
+/* Blocks already in the trace. Exported: instrumented code tests a
+ * block's bit inline and calls __gb_block only when it is clear; api.c
+ * sets every bit when no trace can open. */
+RT_EXPORT uint8_t __gb_block_seen[65536 / 8];
 static uint8_t header[GBT_HEADER_SIZE];
 static int header_v2; /* the header says version 2 (tables) */
 
@@ -170,9 +173,9 @@ RT_HIDDEN void rt_out_block(uint32_t id)
 {
     id &= 0xffff;
     /* The seen bit first: it answers nearly every call, alone. */
-    if ((seen_block[id >> 3] & (1u << (id & 7))) || fd < 0 || ended)
+    if ((__gb_block_seen[id >> 3] & (1u << (id & 7))) || fd < 0 || ended)
         return;
-    seen_block[id >> 3] |= (uint8_t)(1u << (id & 7));
+    __gb_block_seen[id >> 3] |= (uint8_t)(1u << (id & 7));
     used += gbt_enc_block(room(), id);
 }
 

@@ -41,6 +41,7 @@ typedef struct rt_limits {
     unsigned max_depth;    /* GLASSBOX_MAX_DEPTH: deeper results become concrete */
     uint64_t max_nodes;    /* GLASSBOX_MAX_NODES: arena cap */
     unsigned backoff_free; /* GLASSBOX_BACKOFF: hits per site recorded before back-off */
+    int backoff_ctx;       /* GLASSBOX_BACKOFF_CTX=0: key back-off by site alone */
     int tables;            /* GLASSBOX_TABLES=1: symbolic table reads (default off) */
     int length;            /* GLASSBOX_LENGTH=0 turns the length variable off */
 } rt_limits_t;
@@ -145,6 +146,8 @@ RT_EXPORT long long __gb_model_llabs(long long x);
 extern __thread void *__gb_params[];
 extern __thread void *__gb_ret;
 extern __thread void *__gb_callee;
+extern __thread uint32_t __gb_ctx; /* call-context hash (gb_abi.h) */
+RT_EXPORT extern uint8_t __gb_block_seen[65536 / 8];
 
 RT_HIDDEN rt_expr_t *rt_model_param(const void *self, unsigned i);
 RT_HIDDEN rt_expr_t *rt_model_byte(const uint8_t *p);

@@ -6,18 +6,26 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "gb_abi.h"
 #include "rt_int.h"
 
 #define L1_BITS 24
 #define L2_BITS 12
 #define PAGE_BITS 12
+_Static_assert(L2_BITS + PAGE_BITS == GB_SHADOW_L1_SHIFT && PAGE_BITS == GB_SHADOW_PAGE_SHIFT &&
+                   (1u << L1_BITS) - 1 == GB_SHADOW_L1_MASK &&
+                   (1u << L2_BITS) - 1 == GB_SHADOW_L2_MASK,
+               "the instrumenter's inline walk (gb_abi.h) must match this layout");
 #define L2_SIZE (1u << L2_BITS)
 #define PAGE_SIZE_B (1u << PAGE_BITS)
 
 typedef rt_expr_t *page_t[PAGE_SIZE_B];
 typedef page_t *l2_t[L2_SIZE];
 
-static l2_t **l1; /* 2^24 entries, reserved on first use */
+/* 2^24 entries, reserved on first use. Exported: instrumented code walks
+ * the tables inline (gb_abi.h), and calls the runtime only for memory
+ * that has a shadow page. */
+RT_EXPORT l2_t **__gb_shadow_l1;
 
 static void *zalloc(size_t n)
 {
@@ -31,18 +39,18 @@ static page_t *page_walk(uintptr_t addr, int create)
 {
     if (RT_UNLIKELY(addr >> (L1_BITS + L2_BITS + PAGE_BITS)))
         return NULL; /* beyond 48 bits: never symbolic */
-    if (RT_UNLIKELY(!l1)) {
+    if (RT_UNLIKELY(!__gb_shadow_l1)) {
         if (!create)
             return NULL;
-        l1 = zalloc(sizeof(l2_t *) << L1_BITS);
-        if (!l1)
+        __gb_shadow_l1 = zalloc(sizeof(l2_t *) << L1_BITS);
+        if (!__gb_shadow_l1)
             return NULL;
     }
-    l2_t *l2 = l1[addr >> (L2_BITS + PAGE_BITS)];
+    l2_t *l2 = __gb_shadow_l1[addr >> (L2_BITS + PAGE_BITS)];
     if (!l2) {
         if (!create || !(l2 = zalloc(sizeof(l2_t))))
             return NULL;
-        l1[addr >> (L2_BITS + PAGE_BITS)] = l2;
+        __gb_shadow_l1[addr >> (L2_BITS + PAGE_BITS)] = l2;
     }
     page_t **slot = &(*l2)[(addr >> PAGE_BITS) & (L2_SIZE - 1)];
     if (!*slot && create)
@@ -121,7 +129,7 @@ __attribute__((noinline)) static int any_pages(uintptr_t addr, size_t n)
 
 RT_HIDDEN int rt_shadow_any(uintptr_t addr, size_t n)
 {
-    if (!l1)
+    if (!__gb_shadow_l1)
         return 0;
     size_t off = addr & (PAGE_SIZE_B - 1);
     if (RT_UNLIKELY(n > PAGE_SIZE_B - off))
@@ -154,7 +162,7 @@ __attribute__((noinline)) static void clear_pages(uintptr_t addr, size_t n)
 
 RT_HIDDEN void rt_shadow_clear(uintptr_t addr, size_t n)
 {
-    if (!l1)
+    if (!__gb_shadow_l1)
         return;
     size_t off = addr & (PAGE_SIZE_B - 1);
     if (RT_UNLIKELY(n > 8 || n > PAGE_SIZE_B - off)) {
@@ -168,7 +176,7 @@ RT_HIDDEN void rt_shadow_clear(uintptr_t addr, size_t n)
 
 RT_HIDDEN void rt_shadow_copy(uintptr_t dst, uintptr_t src, size_t n)
 {
-    if (!l1 || n == 0 || dst == src)
+    if (!__gb_shadow_l1 || n == 0 || dst == src)
         return;
     if (!rt_shadow_any(src, n)) {
         rt_shadow_clear(dst, n);
