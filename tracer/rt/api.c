@@ -12,6 +12,7 @@
 #define GB_MAX_PARAMS 16
 
 rt_state_t rt;
+RT_TLS int rt_active;
 
 /* Shadow passing across calls (see docs/tracer.md, "Calls"). */
 RT_EXPORT __thread void *__gb_params[GB_MAX_PARAMS];
@@ -64,7 +65,7 @@ RT_EXPORT void __gb_input(const uint8_t *data, size_t len)
     const char *path = getenv("GLASSBOX_TRACE_OUT");
     if (!path || !*path || rt_out_open(path, data, len) != 0)
         return;
-    rt.active = 1;
+    rt_active = 1;
     rt.input_len = len;
     for (size_t i = 0; i < len; i++)
         rt_shadow_set((uintptr_t)(data + i), rt_input(i));
@@ -73,7 +74,7 @@ RT_EXPORT void __gb_input(const uint8_t *data, size_t len)
 RT_HIDDEN rt_expr_t *rt_input_len(void)
 {
     static rt_expr_t *len_expr;
-    if (!rt.active || !rt.lim.length || rt.input_len >> (8 * GBT_LEN_BYTES))
+    if (!rt_active || !rt.lim.length || rt.input_len >> (8 * GBT_LEN_BYTES))
         return NULL;
     if (!len_expr) {
         rt_expr_t *v = rt_input(GBT_LEN_OFFSET);
@@ -167,7 +168,7 @@ RT_EXPORT void *__gb_select(void *c, uint64_t vc, void *a, uint64_t va, void *b,
 RT_EXPORT void __gb_branch(void *c, uint64_t vc, uint32_t site)
 {
     rt_expr_t *e = c;
-    if (!e || e->op == GBT_OP_CONST || !rt.active)
+    if (!e || e->op == GBT_OP_CONST || !rt_active)
         return;
     record(GBT_PC_BRANCH, (int)(vc & 1), site, e);
 }
@@ -177,7 +178,7 @@ RT_EXPORT void __gb_branch(void *c, uint64_t vc, uint32_t site)
 RT_EXPORT void __gb_divcheck(void *d, uint64_t vd, uint32_t site)
 {
     rt_expr_t *e = d;
-    if (!e || e->op == GBT_OP_CONST || !rt.active || !keep(site))
+    if (!e || e->op == GBT_OP_CONST || !rt_active || !keep(site))
         return;
     rt_expr_t *ne = rt_binop(GBT_OP_NE, e, rt_const(e->width, 0));
     if (ne && ne->op != GBT_OP_CONST)
@@ -187,7 +188,7 @@ RT_EXPORT void __gb_divcheck(void *d, uint64_t vd, uint32_t site)
 RT_EXPORT void __gb_switch(void *v, uint64_t vv, uint32_t width, uint32_t site, uint32_t n,
                            const uint64_t *cases)
 {
-    if (!v || ((rt_expr_t *)v)->op == GBT_OP_CONST || !rt.active)
+    if (!v || ((rt_expr_t *)v)->op == GBT_OP_CONST || !rt_active)
         return;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t c = cases[i] & rt_mask(width);
@@ -273,7 +274,7 @@ static uint64_t max_value(const rt_expr_t *e)
 RT_EXPORT void __gb_check_bound(void *idx, uint64_t v, uint32_t width, uint64_t n, uint32_t site)
 {
     rt_expr_t *e = idx;
-    if (!e || e->op == GBT_OP_CONST || !rt.active)
+    if (!e || e->op == GBT_OP_CONST || !rt_active)
         return;
     if (width < 64 && max_value(e) < n && max_value(e) < (1ull << (width - 1)))
         return; /* e.g. table[(c ^ b) & 0xff] into 256 entries: can never fail */
@@ -308,7 +309,7 @@ RT_EXPORT void __gb_memset(void *dst, void *v, uint64_t n)
 RT_EXPORT void __gb_block(uint32_t id)
 {
     static int no_trace = -1;
-    if (rt.active) {
+    if (rt_active) {
         rt_out_block(id);
         return;
     }

@@ -148,7 +148,7 @@ static rt_expr_t *intrin(unsigned code, unsigned w, rt_expr_t *a, rt_expr_t *b, 
 RT_EXPORT void *__gb_intrin(uint32_t code, uint32_t width, void *a, uint64_t va, void *b,
                             uint64_t vb, void *c, uint64_t vc)
 {
-    if ((!a && !b && !c) || !rt.active || width == 0 || width > 64)
+    if ((!a && !b && !c) || !rt_active || width == 0 || width > 64)
         return NULL;
     rt_expr_t *r = intrin(code, width, val(a, va, width), val(b, vb, width), val(c, vc, width));
     return (r && r->op == GBT_OP_CONST) ? NULL : r;
@@ -161,7 +161,7 @@ RT_EXPORT void *__gb_intrin(uint32_t code, uint32_t width, void *a, uint64_t va,
 RT_EXPORT void __gb_concretize(void *s, uint64_t v, uint32_t site)
 {
     rt_expr_t *e = (rt_expr_t *)s;
-    if (!e || !rt.active || e->op == GBT_OP_CONST)
+    if (!e || !rt_active || e->op == GBT_OP_CONST)
         return;
     rt_pin(e, v & rt_mask(e->width), site);
 }

@@ -80,7 +80,7 @@ static void load_input(void)
     const char *path = getenv("GLASSBOX_INPUT");
     in.state = -1;
     struct stat st;
-    if (!rt.active && !getenv("GLASSBOX_TRACE_OUT"))
+    if (!rt_active && !getenv("GLASSBOX_TRACE_OUT"))
         return; /* not tracing: every model is a plain call */
     if (!path || !*path || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return;
@@ -111,12 +111,12 @@ static void load_input(void)
  * libFuzzer driver already did (__gb_input). */
 static void start_trace(void)
 {
-    if (rt.active)
+    if (rt_active)
         return;
     rt_init();
     const char *path = getenv("GLASSBOX_TRACE_OUT");
     if (path && *path && rt_out_open(path, in.data, in.len) == 0) {
-        rt.active = 1;
+        rt_active = 1;
         rt.input_len = in.len; /* the length variable's value on this run */
     }
 }
@@ -134,7 +134,7 @@ RT_HIDDEN int io_is_input_fd(int fd)
     errno = saved;
     if (yes)
         start_trace();
-    return yes && rt.active;
+    return yes && rt_active;
 }
 
 /* Like io_is_input_fd, for what stat() returned. */
@@ -145,7 +145,7 @@ static int io_stat_is_input(dev_t dev, ino_t ino)
     if (in.state < 0 || dev != in.dev || ino != in.ino)
         return 0;
     start_trace();
-    return rt.active;
+    return rt_active;
 }
 
 RT_HIDDEN int64_t io_stream_pos(FILE *f)
@@ -173,7 +173,7 @@ RT_HIDDEN rt_expr_t *io_byte(int64_t off)
  * input): give them their INPUT shadows; anything else read is concrete. */
 RT_HIDDEN void io_mark(void *buf, size_t n, int64_t off)
 {
-    if (!rt.active || n == 0)
+    if (!rt_active || n == 0)
         return;
     if (off < 0) {
         rt_shadow_clear((uintptr_t)buf, n);
@@ -221,7 +221,7 @@ static rt_expr_t *len_plus(int64_t off, int64_t r)
  * keeps the solver from changing it while the bytes it chose stay put. */
 static void pin_param(const void *self, unsigned i, uint64_t value)
 {
-    rt_expr_t *s = __gb_callee == self && rt.active ? (rt_expr_t *)__gb_params[i] : NULL;
+    rt_expr_t *s = __gb_callee == self && rt_active ? (rt_expr_t *)__gb_params[i] : NULL;
     __gb_callee = NULL;
     if (s)
         rt_pin(s, value, SITE_IO_PIN + i);
@@ -341,7 +341,7 @@ RT_EXPORT off64_t __gb_model_lseek64(int fd, off64_t off, int whence)
 static void *mapped(void *p, size_t len, int flags, int fd, int64_t off)
 {
     __gb_ret = NULL;
-    if (p == MAP_FAILED || !rt.active)
+    if (p == MAP_FAILED || !rt_active)
         return p;
     rt_shadow_clear((uintptr_t)p, len);
     if (!(flags & MAP_ANONYMOUS) && off >= 0 && io_is_input_fd(fd) && (uint64_t)off < in.len) {
@@ -371,7 +371,7 @@ RT_EXPORT void *__gb_model_mmap64(void *addr, size_t len, int prot, int flags, i
 RT_EXPORT int __gb_model_munmap(void *addr, size_t len)
 {
     int r = munmap(addr, len);
-    if (r == 0 && rt.active)
+    if (r == 0 && rt_active)
         rt_shadow_clear((uintptr_t)addr, len);
     __gb_ret = NULL;
     return r;
@@ -481,7 +481,7 @@ RT_EXPORT off64_t __gb_model_ftello64(FILE *f)
 static int got_char(int c, int64_t pos)
 {
     __gb_ret = NULL;
-    if (pos < 0 || !rt.active || (c == EOF) != ((uint64_t)pos >= in.len))
+    if (pos < 0 || !rt_active || (c == EOF) != ((uint64_t)pos >= in.len))
         return c; /* not the input, or bytes pushed back with ungetc */
     rt_expr_t *L = rt_input_len(), *b = rt_input((uint64_t)pos);
     rt_expr_t *v = b ? rt_unop(GBT_OP_ZEXT, 32, b, 0) : NULL;
@@ -522,7 +522,7 @@ RT_EXPORT char *__gb_model_fgets(char *s, int n, FILE *f)
     int64_t pos = io_stream_pos(f);
     char *r = fgets(s, n, f);
     __gb_ret = NULL;
-    if (!r || !rt.active)
+    if (!r || !rt_active)
         return r;
     int64_t end = pos >= 0 ? io_stream_pos(f) : -1;
     size_t got = end > pos ? (size_t)(end - pos) : 0;
@@ -546,7 +546,7 @@ RT_EXPORT char *__gb_model_fgets(char *s, int n, FILE *f)
 static void stat_size(int r, dev_t dev, ino_t ino, off64_t *size)
 {
     __gb_ret = NULL;
-    if (r != 0 || !rt.active || in.state <= 0 || dev != in.dev || ino != in.ino)
+    if (r != 0 || !rt_active || in.state <= 0 || dev != in.dev || ino != in.ino)
         return;
     rt_expr_t *v = len_plus(0, (int64_t)*size);
     if (v)

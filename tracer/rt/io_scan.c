@@ -224,7 +224,7 @@ static void shadow_conv(const spec_t *s, void *arg, int64_t p0, int64_t p1)
     const uint8_t *d = io_input_bytes(&len);
     void *dest = s->alloc ? *(void **)arg : arg;
     size_t n = dest ? dest_size(s, dest) : 0;
-    if (!rt.active || !n)
+    if (!rt_active || !n)
         return;
     rt_shadow_clear((uintptr_t)dest, n);
     if (p0 < 0 || p1 < p0 || (uint64_t)p1 > len || s->len == 'l')
@@ -262,7 +262,7 @@ static void store_count(const spec_t *s, void *arg, int used)
     case 0: *(int *)arg = used; break;
     default: *(long long *)arg = used; break;
     }
-    if (rt.active)
+    if (rt_active)
         rt_shadow_clear((uintptr_t)arg, int_size(s->len));
 }
 
@@ -323,7 +323,7 @@ static int model_vfscanf(FILE *f, const char *fmt, va_list ap, int gnu)
     int bad = 0, r = 0;
     va_list cp;
     va_copy(cp, ap);
-    if (rt.active || io_stream_pos(f) >= 0)
+    if (rt_active || io_stream_pos(f) >= 0)
         r = scan(f, fmt, cp, gnu, &bad);
     else
         bad = 1; /* not tracing this stream: one plain call */

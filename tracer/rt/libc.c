@@ -13,7 +13,7 @@
  * (docs/tracer.md, "Calls"); NULL otherwise. */
 RT_HIDDEN rt_expr_t *rt_model_param(const void *self, unsigned i)
 {
-    return __gb_callee == self && rt.active ? (rt_expr_t *)__gb_params[i] : NULL;
+    return __gb_callee == self && rt_active ? (rt_expr_t *)__gb_params[i] : NULL;
 }
 
 /* The byte at p as an expression: its shadow, or a constant. */
@@ -101,7 +101,7 @@ static rt_expr_t *all_equal(const uint8_t *a, const uint8_t *b, size_t n, int fo
 static void set_cmp_result(rt_expr_t *eq, int result)
 {
     __gb_ret = NULL;
-    if (!eq || eq->op == GBT_OP_CONST || !rt.active)
+    if (!eq || eq->op == GBT_OP_CONST || !rt_active)
         return;
     __gb_ret = rt_ite(eq, rt_const(32, 0), rt_const(32, (uint64_t)(result ? result : 1)));
 }
@@ -188,7 +188,7 @@ RT_EXPORT int __gb_model_strcasecmp(const char *a, const char *b)
  * ite(s[0]==0, 0, ite(s[1]==0, 1, ... e)). */
 static rt_expr_t *length_expr(const char *s, size_t e)
 {
-    if (!rt.active || !rt_shadow_any((uintptr_t)s, e))
+    if (!rt_active || !rt_shadow_any((uintptr_t)s, e))
         return NULL;
     rt_expr_t *r = rt_const(64, e);
     for (size_t i = e; i-- > 0 && r;) {

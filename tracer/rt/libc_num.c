@@ -201,7 +201,7 @@ static rt_expr_t *num_expr(const decider_t *d, const num_parse_t *p, uint64_t li
 static rt_expr_t *strto_model(const char *model, const void *ret, const char *s, int base,
                               uint64_t r, const char *end, uint64_t limit)
 {
-    if (!rt.active || base < 0 || base == 1 || base > 36)
+    if (!rt_active || base < 0 || base == 1 || base > 36)
         return NULL;
     num_parse_t p;
     parse(&p, s, base);

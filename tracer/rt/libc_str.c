@@ -32,7 +32,7 @@ static rt_expr_t *wanted(const void *self, int c)
 /* Worth building: tracing is on and something in s[0..n) or c is symbolic. */
 static int symbolic_scan(const void *s, size_t n, const rt_expr_t *c)
 {
-    return rt.active && n <= RT_MODEL_MAX_BYTES &&
+    return rt_active && n <= RT_MODEL_MAX_BYTES &&
            (c->op != GBT_OP_CONST || rt_shadow_any((uintptr_t)s, n));
 }
 
@@ -136,7 +136,7 @@ static rt_expr_t *match_at(const uint8_t *h, size_t i, const uint8_t *nd, size_t
 static rt_expr_t *find_expr(const uint8_t *h, size_t hl, const uint8_t *nd, size_t nl,
                             int stop_at_nul)
 {
-    if (!rt.active || nl > hl || hl > RT_MODEL_MAX_BYTES || (hl - nl + 1) * nl > MAX_PAIRS ||
+    if (!rt_active || nl > hl || hl > RT_MODEL_MAX_BYTES || (hl - nl + 1) * nl > MAX_PAIRS ||
         (!rt_shadow_any((uintptr_t)h, hl) && !rt_shadow_any((uintptr_t)nd, nl)))
         return NULL;
     rt_expr_t *e = rt_const(64, 0);

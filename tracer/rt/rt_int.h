@@ -48,7 +48,6 @@ typedef struct rt_limits {
 
 /* Global runtime state (single-threaded tracking; see docs/tracer.md). */
 typedef struct rt_state {
-    int active;        /* tracing on: GLASSBOX_TRACE_OUT was set and opened */
     int stopped;       /* a cap was hit: record nothing more */
     rt_limits_t lim;
     uint64_t nodes;    /* expressions created */
@@ -60,6 +59,13 @@ typedef struct rt_state {
 } rt_state_t;
 
 RT_HIDDEN extern rt_state_t rt;
+
+/* Tracing is on in this thread: GLASSBOX_TRACE_OUT was set and opened, by
+ * this thread. Symbolic state follows that one thread only (docs/tracer.md,
+ * "Threads"): in any other thread every shadow reads as concrete and
+ * writes clear shadows, so nothing shared is built or recorded there. */
+#define RT_TLS __thread __attribute__((tls_model("initial-exec")))
+RT_HIDDEN extern RT_TLS int rt_active;
 
 /* expr.c: construction with folding. Return NULL when a cap is hit (the
  * value is then treated as concrete). */

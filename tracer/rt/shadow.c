@@ -64,8 +64,8 @@ static page_t *page_walk(uintptr_t addr, int create)
  * page_walk(create) adds them, so an entry goes stale only when its page
  * is created, and page_of refreshes it then. */
 #define CACHE_BITS 8
-static uintptr_t cache_tag[1u << CACHE_BITS]; /* page number + 1; 0 = empty */
-static page_t *cache_page[1u << CACHE_BITS];
+static RT_TLS uintptr_t cache_tag[1u << CACHE_BITS]; /* page number + 1; 0 = empty */
+static RT_TLS page_t *cache_page[1u << CACHE_BITS];
 
 /* A cache miss: walks the table and fills the entry. */
 __attribute__((noinline)) static page_t *page_miss(uintptr_t addr, int create)
@@ -89,12 +89,16 @@ static inline page_t *page_of(uintptr_t addr, int create)
 
 RT_HIDDEN rt_expr_t *rt_shadow_get(uintptr_t addr)
 {
+    if (RT_UNLIKELY(!rt_active))
+        return NULL; /* another thread: concrete */
     page_t *p = page_of(addr, 0);
     return p ? (*p)[addr & (PAGE_SIZE_B - 1)] : NULL;
 }
 
 RT_HIDDEN void rt_shadow_set(uintptr_t addr, rt_expr_t *e)
 {
+    if (RT_UNLIKELY(!rt_active))
+        e = NULL; /* another thread only clears */
     page_t *p = page_of(addr, e != NULL);
     if (p)
         (*p)[addr & (PAGE_SIZE_B - 1)] = e;
@@ -129,7 +133,7 @@ __attribute__((noinline)) static int any_pages(uintptr_t addr, size_t n)
 
 RT_HIDDEN int rt_shadow_any(uintptr_t addr, size_t n)
 {
-    if (!__gb_shadow_l1)
+    if (!__gb_shadow_l1 || RT_UNLIKELY(!rt_active))
         return 0;
     size_t off = addr & (PAGE_SIZE_B - 1);
     if (RT_UNLIKELY(n > PAGE_SIZE_B - off))
@@ -178,6 +182,10 @@ RT_HIDDEN void rt_shadow_copy(uintptr_t dst, uintptr_t src, size_t n)
 {
     if (!__gb_shadow_l1 || n == 0 || dst == src)
         return;
+    if (RT_UNLIKELY(!rt_active)) {
+        rt_shadow_clear(dst, n);
+        return;
+    }
     if (!rt_shadow_any(src, n)) {
         rt_shadow_clear(dst, n);
         return;
@@ -210,7 +218,7 @@ RT_HIDDEN rt_expr_t *rt_shadow_load(uintptr_t addr, size_t n)
 
 RT_HIDDEN void rt_shadow_store(uintptr_t addr, size_t n, rt_expr_t *e)
 {
-    if (!e) {
+    if (!e || RT_UNLIKELY(!rt_active)) {
         rt_shadow_clear(addr, n);
         return;
     }

@@ -41,6 +41,8 @@ RT_EXPORT void __gb_table_register(const void *addr, uint64_t size)
 
 RT_HIDDEN void rt_table_register_always(const void *addr, uint64_t size)
 {
+    if (!rt_active)
+        return; /* only the tracing thread reads tables symbolically */
     for (size_t i = 0; i < nalways; i++)
         if (always[i].start == (uintptr_t)addr && always[i].size == size)
             return; /* the same table again (each lookup of a ctype table) */
@@ -111,7 +113,7 @@ RT_HIDDEN rt_table_t *rt_table_by_id(uint32_t id)
  * table read; NULL when `addr` is not in a table. */
 RT_HIDDEN rt_expr_t *rt_table_load(rt_expr_t *a, uintptr_t addr, size_t n)
 {
-    if (n == 0 || n > 8 || !rt.active || (!rt.lim.tables && !in_always(addr, n)))
+    if (n == 0 || n > 8 || !rt_active || (!rt.lim.tables && !in_always(addr, n)))
         return NULL;
     rt_table_t *t = rt_table_find(addr, n);
     if (!t)
