@@ -434,11 +434,11 @@ typedef struct qctx {
     gb_flip_t *out;
 } qctx_t;
 
-static int stage_intervals(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st)
+static int stage_intervals(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *dropped)
 {
     size_t nconf;
     if (gb_ival_solve(c->t, c->q->cj, c->q->n, c->qv.offs, c->qv.n, s->input, s->input_len, st,
-                      c->vals, c->conf, &nconf) != 0)
+                      c->vals, c->conf, &nconf, dropped) != 0)
         return -1;
     if (*st == GB_Q_SAT) {
         s->stats.sat_interval++;
@@ -531,7 +531,7 @@ static int answer(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *dropped, 
         s->stats.cut_clause += r > 0;
         return r < 0 ? -1 : 0;
     }
-    if (!(dis & GB_SOLVER_NO_INTERVALS) && (stage_intervals(s, c, st) != 0 || *st != GB_Q_SKIP)) {
+    if (!(dis & GB_SOLVER_NO_INTERVALS) && (stage_intervals(s, c, st, dropped) != 0 || *st != GB_Q_SKIP)) {
         c->out->stage = GB_STAGE_INTERVAL;
         return *st == GB_Q_SKIP ? -1 : 0;
     }
