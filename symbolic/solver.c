@@ -33,7 +33,8 @@ typedef struct trace_state {
     uint32_t clock;
     size_t upto;      /* entries 0 .. upto-1 are merged into `parent` */
     uint64_t *chash;  /* per DAG node: structural hash independent of numbering */
-    uint64_t z3_ms;   /* Z3 time spent on this trace (the budget) */
+    uint64_t z3_us;   /* Z3 time spent on this trace (the budget); in µs so
+                         that sub-millisecond queries count too */
 } trace_state_t;
 
 /* What the solver learned about flipping one (site, direction). */
@@ -475,7 +476,7 @@ static int stage_z3(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_qstatus_t *st, s
                         &o, e);
     uint64_t dt = mono_us() - t0;
     s->z3_us += dt;
-    s->ts.z3_ms += dt / 1000;
+    s->ts.z3_us += dt;
     s->stats.queries_z3++;
     s->stats.z3_checks += o.checks;
     c->out->z3_calls++;
@@ -546,7 +547,7 @@ static int answer(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *dropped, 
         return 0;
     }
     unsigned budget = s->opts.budget_ms ? s->opts.budget_ms : GB_DEFAULT_BUDGET_MS;
-    if (!(dis & GB_SOLVER_NO_ADAPT) && s->ts.z3_ms >= budget && c->ad && !c->ad->paid) {
+    if (!(dis & GB_SOLVER_NO_ADAPT) && s->ts.z3_us >= (uint64_t)budget * 1000u && c->ad && !c->ad->paid) {
         *st = GB_Q_TIMEOUT;
         c->out->stage = GB_STAGE_BUDGET;
         s->stats.budget_skip++;
