@@ -34,7 +34,7 @@ record_from() { # name trace_bin queue_dir max
 }
 Z=$BUILD/zlib # harnesses/zlib/fetch-build.sh's output, as e2e.zlib leaves it
 if ls "$TR"/*.gbt >/dev/null 2>&1; then
-  corpora="$(ls "$TR" | sed -n 's/-[0-9]*\.gbt$//p' | sort | uniq -c | awk '{printf "%s%s %s", NR > 1 ? ", " : "", $2, $1}') (recorded earlier in $TR)"
+  corpora="$(ls "$TR" | sed -n 's/-[0-9]*\.gbt$//p' | sort | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1}') (recorded earlier in $TR)"
 else
   "$BIN/glassbox" fuzz -q -V "$SECS" -i "$SRC/harnesses/demo/seeds" -o "$WORK/demo" -- \
     "$H/demo.trace" "$H/demo.cov"
