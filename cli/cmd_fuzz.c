@@ -37,7 +37,7 @@ static void on_stop(int sig)
 int gb_cmd_fuzz(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *name = "glassbox", *lfdir = NULL;
-    unsigned long long t = 1000, v = 0, st = 2000, mem = 2048;
+    unsigned long long t = 1000, v = 0, st = 2000, sb = 30000, mem = 2048;
     int no_opt = 0, quiet = 0, resume = 0, no_cfg = 0;
     const gb_opt_t opts[] = {
         {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required)", &in},
@@ -51,6 +51,9 @@ int gb_cmd_fuzz(int argc, char **argv)
          "                               the trace build gets four times as much)", &mem},
         {0, "solver-timeout", GB_OPT_UINT, "MS", "GLASSBOX_SOLVER_TIMEOUT",
          "Z3 time limit per query (default 2000)", &st},
+        {0, "solver-budget", GB_OPT_UINT, "MS", NULL,
+         "Z3 time per expanded input; once spent, only sites where Z3 found a\n"
+         "                               model before are still solved (default 30000)", &sb},
         {0, "no-optimistic", GB_OPT_FLAG, NULL, NULL,
          "do not relax unsatisfiable queries (QSYM's optimistic solving)", &no_opt},
         {0, "no-cfg", GB_OPT_FLAG, NULL, NULL,
@@ -85,8 +88,9 @@ int gb_cmd_fuzz(int argc, char **argv)
     if (a.npos || a.nrest < 2)
         return fprintf(stderr, "glassbox fuzz: expected '-- TRACE_BIN COV_BIN [ARGS...]' after "
                                "the options (see --help)\n"), 2;
-    if (t == 0 || t > 3600000 || st > 3600000)
-        return fprintf(stderr, "glassbox fuzz: timeouts must be between 1 ms and 1 hour\n"), 2;
+    if (t == 0 || t > 3600000 || st > 3600000 || sb == 0 || sb > 3600000)
+        return fprintf(stderr, "glassbox fuzz: timeouts and the solver budget must be between "
+                               "1 ms and 1 hour\n"), 2;
     gb_err_t e;
     gb_seed_t *seeds = NULL;
     size_t nseeds = 0;
@@ -95,7 +99,8 @@ int gb_cmd_fuzz(int argc, char **argv)
     gb_search_opts_t so = {
         .trace_bin = a.rest[0], .cov_bin = a.rest[1], .out = out, .name = name,
         .target_args = a.rest + 2, .n_target_args = (size_t)a.nrest - 2,
-        .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st, .max_seconds = v,
+        .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st,
+        .solver_budget_ms = (unsigned)sb, .max_seconds = v,
         .optimistic = !no_opt, .mem_limit_mb = (unsigned)mem, .on_notice = show_notice,
         .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,
         .no_cfg = no_cfg,

@@ -236,6 +236,8 @@ static int run(const char *mode, const char **pos, int npos, const solve_cfg_t *
             report("full", sv[1], &ta[1], c->check);
             printf("full/plain time ratio %.3f\n",
                    ta[0].us ? (double)ta[1].us / (double)ta[0].us : 0.0);
+            printf("full/plain flips with a different answer (timeouts aside) %llu\n",
+                   (unsigned long long)ta[1].differ);
         }
         const tally_t *x = &ta[ns - 1];
         if (c->check && (x->bad_unsat || x->bad_model || x->differ))

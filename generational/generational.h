@@ -24,6 +24,8 @@ typedef struct gb_search_opts {
     unsigned timeout_ms;        /* per cov run (-t), default 1000 */
     unsigned trace_timeout_ms;  /* per trace run, default max(10 x timeout, 5000) */
     unsigned solver_timeout_ms; /* per Z3 query, default 2000 */
+    unsigned solver_budget_ms;  /* Z3 time per trace before only paying sites are
+                                   solved (--solver-budget), 0 = default 30000 */
     uint64_t max_seconds;       /* stop after this long (-V), 0 = until done */
     int optimistic;             /* relax UNSAT queries (QSYM), default on */
     /* Called after fuzzer_stats is rewritten (every status_every_ms, and

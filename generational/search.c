@@ -90,7 +90,8 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
         return gb_err_set(e, "out of memory");
     s->o = o;
     s->start_ms = s->last_find_ms = gb_time_ms();
-    gb_solver_opts_t so = {.timeout_ms = o.solver_timeout_ms, .optimistic = o.optimistic};
+    gb_solver_opts_t so = {.timeout_ms = o.solver_timeout_ms, .optimistic = o.optimistic,
+                           .budget_ms = o.solver_budget_ms};
     s->journal_fd = -1;
     if (load_cfg(s, e) != 0 || /* before the campaign dir: bad input leaves OUT alone */
         gb_campaign_open_flags(o.out, o.name, o.resume ? GB_CAMPAIGN_RESUME : 0, &s->camp, e) != 0 ||

@@ -205,40 +205,77 @@ typedef struct ivar {
     ivset_t all, hard; /* sets from every conjunct / from hard ones only */
 } ivar_t;
 
-/* Recognises x as a variable: an INPUT, or a CONCAT of consecutive INPUTs
- * (ascending offsets from the high part: big-endian; descending: little). */
-static int as_var(const gb_dag_t *d, uint32_t x, uint64_t *base, uint8_t *n, uint8_t *be)
+/* Recognises x as a variable: an INPUT, a CONCAT of consecutive INPUTs
+ * (ascending offsets from the high part: big-endian; descending: little),
+ * or an OR of zero-extended INPUTs shifted by multiples of 8 (how clang
+ * assembles a load byte by byte). *vw is the variable's width; x is that
+ * wide, or wider and then equal to its zero extension (OR loads only). */
+static int as_var_w(const gb_dag_t *d, uint32_t x, uint64_t *base, uint8_t *n, uint8_t *be,
+                    unsigned *vw)
 {
     const gb_node_t *nd = &d->nodes[x];
     if (nd->op == GBT_OP_INPUT) {
-        *base = nd->imm, *n = 1, *be = 0;
+        *base = nd->imm, *n = 1, *be = 0, *vw = 8;
         return 1;
     }
-    if (nd->op != GBT_OP_CONCAT || nd->width % 8 || nd->width > 64)
+    if ((nd->op != GBT_OP_CONCAT && nd->op != GBT_OP_OR) || nd->width > 64)
         return 0;
-    uint64_t off[8];
-    unsigned k = 0;
+    uint64_t off[8]; /* by byte position, most significant first */
+    unsigned k = 0, top = 0;
     uint32_t stack[16];
     unsigned sp = 0;
     stack[sp++] = x;
-    while (sp) { /* leaves from the high part down */
-        const gb_node_t *y = &d->nodes[stack[--sp]];
-        if (y->op == GBT_OP_CONCAT && sp + 2 <= 16) {
-            stack[sp++] = y->args[1];
-            stack[sp++] = y->args[0];
-        } else if (y->op == GBT_OP_INPUT && k < 8)
-            off[k++] = y->imm;
-        else
+    if (nd->op == GBT_OP_CONCAT) {
+        if (nd->width % 8)
             return 0;
+        while (sp) { /* leaves from the high part down */
+            const gb_node_t *y = &d->nodes[stack[--sp]];
+            if (y->op == GBT_OP_CONCAT && sp + 2 <= 16) {
+                stack[sp++] = y->args[1];
+                stack[sp++] = y->args[0];
+            } else if (y->op == GBT_OP_INPUT && k < 8)
+                off[k++] = y->imm;
+            else
+                return 0;
+        }
+        top = k;
+    } else {
+        uint64_t byoff[8];
+        uint8_t seen = 0;
+        while (sp) { /* terms: zext(b) or shl(zext(b), 8i) */
+            const gb_node_t *y = &d->nodes[stack[--sp]];
+            uint64_t sh = 0;
+            if (y->op == GBT_OP_OR && sp + 2 <= 16) {
+                stack[sp++] = y->args[0];
+                stack[sp++] = y->args[1];
+                continue;
+            }
+            if (y->op == GBT_OP_SHL && d->nodes[y->args[1]].op == GBT_OP_CONST) {
+                sh = d->nodes[y->args[1]].imm;
+                y = &d->nodes[y->args[0]];
+            }
+            if (y->op != GBT_OP_ZEXT || d->nodes[y->args[0]].op != GBT_OP_INPUT || sh % 8 ||
+                sh >= 64 || (seen >> (sh / 8)) & 1)
+                return 0;
+            seen |= (uint8_t)(1u << (sh / 8));
+            byoff[sh / 8] = d->nodes[y->args[0]].imm;
+            top = top > sh / 8 + 1 ? top : (unsigned)(sh / 8 + 1);
+        }
+        if (seen != (uint8_t)((1u << top) - 1) || 8 * top > nd->width)
+            return 0; /* a gap: not one load */
+        for (k = 0; k < top; k++)
+            off[k] = byoff[top - 1 - k];
     }
     int asc = 1, desc = 1;
     for (unsigned i = 1; i < k; i++) {
         asc &= off[i] == off[i - 1] + 1;
         desc &= off[i] + 1 == off[i - 1];
     }
-    if (k * 8 != nd->width || (!asc && !desc))
+    if (k == 0 || (nd->op == GBT_OP_CONCAT && k * 8 != nd->width) || (!asc && !desc))
         return 0;
-    *n = (uint8_t)k, *be = (uint8_t)asc, *base = asc ? off[0] : off[k - 1];
+    if (k == 1)
+        asc = 0; /* one byte: the same variable as the INPUT itself */
+    *n = (uint8_t)k, *be = (uint8_t)asc, *base = asc ? off[0] : off[k - 1], *vw = 8 * k;
     return 1;
 }
 
@@ -248,9 +285,14 @@ static int hull(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi, int d
     const gb_node_t *nd = &d->nodes[x];
     uint64_t m = gb_mask(nd->width), base;
     uint8_t n, be;
+    unsigned vw;
     *lo = 0, *hi = m;
-    if (depth > IV_CHAIN || as_var(d, x, &base, &n, &be))
+    if (depth > IV_CHAIN)
         return 1;
+    if (as_var_w(d, x, &base, &n, &be, &vw)) {
+        *hi = gb_mask(vw);
+        return 1;
+    }
     uint32_t a = nd->nargs > 0 ? nd->args[0] : 0, b = nd->nargs > 1 ? nd->args[1] : 0;
     int bc = nd->nargs > 1 && d->nodes[b].op == GBT_OP_CONST;
     uint64_t k = bc ? d->nodes[b].imm : 0, l, h;
@@ -309,6 +351,17 @@ static uint32_t pull_back(const gb_dag_t *d, uint32_t x, ivset_t *s)
         else if (ac)
             iv_reflect(s, d->nodes[a].imm);
         return bc ? a : ac ? b : GB_NONE;
+    case GBT_OP_AND: {
+        /* y & k <= y, so every y with (y & k) in s is at least the least
+         * value of s that fits under k: an over-approximation, which
+         * refutation allows (candidates are checked anyway). */
+        if (!ac && !bc)
+            return GB_NONE;
+        iv_cut(s, 0, d->nodes[bc ? b : a].imm);
+        if (s->n)
+            *s = (ivset_t){.v = {{s->v[0].lo, m}}, .n = 1, .w = s->w};
+        return bc ? a : b;
+    }
     case GBT_OP_MUL: {
         uint32_t y = bc ? a : b;
         uint64_t k = (ac || bc) ? d->nodes[bc ? b : a].imm : 0, lo, hi;
@@ -328,27 +381,51 @@ static uint32_t pull_back(const gb_dag_t *d, uint32_t x, ivset_t *s)
     }
 }
 
-/* Learns the set of one conjunct: node `x` == value. Returns 1 with the
- * variable in *var and its set in *s, or 0 when the shape is unsupported. */
-static int learn(const gb_dag_t *d, uint32_t x, unsigned value, ivar_t *var, ivset_t *s)
+/* The head of a conjunct `x == value`: a (possibly negated) comparison of
+ * an expression with a constant. Returns the expression's node with the
+ * set of values that satisfy the conjunct in *s, or GB_NONE. */
+static uint32_t learn_head(const gb_dag_t *d, uint32_t x, unsigned value, ivset_t *s)
 {
-    while (d->nodes[x].op == GBT_OP_NOT && d->nodes[x].width == 1) {
-        x = d->nodes[x].args[0];
+    for (;;) { /* width-1 NOT, or XOR with 1, negates */
+        const gb_node_t *n1 = &d->nodes[x];
+        if (n1->width == 1 && n1->op == GBT_OP_NOT) {
+            x = n1->args[0];
+        } else if (n1->width == 1 && n1->op == GBT_OP_XOR &&
+                   (d->nodes[n1->args[0]].op == GBT_OP_CONST ||
+                    d->nodes[n1->args[1]].op == GBT_OP_CONST)) {
+            int c0 = d->nodes[n1->args[0]].op == GBT_OP_CONST;
+            if (!(d->nodes[n1->args[c0 ? 0 : 1]].imm & 1))
+                return GB_NONE; /* XOR with 0: unusual enough to leave alone */
+            x = n1->args[c0 ? 1 : 0];
+        } else
+            break;
         value = !value;
     }
     const gb_node_t *nd = &d->nodes[x];
     if (!gbt_op_is_cmp(nd->op))
-        return 0;
+        return GB_NONE;
     int lc = d->nodes[nd->args[0]].op == GBT_OP_CONST;
     int rc = d->nodes[nd->args[1]].op == GBT_OP_CONST;
     if (lc == rc)
-        return 0;
+        return GB_NONE;
     uint32_t y = lc ? nd->args[1] : nd->args[0];
     iv_cmp(lc ? swap_cmp(nd->op) : nd->op, d->nodes[lc ? nd->args[0] : nd->args[1]].imm,
            d->nodes[y].width, value, s);
+    return y;
+}
+
+/* Learns the set of one conjunct: node `x` == value. Returns 1 with the
+ * variable in *var and its set in *s, or 0 when the shape is unsupported. */
+static int learn(const gb_dag_t *d, uint32_t x, unsigned value, ivar_t *var, ivset_t *s)
+{
+    uint32_t y = learn_head(d, x, value, s);
     for (int depth = 0; depth < IV_CHAIN && y != GB_NONE; depth++) {
-        if (as_var(d, y, &var->base, &var->n, &var->be))
+        unsigned vw;
+        if (as_var_w(d, y, &var->base, &var->n, &var->be, &vw)) {
+            iv_cut(s, 0, gb_mask(vw)); /* a wider OR load is the zero extension */
+            s->w = vw;
             return 1;
+        }
         y = pull_back(d, y, s);
     }
     return 0;
@@ -516,8 +593,10 @@ static void eval_fini(evalr_t *ev)
     gb_free(ev->val);
 }
 
-/* 1 if every conjunct holds with the query's bytes set to vals. */
-static int eval_holds(evalr_t *ev, const ictx_t *c, const uint8_t *vals)
+/* Evaluates the query with its bytes set to vals: 2 if every conjunct
+ * holds, 1 if every hard one does (*broken = soft ones that do not), 0 if
+ * a hard one fails. */
+static int eval_holds(evalr_t *ev, const ictx_t *c, const uint8_t *vals, size_t *broken)
 {
     const gb_dag_t *d = c->d;
     for (size_t i = 0; i < ev->n; i++) {
@@ -533,37 +612,306 @@ static int eval_holds(evalr_t *ev, const ictx_t *c, const uint8_t *vals)
         unsigned aw1 = x->nargs > 1 ? d->nodes[x->args[1]].width : 0;
         ev->val[i] = gb_expr_apply(x->op, x->width, aw0, aw1, a, x->imm);
     }
-    for (size_t i = 0; i < c->nc; i++)
-        if ((ev->val[gb_dag_pos(ev->list, ev->n, c->cj[i].node)] & 1) != c->cj[i].value)
+    *broken = 0;
+    for (size_t i = 0; i < c->nc; i++) {
+        if ((ev->val[gb_dag_pos(ev->list, ev->n, c->cj[i].node)] & 1) == c->cj[i].value)
+            continue;
+        if (!c->cj[i].soft)
             return 0;
-    return 1;
+        ++*broken;
+    }
+    return *broken ? 1 : 2;
 }
 
-/* Tries rounds of candidates: in round r every variable takes its r-th
- * candidate (or its last). Unconstrained bytes keep the parent's values. */
-static int try_candidates(ictx_t *c, const uint8_t *in, size_t len, uint8_t *vals)
+/* ---- Inverting the flipped condition ---------------------------------- */
+
+/* The value node x had when ev was last evaluated (x must be in ev). */
+static uint64_t ev_val(const evalr_t *ev, uint32_t x)
+{
+    return ev->val[gb_dag_pos(ev->list, ev->n, x)];
+}
+
+/* The inverse of an odd k modulo 2^64 (Newton's iteration doubles the
+ * correct low bits each step: 3, 6, 12, 24, 48, 96). */
+static uint64_t odd_inverse(uint64_t k)
+{
+    uint64_t x = k;
+    for (int i = 0; i < 5; i++)
+        x *= 2 - k * x;
+    return x;
+}
+
+/* The operand an invertible operator's value comes from (invert_step
+ * knows how to push a value into it), or GB_NONE. */
+static uint32_t chain_next(const gb_dag_t *d, uint32_t x)
+{
+    const gb_node_t *nd = &d->nodes[x];
+    int ac = nd->nargs == 2 && d->nodes[nd->args[0]].op == GBT_OP_CONST;
+    int bc = nd->nargs == 2 && d->nodes[nd->args[1]].op == GBT_OP_CONST;
+    switch (nd->op) {
+    case GBT_OP_ZEXT: case GBT_OP_SEXT: case GBT_OP_NOT: case GBT_OP_NEG: case GBT_OP_EXTRACT:
+        return nd->args[0];
+    case GBT_OP_SHL: case GBT_OP_LSHR: return bc && !ac ? nd->args[0] : GB_NONE;
+    case GBT_OP_ADD: case GBT_OP_SUB: case GBT_OP_XOR: case GBT_OP_AND: case GBT_OP_OR:
+    case GBT_OP_MUL: case GBT_OP_CONCAT:
+        return ac == bc ? GB_NONE : nd->args[bc ? 0 : 1];
+    default: return GB_NONE;
+    }
+}
+
+/* One step down a chain: the value operand `*y` of node x must take so
+ * that x takes v, keeping the operand's other bits at their current
+ * values (ev: the parent's). Returns 0 when none exists or the shape is
+ * not invertible. */
+static int invert_step(const gb_dag_t *d, const evalr_t *ev, uint32_t x, uint64_t *v, uint32_t *y)
+{
+    const gb_node_t *nd = &d->nodes[x];
+    uint32_t a = nd->nargs > 0 ? nd->args[0] : 0, b = nd->nargs > 1 ? nd->args[1] : 0;
+    int ac = nd->nargs > 1 && d->nodes[a].op == GBT_OP_CONST;
+    int bc = nd->nargs > 1 && d->nodes[b].op == GBT_OP_CONST;
+    uint64_t m = gb_mask(nd->width), k = bc ? d->nodes[b].imm : ac ? d->nodes[a].imm : 0;
+    unsigned wa = nd->nargs ? d->nodes[a].width : 0;
+    if ((*y = chain_next(d, x)) == GB_NONE)
+        return 0;
+    uint64_t cur = ev_val(ev, *y);
+    switch (nd->op) {
+    case GBT_OP_ZEXT: return *v <= gb_mask(wa);
+    case GBT_OP_SEXT: {
+        uint64_t low = *v & gb_mask(wa), sign = (low >> (wa - 1)) & 1;
+        if (*v != (sign ? (low | (m & ~gb_mask(wa))) : low))
+            return 0;
+        *v = low;
+        return 1;
+    }
+    case GBT_OP_NOT: *v = ~*v & m; return 1;
+    case GBT_OP_NEG: *v = (0 - *v) & m; return 1;
+    case GBT_OP_ADD: *v = (*v - k) & m; return 1;
+    case GBT_OP_SUB: *v = (bc ? *v + k : k - *v) & m; return 1;
+    case GBT_OP_XOR: *v = (*v ^ k) & m; return 1;
+    case GBT_OP_AND:
+        if (*v & ~k)
+            return 0;
+        *v = (cur & ~k) | *v;
+        return 1;
+    case GBT_OP_OR:
+        if ((*v & k) != k)
+            return 0;
+        *v = (*v & ~k) | (cur & k);
+        return 1;
+    case GBT_OP_SHL:
+        if (!bc || k >= nd->width || (*v & gb_mask((unsigned)k)))
+            return 0;
+        *v = (*v >> k) | (cur & ~(m >> k));
+        return 1;
+    case GBT_OP_LSHR:
+        if (!bc || k >= nd->width || *v > (m >> k))
+            return 0;
+        *v = (*v << k) | (cur & gb_mask((unsigned)k));
+        return 1;
+    case GBT_OP_MUL: {
+        if (!k)
+            return 0;
+        unsigned t = (unsigned)__builtin_ctzll(k);
+        uint64_t odd = k >> t, hi = t ? ~(m >> t) & m : 0;
+        if (*v & gb_mask(t))
+            return 0; /* y * 2^t * odd has t low zero bits */
+        uint64_t z = ((*v >> t) | ((cur * odd) & hi)) & m;
+        *v = (z * odd_inverse(odd)) & m;
+        return 1;
+    }
+    case GBT_OP_EXTRACT:
+        *v = (cur & ~(gb_mask(nd->width) << nd->imm)) | (*v << nd->imm);
+        *v &= gb_mask(wa);
+        return 1;
+    case GBT_OP_CONCAT: { /* one side constant */
+        unsigned wl = d->nodes[b].width;
+        if (ac == bc)
+            return 0;
+        if (ac && (*v >> wl) != d->nodes[a].imm)
+            return 0;
+        if (bc && (*v & gb_mask(wl)) != d->nodes[b].imm)
+            return 0;
+        *y = ac ? b : a;
+        *v = ac ? *v & gb_mask(wl) : *v >> wl;
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+/* Flip candidates: (variable, value) pairs that may make the flipped
+ * condition take its new value, each tried alone first. */
+#define IV_FLIPS 16
+#define IV_SPLITS 4 /* nodes with two input operands solved for one side */
+
+typedef struct flips {
+    size_t var[IV_FLIPS];
+    uint64_t val[IV_FLIPS];
+    unsigned n, splits;
+} flips_t;
+
+static void add_flip(flips_t *f, size_t var, uint64_t v)
+{
+    for (unsigned i = 0; i < f->n; i++)
+        if (f->var[i] == var && f->val[i] == v)
+            return;
+    if (f->n < IV_FLIPS) {
+        f->var[f->n] = var;
+        f->val[f->n++] = v;
+    }
+}
+
+/* Pushes the value v of node x down to a variable: through invertible
+ * operators with a constant operand, and through ADD/SUB/XOR of two input
+ * expressions by solving for one side with the other at its current value
+ * (both sides are tried). Values are only candidates: they are checked. */
+static void push_down(ictx_t *c, const evalr_t *ev, uint32_t x, uint64_t v, int depth, flips_t *f)
+{
+    const gb_dag_t *d = c->d;
+    const gb_node_t *nd = &d->nodes[x];
+    ivar_t var;
+    unsigned vw;
+    uint32_t y;
+    if (f->n >= IV_FLIPS || depth > IV_CHAIN)
+        return;
+    if (as_var_w(d, x, &var.base, &var.n, &var.be, &vw)) {
+        if (v <= gb_mask(vw))
+            add_flip(f, var_index(c, &var), v);
+        return;
+    }
+    if (chain_next(d, x) != GB_NONE) {
+        if (invert_step(d, ev, x, &v, &y))
+            push_down(c, ev, y, v, depth + 1, f);
+        return;
+    }
+    if (nd->nargs != 2 || (nd->op != GBT_OP_ADD && nd->op != GBT_OP_SUB && nd->op != GBT_OP_XOR) ||
+        f->splits >= IV_SPLITS)
+        return;
+    f->splits++;
+    uint64_t m = gb_mask(nd->width), a0 = ev_val(ev, nd->args[0]), a1 = ev_val(ev, nd->args[1]);
+    uint64_t v0 = nd->op == GBT_OP_ADD ? v - a1 : nd->op == GBT_OP_SUB ? v + a1 : v ^ a1;
+    uint64_t v1 = nd->op == GBT_OP_ADD ? v - a0 : nd->op == GBT_OP_SUB ? a0 - v : v ^ a0;
+    push_down(c, ev, nd->args[0], v0 & m, depth + 1, f);
+    push_down(c, ev, nd->args[1], v1 & m, depth + 1, f);
+}
+
+/* A few values of s for node y (next to its current value first, then
+ * interval boundaries), each pushed down to a variable. */
+static void flip_targets(ictx_t *c, const evalr_t *ev, uint32_t y, const ivset_t *s, flips_t *f)
+{
+    uint64_t cur = ev_val(ev, y), m = gb_mask(s->w), t[IV_CANDS];
+    unsigned nt = 0;
+    if (in_set(s, (cur + 1) & m))
+        t[nt++] = (cur + 1) & m;
+    if (in_set(s, (cur - 1) & m))
+        t[nt++] = (cur - 1) & m;
+    for (unsigned i = 0; i < s->n && nt + 2 <= IV_CANDS; i++) {
+        if (i == 2 && s->n > 3)
+            i = s->n - 1; /* first two intervals and the last */
+        t[nt++] = s->v[i].lo;
+        t[nt++] = s->v[i].hi;
+    }
+    for (unsigned i = 0; i < nt; i++)
+        push_down(c, ev, y, t[i], 0, f);
+}
+
+/* Flip candidates for the last conjunct (the flipped condition): a
+ * comparison with a constant, or of two input expressions, one side then
+ * the other compared with the other's current value. */
+static void flip_cands(ictx_t *c, const evalr_t *ev, flips_t *f)
+{
+    const gb_dag_t *d = c->d;
+    const gb_conj_t *last = &c->cj[c->nc - 1];
+    ivset_t s;
+    uint32_t y = learn_head(d, last->node, last->value, &s);
+    if (y != GB_NONE) {
+        flip_targets(c, ev, y, &s, f);
+        return;
+    }
+    uint32_t x = last->node;
+    unsigned value = last->value;
+    while (d->nodes[x].width == 1 && d->nodes[x].op == GBT_OP_NOT) {
+        x = d->nodes[x].args[0];
+        value = !value;
+    }
+    const gb_node_t *nd = &d->nodes[x];
+    if (!gbt_op_is_cmp(nd->op))
+        return;
+    for (int side = 0; side < 2; side++) {
+        uint32_t me = nd->args[side], other = nd->args[!side];
+        iv_cmp(side ? swap_cmp(nd->op) : nd->op, ev_val(ev, other), d->nodes[me].width, value, &s);
+        flip_targets(c, ev, me, &s, f);
+    }
+}
+
+/* Rounds of candidates: first each flip candidate alone (the other
+ * variables at their first candidate, the parent's value when allowed);
+ * then in round r every variable takes its r-th candidate (or its last).
+ * Unconstrained bytes keep the parent's values. Returns 2 with vals
+ * satisfying every conjunct, or 1 with vals satisfying the hard ones
+ * (*broken soft ones fail: an optimistic model), 0 if nothing held. */
+static int try_rounds(ictx_t *c, evalr_t *ev, uint64_t (*cand)[IV_CANDS], const unsigned *nc,
+                      const flips_t *f, const uint8_t *in, size_t len, uint8_t *vals,
+                      size_t *broken)
+{
+    unsigned rounds = 0;
+    for (size_t k = 0; k < c->nv; k++)
+        rounds = nc[k] > rounds ? nc[k] : rounds;
+    uint8_t *best = gb_malloc(c->noffs ? c->noffs : 1);
+    size_t best_broken = 0;
+    int got = 0, r = 0;
+    if (!best)
+        return -1;
+    for (unsigned round = 0; round < f->n + rounds && r < 2; round++) {
+        for (size_t i = 0; i < c->noffs; i++)
+            vals[i] = gbt_input_byte(in, len, c->offs[i]);
+        for (size_t k = 0; k < c->nv; k++) {
+            unsigned p = round < f->n ? 0 : round - f->n;
+            if (nc[k])
+                put_var(c, &c->vars[k], cand[k][p < nc[k] ? p : nc[k] - 1], vals);
+        }
+        if (round < f->n)
+            put_var(c, &c->vars[f->var[round]], f->val[round], vals);
+        size_t br;
+        r = eval_holds(ev, c, vals, &br);
+        if (r == 1 && (!got || br < best_broken)) {
+            memcpy(best, vals, c->noffs);
+            best_broken = br;
+            got = 1;
+        }
+    }
+    if (r < 2 && got) {
+        memcpy(vals, best, c->noffs);
+        *broken = best_broken;
+        r = 1;
+    } else if (r < 2)
+        r = 0;
+    gb_free(best);
+    return r;
+}
+
+/* Flip candidates, candidates for every variable, then try_rounds.
+ * Returns 2, 1 (optimistic) or 0 as try_rounds, -1 out of memory. */
+static int try_candidates(ictx_t *c, const uint8_t *in, size_t len, uint8_t *vals,
+                          size_t *broken)
 {
     evalr_t ev = {NULL, 0, NULL, NULL};
-    uint64_t (*cand)[IV_CANDS] = gb_malloc((c->nv + 1) * sizeof *cand);
-    unsigned *nc = gb_malloc((c->nv + 1) * sizeof *nc), rounds = 0;
+    uint64_t (*cand)[IV_CANDS] = gb_malloc((c->nc + IV_FLIPS + 1) * sizeof *cand);
+    unsigned *nc = gb_malloc((c->nc + IV_FLIPS + 1) * sizeof *nc);
+    flips_t f = {.n = 0, .splits = 0};
     int r = -1;
     if (!cand || !nc || (r = eval_init(&ev, c)) != 0) {
         r = r > 0 ? 0 : -1;
         goto done;
     }
-    for (size_t k = 0; k < c->nv; k++) {
+    for (size_t i = 0; i < c->noffs; i++) /* the parent's values, for inversion */
+        vals[i] = gbt_input_byte(in, len, c->offs[i]);
+    size_t br;
+    eval_holds(&ev, c, vals, &br);
+    flip_cands(c, &ev, &f);
+    for (size_t k = 0; k < c->nv; k++)
         nc[k] = candidates(&c->vars[k], var_value(&c->vars[k], in, len), cand[k]);
-        rounds = nc[k] > rounds ? nc[k] : rounds;
-    }
-    r = 0;
-    for (unsigned round = 0; round < rounds && !r; round++) {
-        for (size_t i = 0; i < c->noffs; i++)
-            vals[i] = gbt_input_byte(in, len, c->offs[i]);
-        for (size_t k = 0; k < c->nv; k++)
-            if (nc[k])
-                put_var(c, &c->vars[k], cand[k][round < nc[k] ? round : nc[k] - 1], vals);
-        r = eval_holds(&ev, c, vals);
-    }
+    r = try_rounds(c, &ev, cand, nc, &f, in, len, vals, broken);
 done:
     eval_fini(&ev);
     gb_free(cand);
@@ -573,13 +921,14 @@ done:
 
 int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uint64_t *offs,
                   size_t noffs, const uint8_t *in, size_t len, gb_qstatus_t *st, uint8_t *vals,
-                  uint32_t *conf, size_t *nconf)
+                  uint32_t *conf, size_t *nconf, size_t *broken)
 {
-    ictx_t c = {&t->dag, cj, nc, gb_malloc((nc + 1) * sizeof(ivar_t)), 0,
+    ictx_t c = {&t->dag, cj, nc, gb_malloc((nc + IV_FLIPS + 1) * sizeof(ivar_t)), 0,
                 gb_malloc((nc + 1) * sizeof(uint32_t)), offs, noffs};
     int r = 0;
     *st = GB_Q_SKIP;
     *nconf = 0;
+    *broken = 0;
     if (!c.vars || !c.cvar) {
         r = -1;
         goto done;
@@ -590,10 +939,9 @@ int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uin
             if (c.cvar[i] == empty && !cj[i].soft)
                 conf[(*nconf)++] = (uint32_t)i;
         *st = GB_Q_UNSAT;
-    } else if (nc && c.cvar[nc - 1] != GB_NONE) {
-        /* only when the flipped condition itself has a set to pick from */
-        r = try_candidates(&c, in, len, vals);
-        if (r == 1)
+    } else if (nc) {
+        r = try_candidates(&c, in, len, vals, broken);
+        if (r >= 1)
             *st = GB_Q_SAT;
         r = r < 0 ? -1 : 0;
     }

@@ -148,12 +148,12 @@ int gb_clauses_load(gb_clauses_t *c, const char *path, int local, size_t *added,
 /* On the query cj[0..nc) (the flipped condition last) over the input bytes
  * offs[0..noffs) (ascending): *st = GB_Q_UNSAT with the hard conjuncts
  * whose sets conflict in conf[0..*nconf); GB_Q_SAT with vals[i] for offs[i]
- * (every conjunct, soft ones too, checked by concrete evaluation); or
- * GB_Q_SKIP (unknown). Bytes it does not choose come from in[0..len).
- * Returns -1 only when out of memory. */
+ * (every hard conjunct checked by concrete evaluation; *broken soft ones
+ * do not hold, 0 when all do); or GB_Q_SKIP (unknown). Bytes it does not
+ * choose come from in[0..len). Returns -1 only when out of memory. */
 int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uint64_t *offs,
                   size_t noffs, const uint8_t *in, size_t len, gb_qstatus_t *st, uint8_t *vals,
-                  uint32_t *conf, size_t *nconf);
+                  uint32_t *conf, size_t *nconf, size_t *broken);
 
 /* ---- Answer cache (cache.c) ---- */
 typedef struct gb_answer {

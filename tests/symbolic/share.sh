@@ -22,4 +22,14 @@ cut=$(stat_of "$S" queries_cut_clause)
 printf 'garbage' >"$WORK/sync/w1/clauses/bad.gbc"
 "$BIN/glassbox" fuzz -q -V 2 -n w3 -i "$WORK/seeds2" -o "$WORK/sync" -- \
   "$H/crackme.trace" "$H/crackme.cov" || fail "w3 failed on a corrupted peer clause file"
-pass "share: w1 learned $learned clauses, w2 loaded $loaded and cut $cut queries with them"
+# --solver-budget reaches the solver: with 1 ms per expansion, flips of
+# sites that never paid are skipped instead of sent to Z3 (its own sync
+# dir: in the shared one, w2 has claimed the seed)
+"$BIN/glassbox" fuzz -q -V 3 -n w4 --solver-budget 1 -i "$WORK/seeds2" -o "$WORK/sync4" -- \
+  "$H/crackme.trace" "$H/crackme.cov" || fail "w4 (--solver-budget 1) failed"
+skips=$(stat_of "$WORK/sync4/w4/fuzzer_stats" queries_budget_skip)
+[ "$skips" -gt 0 ] || fail "--solver-budget 1 skipped no query ($(grep queries "$WORK/sync4/w4/fuzzer_stats" | tr "\n" " "))"
+[ "$(stat_of "$S" queries_budget_skip)" -eq 0 ] || fail "w2 skipped queries with the default budget"
+"$BIN/glassbox" fuzz -q --solver-budget 0 -i "$WORK/seeds2" -o "$WORK/sync5" -- \
+  "$H/crackme.trace" "$H/crackme.cov" 2>/dev/null && fail "--solver-budget 0 accepted"
+pass "share: w1 learned $learned clauses, w2 loaded $loaded and cut $cut queries with them; budget 1 ms skipped $skips"
