@@ -790,6 +790,53 @@ static void restore_contexts(ictx_t *x)
     x->nlandings = 0;
 }
 
+/* A call to a function defined outside the instrumented code (and not
+ * modelled) returns a concrete value, and the memory it was given may have
+ * been written with bytes whose shadows would be stale: after the call,
+ * each pointer argument not marked readonly has the shadows of the bytes it
+ * points to cleared, as many as its pointee type's size, or, for a byte
+ * pointer (void *, char *), the value of an integer argument right after it
+ * (the `buf, len` convention). A byte pointer without a length is left
+ * alone: reading the memory to guess a length could fault. */
+static void clear_external_args(ictx_t *x, LLVMValueRef inst, LLVMValueRef callee)
+{
+    if (!LLVMIsAFunction(callee) || !LLVMIsDeclaration(callee) || LLVMIsAInvokeInst(inst))
+        return;
+    size_t len;
+    const char *name = LLVMGetValueName2(callee, &len);
+    if (strncmp(name, "__gb_", 5) == 0 || strncmp(name, "llvm.", 5) == 0)
+        return;
+    unsigned ro = LLVMGetEnumAttributeKindForName("readonly", 8);
+    unsigned rn = LLVMGetEnumAttributeKindForName("readnone", 8);
+    unsigned n = LLVMGetNumArgOperands(inst);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef a = LLVMGetOperand(inst, i);
+        LLVMTypeRef t = LLVMTypeOf(a);
+        if (LLVMGetTypeKind(t) != LLVMPointerTypeKind || LLVMIsAConstant(a))
+            continue;
+        if (LLVMGetEnumAttributeAtIndex(callee, i + 1, ro) ||
+            LLVMGetEnumAttributeAtIndex(callee, i + 1, rn) ||
+            LLVMGetCallSiteEnumAttribute(inst, i + 1, ro) ||
+            LLVMGetCallSiteEnumAttribute(inst, i + 1, rn))
+            continue;
+        LLVMTypeRef el = LLVMGetElementType(t);
+        LLVMValueRef size = NULL;
+        int byteptr = LLVMGetTypeKind(el) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(el) == 8;
+        if (!byteptr && LLVMTypeIsSized(el) && LLVMGetTypeKind(el) != LLVMFunctionTypeKind)
+            size = cu64(x, LLVMABISizeOfType(x->td, el));
+        after(x, inst);
+        if (byteptr && i + 1 < n &&
+            LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, i + 1))) == LLVMIntegerTypeKind &&
+            LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(inst, i + 1))) <= 64)
+            size = as_u64(x, LLVMGetOperand(inst, i + 1));
+        if (!size)
+            continue;
+        LLVMTypeRef ty[] = {x->i8p, x->i64};
+        LLVMValueRef args[] = {as_i8p(x, a), size};
+        call_rt(x, "__gb_clear", x->vd, ty, args, 2);
+    }
+}
+
 static void do_call(ictx_t *x, LLVMValueRef inst, uint32_t site)
 {
     LLVMValueRef callee = LLVMGetCalledValue(inst);
@@ -817,6 +864,7 @@ static void do_call(ictx_t *x, LLVMValueRef inst, uint32_t site)
     LLVMBuildStore(x->b, as_i8p(x, callee), x->callee);
     LLVMBuildStore(x->b, x->nullp, x->ret);
     enter_context(x, inst, site);
+    clear_external_args(x, inst, callee);
     if (tracked_width(LLVMTypeOf(inst)) && !LLVMIsAInvokeInst(inst)) {
         after(x, inst);
         map_put(x, inst, LLVMBuildLoad2(x->b, x->i8p, x->ret, ""));

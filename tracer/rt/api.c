@@ -292,6 +292,14 @@ RT_EXPORT void __gb_memcpy(void *dst, const void *src, uint64_t n)
     rt_shadow_copy((uintptr_t)dst, (uintptr_t)src, (size_t)n);
 }
 
+/* After a call to uninstrumented, unmodelled code: the n bytes at p it may
+ * have written are concrete now (docs/tracer.md, "External calls"). */
+RT_EXPORT void __gb_clear(void *p, uint64_t n)
+{
+    if (p && n)
+        rt_shadow_clear((uintptr_t)p, (size_t)(n < (1u << 30) ? n : (1u << 30)));
+}
+
 RT_EXPORT void __gb_memset(void *dst, void *v, uint64_t n)
 {
     if (!v) {

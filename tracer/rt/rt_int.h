@@ -131,6 +131,7 @@ RT_EXPORT void __gb_check_bound(void *idx, uint64_t v, uint32_t width, uint64_t 
 RT_EXPORT void __gb_memcpy(void *dst, const void *src, uint64_t n);
 RT_EXPORT void __gb_memset(void *dst, void *v, uint64_t n);
 RT_EXPORT void __gb_concretize(void *s, uint64_t v, uint32_t site);
+RT_EXPORT void __gb_clear(void *p, uint64_t n);
 RT_EXPORT void __gb_block(uint32_t id);
 RT_EXPORT void __gb_table_register(const void *addr, uint64_t size);
 RT_EXPORT int __gb_model_memcmp(const void *a, const void *b, size_t n);
