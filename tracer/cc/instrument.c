@@ -128,22 +128,44 @@ static LLVMValueRef table_at(ictx_t *x, LLVMValueRef tab, LLVMValueRef idx)
                           "");
 }
 
-/* FAST_MEM from the current block: `busy` or a page-crossing access go
- * to `slow`; then the shadow tables are walked (gb_abi.h) and a null
- * entry at any level goes to `fast`. Only concrete memory may skip. */
+/* i1 from the current block: some of the first min(size, 8) shadows at
+ * offset `off` of shadow page `pg` is set (size >= 1, the access within
+ * the page). Slot off + min(i, size - 1) for i < 8: never past the
+ * access, so never past the page, and with a constant size the repeated
+ * loads fold away. */
+static LLVMValueRef slots_set(ictx_t *x, LLVMValueRef pg, LLVMValueRef off, LLVMValueRef size)
+{
+    LLVMValueRef last = LLVMBuildSub(x->wb, size, cu64(x, 1), ""), acc = NULL;
+    for (unsigned i = 0; i < GB_SHADOW_INLINE_MAX; i++) {
+        LLVMValueRef lt = LLVMBuildICmp(x->wb, LLVMIntULT, cu64(x, i), last, "");
+        LLVMValueRef k = LLVMBuildSelect(x->wb, lt, cu64(x, i), last, "");
+        LLVMValueRef v = LLVMBuildPtrToInt(
+            x->wb, table_at(x, pg, LLVMBuildAdd(x->wb, off, k, "")), x->i64, "");
+        acc = acc ? LLVMBuildOr(x->wb, acc, v, "") : v;
+    }
+    return LLVMBuildICmp(x->wb, LLVMIntNE, acc, cu64(x, 0), "");
+}
+
+/* FAST_MEM from the current block: `busy`, an access of 0 bytes or one
+ * crossing a page go to `slow`; then the shadow tables are walked
+ * (gb_abi.h) and a null entry at any level goes to `fast`; on an existing
+ * page, an access of at most GB_SHADOW_INLINE_MAX bytes whose shadows are
+ * all null goes to `fast` too. Only concrete memory may skip. */
 static void mem_test(ictx_t *x, LLVMValueRef w, LLVMValueRef busy, LLVMBasicBlockRef slow,
                      LLVMBasicBlockRef fast)
 {
     LLVMBasicBlockRef b1 = LLVMAppendBasicBlockInContext(x->c, w, ""),
                       b2 = LLVMAppendBasicBlockInContext(x->c, w, ""),
-                      b3 = LLVMAppendBasicBlockInContext(x->c, w, "");
+                      b3 = LLVMAppendBasicBlockInContext(x->c, w, ""),
+                      b4 = LLVMAppendBasicBlockInContext(x->c, w, "");
     LLVMValueRef a = LLVMBuildPtrToInt(x->wb, LLVMGetParam(w, 0), x->i64, "");
     LLVMValueRef size = LLVMBuildZExt(x->wb, LLVMGetParam(w, 1), x->i64, "");
     LLVMValueRef off = LLVMBuildAnd(x->wb, a, cu64(x, (1u << GB_SHADOW_PAGE_SHIFT) - 1), "");
     LLVMValueRef end = LLVMBuildAdd(x->wb, off, size, "");
     LLVMValueRef cross =
         LLVMBuildICmp(x->wb, LLVMIntUGT, end, cu64(x, 1u << GB_SHADOW_PAGE_SHIFT), "");
-    cond_br(x, LLVMBuildOr(x->wb, busy, cross, ""), slow, b1);
+    LLVMValueRef empty = LLVMBuildICmp(x->wb, LLVMIntEQ, size, cu64(x, 0), "");
+    cond_br(x, LLVMBuildOr(x->wb, LLVMBuildOr(x->wb, busy, cross, ""), empty, ""), slow, b1);
     LLVMPositionBuilderAtEnd(x->wb, b1);
     LLVMValueRef l1 = LLVMBuildLoad2(x->wb, x->i8p, ext_global(x, "__gb_shadow_l1", x->i8p), "");
     LLVMBuildCondBr(x->wb, LLVMBuildIsNull(x->wb, l1, ""), fast, b2);
@@ -157,7 +179,11 @@ static void mem_test(ictx_t *x, LLVMValueRef w, LLVMValueRef busy, LLVMBasicBloc
         x->wb, LLVMBuildLShr(x->wb, a, cu64(x, GB_SHADOW_PAGE_SHIFT), ""), cu64(x, GB_SHADOW_L2_MASK),
         "");
     LLVMValueRef pg = table_at(x, l2, i2);
-    cond_br(x, LLVMBuildIsNotNull(x->wb, pg, ""), slow, fast);
+    LLVMBuildCondBr(x->wb, LLVMBuildIsNull(x->wb, pg, ""), fast, b4);
+    LLVMPositionBuilderAtEnd(x->wb, b4);
+    LLVMValueRef big =
+        LLVMBuildICmp(x->wb, LLVMIntUGT, size, cu64(x, GB_SHADOW_INLINE_MAX), "");
+    cond_br(x, LLVMBuildOr(x->wb, big, slots_set(x, pg, off, size), ""), slow, fast);
 }
 
 /* FAST_BLOCK: i1 "the block's seen bit is clear" (argument 0 = its id). */
