@@ -8,7 +8,7 @@
 
 #include "rt_int.h"
 
-#define CHUNK_NODES (1u << 20) /* 40 MiB of nodes per arena chunk */
+#define CHUNK_NODES (1u << 20) /* 32 MiB of nodes per arena chunk */
 
 static rt_expr_t *chunk;
 static size_t chunk_used = CHUNK_NODES;
@@ -69,8 +69,10 @@ static rt_expr_t *mk(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b, rt
     e->id = 0;
     e->arg[0] = a;
     e->arg[1] = b;
-    e->arg[2] = c;
-    e->imm = imm;
+    if (c)
+        e->arg[2] = c; /* ITE: no immediate (rt_int.h) */
+    else
+        e->imm = imm;
     return e;
 }
 
