@@ -44,11 +44,15 @@ enum gb_intrin {
  * __gb_shadow_l1 (NULL until something is symbolic) holds 2^24 pointers
  * to second-level tables, indexed by address bits 47..24; each of those
  * holds 2^12 pointers to pages of 4096 shadows, indexed by bits 23..12.
- * A null entry at any level means every byte it covers is concrete. */
+ * A null entry at any level means every byte it covers is concrete.
+ * On an existing page, accesses of up to GB_SHADOW_INLINE_MAX bytes test
+ * their shadows inline too: state next to symbolic data stays off the
+ * runtime while its own bytes are concrete. */
 #define GB_SHADOW_L1_SHIFT 24
 #define GB_SHADOW_L1_MASK 0xffffffu
 #define GB_SHADOW_PAGE_SHIFT 12
 #define GB_SHADOW_L2_MASK 0xfffu
+#define GB_SHADOW_INLINE_MAX 8
 
 /* The call-context hash (__gb_ctx, thread-local, 32 bits): a call from
  * site s in a function entered with context c runs with c * K ^ s, and

@@ -48,6 +48,19 @@ trace table '\x03'
 grep -q ';; pc .* pin' "$W/t.smt2" || fail "table: no pin for the symbolic index"
 grep -q ';; pc .* check' "$W/t.smt2" || fail "table: no bounds check entry"
 
+# Inline shadow tests and lazy addresses: the word's one symbolic byte
+# is its last, so a test of its first shadow alone loses the branch; the
+# store and the load at symbolic indices each record a pin.
+trace mem 'A\x03\x05'
+grep -q 'word matched' "$W/trace.log" || true
+grep -A1 ';; pc .* branch' "$W/t.smt2" | grep -q 'b0' ||
+  fail "mem: no branch over b0 (a word with one symbolic byte read as concrete): $(cat "$W/t.smt2")"
+[ "$(count ';; pc .* pin')" -ge 2 ] ||
+  fail "mem: want 2 pins (the symbolic indices' addresses): $(cat "$W/t.smt2")"
+for b in b1 b2; do
+  grep -q "$b" "$W/t.smt2" || fail "mem: $b missing"
+done
+
 head -c 100000 /dev/zero | tr '\0' ' ' >"$W/spaces"
 "$BIN/glassbox" trace "$W/spaces" -o "$W/t.gbt" -- "$P/t-loop-$OPT.trace" >"$W/trace.log"
 "$BIN/glassbox" show "$W/t.gbt" >"$W/t.smt2"
@@ -118,7 +131,7 @@ for p in branch magic switch table calls; do
 done
 
 # Instrumented programs behave like plain ones (output and exit status).
-for p in branch magic switch table loop calls crash ctx; do
+for p in branch magic switch table loop calls crash ctx mem; do
   for input in '' 'A' 'X' 'MAGIC\x34\x12' 'q' 'z' '\x1f' 'CR' 'xx\xef\xbe\xad\xde' 'hello world'; do
     printf "$input" >"$W/in"
     for v in plain trace; do

@@ -39,6 +39,10 @@ typedef struct ictx {
     /* phis whose shadow incoming values are filled at the end */
     LLVMValueRef *phis;
     size_t nphis, cap_phis;
+    /* getelementptrs whose address shadow their loads and stores build
+     * (lazy_gep), this function's */
+    LLVMValueRef *lazies;
+    size_t nlazies, cap_lazies;
     gb_ids_t ids;
 } ictx_t;
 
@@ -91,6 +95,8 @@ static const struct fast_spec {
     {"__gb_gep_end", FAST_NULL, 1u << 0 | 1u << 2},
     {"__gb_load", FAST_MEM, 1u << 2},
     {"__gb_store", FAST_MEM, 1u << 2 | 1u << 3},
+    {"__gb_load_ix", FAST_MEM, 1u << 2 | 1u << 4},
+    {"__gb_store_ix", FAST_MEM, 1u << 2 | 1u << 3 | 1u << 5},
     {"__gb_block", FAST_BLOCK, 0},
 };
 
@@ -128,22 +134,44 @@ static LLVMValueRef table_at(ictx_t *x, LLVMValueRef tab, LLVMValueRef idx)
                           "");
 }
 
-/* FAST_MEM from the current block: `busy` or a page-crossing access go
- * to `slow`; then the shadow tables are walked (gb_abi.h) and a null
- * entry at any level goes to `fast`. Only concrete memory may skip. */
+/* i1 from the current block: some of the first min(size, 8) shadows at
+ * offset `off` of shadow page `pg` is set (size >= 1, the access within
+ * the page). Slot off + min(i, size - 1) for i < 8: never past the
+ * access, so never past the page, and with a constant size the repeated
+ * loads fold away. */
+static LLVMValueRef slots_set(ictx_t *x, LLVMValueRef pg, LLVMValueRef off, LLVMValueRef size)
+{
+    LLVMValueRef last = LLVMBuildSub(x->wb, size, cu64(x, 1), ""), acc = NULL;
+    for (unsigned i = 0; i < GB_SHADOW_INLINE_MAX; i++) {
+        LLVMValueRef lt = LLVMBuildICmp(x->wb, LLVMIntULT, cu64(x, i), last, "");
+        LLVMValueRef k = LLVMBuildSelect(x->wb, lt, cu64(x, i), last, "");
+        LLVMValueRef v = LLVMBuildPtrToInt(
+            x->wb, table_at(x, pg, LLVMBuildAdd(x->wb, off, k, "")), x->i64, "");
+        acc = acc ? LLVMBuildOr(x->wb, acc, v, "") : v;
+    }
+    return LLVMBuildICmp(x->wb, LLVMIntNE, acc, cu64(x, 0), "");
+}
+
+/* FAST_MEM from the current block: `busy`, an access of 0 bytes or one
+ * crossing a page go to `slow`; then the shadow tables are walked
+ * (gb_abi.h) and a null entry at any level goes to `fast`; on an existing
+ * page, an access of at most GB_SHADOW_INLINE_MAX bytes whose shadows are
+ * all null goes to `fast` too. Only concrete memory may skip. */
 static void mem_test(ictx_t *x, LLVMValueRef w, LLVMValueRef busy, LLVMBasicBlockRef slow,
                      LLVMBasicBlockRef fast)
 {
     LLVMBasicBlockRef b1 = LLVMAppendBasicBlockInContext(x->c, w, ""),
                       b2 = LLVMAppendBasicBlockInContext(x->c, w, ""),
-                      b3 = LLVMAppendBasicBlockInContext(x->c, w, "");
+                      b3 = LLVMAppendBasicBlockInContext(x->c, w, ""),
+                      b4 = LLVMAppendBasicBlockInContext(x->c, w, "");
     LLVMValueRef a = LLVMBuildPtrToInt(x->wb, LLVMGetParam(w, 0), x->i64, "");
     LLVMValueRef size = LLVMBuildZExt(x->wb, LLVMGetParam(w, 1), x->i64, "");
     LLVMValueRef off = LLVMBuildAnd(x->wb, a, cu64(x, (1u << GB_SHADOW_PAGE_SHIFT) - 1), "");
     LLVMValueRef end = LLVMBuildAdd(x->wb, off, size, "");
     LLVMValueRef cross =
         LLVMBuildICmp(x->wb, LLVMIntUGT, end, cu64(x, 1u << GB_SHADOW_PAGE_SHIFT), "");
-    cond_br(x, LLVMBuildOr(x->wb, busy, cross, ""), slow, b1);
+    LLVMValueRef empty = LLVMBuildICmp(x->wb, LLVMIntEQ, size, cu64(x, 0), "");
+    cond_br(x, LLVMBuildOr(x->wb, LLVMBuildOr(x->wb, busy, cross, ""), empty, ""), slow, b1);
     LLVMPositionBuilderAtEnd(x->wb, b1);
     LLVMValueRef l1 = LLVMBuildLoad2(x->wb, x->i8p, ext_global(x, "__gb_shadow_l1", x->i8p), "");
     LLVMBuildCondBr(x->wb, LLVMBuildIsNull(x->wb, l1, ""), fast, b2);
@@ -157,7 +185,11 @@ static void mem_test(ictx_t *x, LLVMValueRef w, LLVMValueRef busy, LLVMBasicBloc
         x->wb, LLVMBuildLShr(x->wb, a, cu64(x, GB_SHADOW_PAGE_SHIFT), ""), cu64(x, GB_SHADOW_L2_MASK),
         "");
     LLVMValueRef pg = table_at(x, l2, i2);
-    cond_br(x, LLVMBuildIsNotNull(x->wb, pg, ""), slow, fast);
+    LLVMBuildCondBr(x->wb, LLVMBuildIsNull(x->wb, pg, ""), fast, b4);
+    LLVMPositionBuilderAtEnd(x->wb, b4);
+    LLVMValueRef big =
+        LLVMBuildICmp(x->wb, LLVMIntUGT, size, cu64(x, GB_SHADOW_INLINE_MAX), "");
+    cond_br(x, LLVMBuildOr(x->wb, big, slots_set(x, pg, off, size), ""), slow, fast);
 }
 
 /* FAST_BLOCK: i1 "the block's seen bit is clear" (argument 0 = its id). */
@@ -476,6 +508,87 @@ static void emit_concretize(ictx_t *x, LLVMValueRef at, LLVMValueRef sv, LLVMVal
     call_rt(x, "__gb_concretize", x->vd, ty, args, 3);
 }
 
+/* The arguments of __gb_load_ix/__gb_store_ix after the value's for a
+ * lazy getelementptr (do_gep): base shadow, base, index shadow, index as
+ * i64, scale. */
+typedef struct lazy_args {
+    LLVMValueRef sbase, base, sidx, idx;
+    unsigned long long scale;
+} lazy_args_t;
+
+/* The index of getelementptr `g` that may be symbolic, its shadow and
+ * its scale (bytes per unit) in *a, with the base and its shadow; no
+ * such index: a null shadow, index 0, scale 0. Returns 0 when more than
+ * one index may be symbolic, or the result is not a pointer. */
+static int gep_one_index(ictx_t *x, LLVMValueRef g, lazy_args_t *a)
+{
+    if (LLVMGetTypeKind(LLVMTypeOf(g)) != LLVMPointerTypeKind)
+        return 0;
+    a->base = LLVMGetOperand(g, 0);
+    a->sbase = shadow(x, a->base);
+    a->sidx = x->nullp;
+    a->idx = NULL;
+    a->scale = 0;
+    unsigned n = (unsigned)LLVMGetNumOperands(g), found = 0;
+    LLVMTypeRef cur = LLVMGetGEPSourceElementType(g);
+    for (unsigned i = 1; i < n; i++) {
+        LLVMValueRef ix = LLVMGetOperand(g, i), s = shadow(x, ix);
+        LLVMTypeRef scaled = cur;
+        if (i > 1) {
+            if (LLVMGetTypeKind(cur) == LLVMStructTypeKind) {
+                cur = LLVMStructGetTypeAtIndex(cur, (unsigned)LLVMConstIntGetZExtValue(ix));
+                continue;
+            }
+            cur = LLVMGetElementType(cur);
+            scaled = cur;
+        }
+        if (s == x->nullp)
+            continue;
+        if (found++ || !tracked_width(LLVMTypeOf(ix)))
+            return 0;
+        a->idx = ix;
+        a->sidx = s;
+        a->scale = LLVMABISizeOfType(x->td, scaled);
+    }
+    return 1;
+}
+
+/* Writes the five lazy arguments `a` to args, at the builder. */
+static void put_lazy_args(ictx_t *x, const lazy_args_t *a, LLVMValueRef *args)
+{
+    args[0] = a->sbase;
+    args[1] = as_u64(x, a->base);
+    args[2] = a->sidx;
+    args[3] = a->idx ? LLVMBuildSExtOrBitCast(x->b, a->idx, x->i64, "") : cu64(x, 0);
+    args[4] = cu64(x, a->scale);
+}
+
+/* Whether `p` is a getelementptr left to its loads and stores (do_gep). */
+static int is_lazy(const ictx_t *x, LLVMValueRef p)
+{
+    for (size_t i = 0; i < x->nlazies; i++)
+        if (x->lazies[i] == p)
+            return 1;
+    return 0;
+}
+
+/* A call of __gb_load (or __gb_load_ix for a lazy address) at the builder:
+ * the shadow of the `size` bytes at `p`. */
+static LLVMValueRef emit_load(ictx_t *x, LLVMValueRef p, unsigned long long size, uint32_t site)
+{
+    lazy_args_t la;
+    if (is_lazy(x, p) && gep_one_index(x, p, &la)) {
+        LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i64, x->i8p, x->i64, x->i64, x->i32};
+        LLVMValueRef args[8] = {as_i8p(x, p), cu32(x, size)};
+        put_lazy_args(x, &la, args + 2);
+        args[7] = cu32(x, site);
+        return call_rt(x, "__gb_load_ix", x->i8p, ty, args, 8);
+    }
+    LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i32};
+    LLVMValueRef args[] = {as_i8p(x, p), cu32(x, size), shadow(x, p), cu32(x, site)};
+    return call_rt(x, "__gb_load", x->i8p, ty, args, 4);
+}
+
 /* float and double loads: the bytes' shadow, pinned to the loaded bits
  * (floating point is concretised, docs/tracer.md "Untracked values"). */
 static int do_float_load(ictx_t *x, LLVMValueRef inst, uint32_t site)
@@ -487,10 +600,7 @@ static int do_float_load(ictx_t *x, LLVMValueRef inst, uint32_t site)
     LLVMValueRef p = LLVMGetOperand(inst, 0);
     after(x, inst);
     LLVMTypeRef ity = k == LLVMFloatTypeKind ? x->i32 : x->i64;
-    LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i32};
-    LLVMValueRef args[] = {as_i8p(x, p), cu32(x, LLVMStoreSizeOfType(x->td, t)), shadow(x, p),
-                           cu32(x, site)};
-    LLVMValueRef s = call_rt(x, "__gb_load", x->i8p, ty, args, 4);
+    LLVMValueRef s = emit_load(x, p, LLVMStoreSizeOfType(x->td, t), site);
     LLVMValueRef bits = LLVMBuildBitCast(x->b, inst, ity, "");
     if (ity != x->i64)
         bits = LLVMBuildZExt(x->b, bits, x->i64, "");
@@ -535,13 +645,10 @@ static void do_load(ictx_t *x, LLVMValueRef inst, uint32_t site)
     unsigned w = tracked_width(t);
     if (!w && do_float_load(x, inst, site))
         return;
-    if (!w && sp == x->nullp)
+    if (!w && sp == x->nullp && !is_lazy(x, p))
         return;
     after(x, inst);
-    LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i32};
-    LLVMValueRef args[] = {as_i8p(x, p), cu32(x, LLVMStoreSizeOfType(x->td, t)), sp,
-                           cu32(x, site)};
-    LLVMValueRef s = call_rt(x, "__gb_load", x->i8p, ty, args, 4);
+    LLVMValueRef s = emit_load(x, p, LLVMStoreSizeOfType(x->td, t), site);
     if (w)
         map_put(x, inst, s);
 }
@@ -552,10 +659,47 @@ static void do_store(ictx_t *x, LLVMValueRef inst, uint32_t site)
     LLVMTypeRef t = LLVMTypeOf(v);
     LLVMValueRef sv = tracked_width(t) ? shadow(x, v) : x->nullp;
     LLVMPositionBuilderBefore(x->b, inst);
+    lazy_args_t la;
+    if (is_lazy(x, p) && gep_one_index(x, p, &la)) {
+        LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i8p, x->i64, x->i8p, x->i64, x->i64, x->i32};
+        LLVMValueRef args[9] = {as_i8p(x, p), cu32(x, LLVMStoreSizeOfType(x->td, t)), sv};
+        put_lazy_args(x, &la, args + 3);
+        args[8] = cu32(x, site);
+        call_rt(x, "__gb_store_ix", x->vd, ty, args, 9);
+        return;
+    }
     LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i8p, x->i32};
     LLVMValueRef args[] = {as_i8p(x, p), cu32(x, LLVMStoreSizeOfType(x->td, t)), sv,
                            shadow(x, p), cu32(x, site)};
     call_rt(x, "__gb_store", x->vd, ty, args, 5);
+}
+
+/* Whether getelementptr `g` can leave its address shadow to its users:
+ * at most one index that may be symbolic, and used only as the address
+ * of loads and stores. Most of the address expressions built for such
+ * accesses fed only pins that back-off then dropped; __gb_load_ix and
+ * __gb_store_ix build one only when it is used. Decided before any
+ * instrumentation adds uses of `g`, and remembered in x->lazies. */
+static int make_lazy(ictx_t *x, LLVMValueRef g)
+{
+    lazy_args_t la;
+    if (!gep_one_index(x, g, &la))
+        return 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsALoadInst(user) && !(LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != g))
+            return 0;
+    }
+    if (x->nlazies == x->cap_lazies) {
+        size_t nc = x->cap_lazies ? 2 * x->cap_lazies : 64;
+        LLVMValueRef *nl = realloc(x->lazies, nc * sizeof *nl);
+        if (!nl)
+            return 0;
+        x->lazies = nl;
+        x->cap_lazies = nc;
+    }
+    x->lazies[x->nlazies++] = g;
+    return 1;
 }
 
 /* getelementptr: shadow = base + sum(sext(idx) * scale), built as deltas
@@ -569,6 +713,7 @@ static void do_gep(ictx_t *x, LLVMValueRef inst, uint32_t site)
         any = shadow(x, LLVMGetOperand(inst, i)) != x->nullp;
     if (!any || LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMPointerTypeKind)
         return;
+    int lazy = make_lazy(x, inst);
     after(x, inst);
     LLVMValueRef acc = x->nullp;
     LLVMTypeRef cur = LLVMGetGEPSourceElementType(inst);
@@ -595,11 +740,15 @@ static void do_gep(ictx_t *x, LLVMValueRef inst, uint32_t site)
             LLVMValueRef cargs[] = {sidx, sidx64, cu32(x, w), cu64(x, bound), cu32(x, site)};
             call_rt(x, "__gb_check_bound", x->vd, cty, cargs, 5);
         }
+        if (lazy)
+            continue;
         LLVMTypeRef ty[] = {x->i8p, x->i8p, x->i64, x->i32, x->i64};
         LLVMValueRef args[] = {acc, sidx, sidx64, cu32(x, w),
                                cu64(x, LLVMABISizeOfType(x->td, scaled))};
         acc = call_rt(x, "__gb_gep_idx", x->i8p, ty, args, 5);
     }
+    if (lazy)
+        return;
     LLVMTypeRef ty[] = {x->i8p, x->i64, x->i8p, x->i64};
     LLVMValueRef args[] = {sbase, as_u64(x, base), acc, as_u64(x, inst)};
     map_put(x, inst, call_rt(x, "__gb_gep_end", x->i8p, ty, args, 4));
@@ -1165,6 +1314,7 @@ static int instrument_function(ictx_t *x, LLVMValueRef fn, gb_cc_mode_t mode, ui
             cov_counter(x, fb[i].bb, fb[i].id);
     } else {
         x->map_used = 0;
+        x->nlazies = 0;
         if (x->map)
             memset(x->map, 0, x->map_cap * sizeof *x->map);
         /* The entry block's original code starts after the prologue. */
@@ -1319,6 +1469,7 @@ int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, c
     free(used);
     free(x.map);
     free(x.phis);
+    free(x.lazies);
     free(x.landings);
     LLVMDisposeBuilder(x.wb);
     LLVMDisposeBuilder(x.b);

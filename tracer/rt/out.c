@@ -96,7 +96,7 @@ static void write_node(rt_expr_t *e)
         args[i] = e->arg[i]->id;
     if (e->op == GBT_OP_READ)
         write_table((uint32_t)e->imm);
-    used += gbt_enc_node(room(), e->op, e->width, (unsigned)n, args, e->imm);
+    used += gbt_enc_node(room(), e->op, e->width, (unsigned)n, args, n < 3 ? e->imm : 0);
     e->id = (uint32_t)++rt.written;
 }
 

@@ -16,15 +16,24 @@
 #define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* A runtime expression. `id` is its trace node id once written (0 before):
- * nodes are written lazily, only when a path-constraint entry needs them. */
+ * nodes are written lazily, only when a path-constraint entry needs them.
+ * Only ITE has a third argument and no op with three has an immediate, so
+ * arg[2] and imm share their 8 bytes: 32-byte nodes, a fifth fewer arena
+ * pages to fault in and clear than with 40. Read imm only when arity < 3. */
 typedef struct rt_expr {
     uint8_t op;
     uint8_t width;
     uint16_t depth;
     uint32_t id;
-    struct rt_expr *arg[3];
-    uint64_t imm;
+    union {
+        struct rt_expr *arg[3];
+        struct {
+            struct rt_expr *arg_lo_[2];
+            uint64_t imm;
+        };
+    };
 } rt_expr_t;
+_Static_assert(sizeof(rt_expr_t) == 32, "rt_expr_t is 32 bytes");
 
 /* A registered constant table (table.c). `id` is its trace id once a READ
  * used it, 0 before; `written` once its TABLE record is in the trace. */
@@ -94,6 +103,9 @@ RT_HIDDEN void rt_shadow_store(uintptr_t addr, size_t n, rt_expr_t *e);
 RT_HIDDEN rt_table_t *rt_table_find(uintptr_t addr, size_t n);
 RT_HIDDEN rt_table_t *rt_table_by_id(uint32_t id);
 RT_HIDDEN rt_expr_t *rt_table_load(rt_expr_t *addr_expr, uintptr_t addr, size_t n);
+/* Whether rt_table_load(., addr, n) reads a table (its look-up's side
+ * effects included): lets a caller build the address expression only then. */
+RT_HIDDEN int rt_table_has(uintptr_t addr, size_t n);
 
 /* out.c: the trace file. */
 RT_HIDDEN int rt_out_open(const char *path, const uint8_t *input, size_t len);
@@ -125,6 +137,10 @@ RT_EXPORT void __gb_switch(void *v, uint64_t vv, uint32_t width, uint32_t site, 
                            const uint64_t *cases);
 RT_EXPORT void *__gb_load(const void *addr, uint32_t size, void *addr_shadow, uint32_t site);
 RT_EXPORT void __gb_store(void *addr, uint32_t size, void *v, void *addr_shadow, uint32_t site);
+RT_EXPORT void *__gb_load_ix(const void *addr, uint32_t size, void *base, uint64_t vbase,
+                             void *idx, uint64_t c, uint64_t scale, uint32_t site);
+RT_EXPORT void __gb_store_ix(void *addr, uint32_t size, void *v, void *base, uint64_t vbase,
+                             void *idx, uint64_t c, uint64_t scale, uint32_t site);
 RT_EXPORT void *__gb_gep_idx(void *acc, void *idx, uint64_t c, uint32_t width, uint64_t scale);
 RT_EXPORT void *__gb_gep_end(void *base, uint64_t vbase, void *acc, uint64_t result);
 RT_EXPORT void __gb_check_bound(void *idx, uint64_t v, uint32_t width, uint64_t n, uint32_t site);

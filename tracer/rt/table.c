@@ -109,11 +109,18 @@ RT_HIDDEN rt_table_t *rt_table_by_id(uint32_t id)
     return id >= 1 && id <= nused ? &used[id - 1] : NULL;
 }
 
+RT_HIDDEN int rt_table_has(uintptr_t addr, size_t n)
+{
+    if (n == 0 || n > 8 || !rt_active || (!rt.lim.tables && !in_always(addr, n)))
+        return 0;
+    return rt_table_find(addr, n) != NULL;
+}
+
 /* The load of `n` bytes at `addr`, whose address expression is `a`, as a
  * table read; NULL when `addr` is not in a table. */
 RT_HIDDEN rt_expr_t *rt_table_load(rt_expr_t *a, uintptr_t addr, size_t n)
 {
-    if (n == 0 || n > 8 || !rt_active || (!rt.lim.tables && !in_always(addr, n)))
+    if (!rt_table_has(addr, n))
         return NULL;
     rt_table_t *t = rt_table_find(addr, n);
     if (!t)
