@@ -78,6 +78,28 @@ static int commutes(unsigned op)
            op == GBT_OP_XOR || op == GBT_OP_EQ || op == GBT_OP_NE;
 }
 
+/* A table READ's immediate names a table of this trace; what the READ
+ * means is the table's contents (gb_table_read), so a hash of those
+ * stands in for it: th[k] for d->tables[k]. */
+static uint64_t *table_hashes(const gb_dag_t *d)
+{
+    uint64_t *th = gb_malloc((d->ntables ? d->ntables : 1) * sizeof *th);
+    for (size_t k = 0; th && k < d->ntables; k++) {
+        uint64_t b[2] = {XXH3_64bits(d->tables[k].bytes, d->tables[k].len), d->tables[k].len};
+        th[k] = XXH3_64bits(b, sizeof b);
+    }
+    return th;
+}
+
+/* Position of table `id` in d->tables, or d->ntables. */
+static size_t table_pos(const gb_dag_t *d, uint64_t id)
+{
+    size_t k = 0;
+    while (k < d->ntables && d->tables[k].id != id)
+        k++;
+    return k;
+}
+
 /* Structural hashes: op, width, immediate and the arguments' hashes (sorted
  * for commutative operators), so equal expressions hash alike in any trace
  * whatever their node numbers. INPUT's immediate is its byte offset. These
@@ -86,14 +108,21 @@ static int commutes(unsigned op)
 static void canon_hashes(const gb_trace_t *t, uint64_t *h)
 {
     const gb_dag_t *d = &t->dag;
+    uint64_t *th = table_hashes(d);
     for (size_t i = 0; i < d->n; i++) {
         const gb_node_t *x = &d->nodes[i];
-        /* An operator newer than this hash (a table READ, whose immediate
-         * names a table of this trace) is salted with the trace's serial:
-         * sound, it only never matches another trace. */
-        uint64_t salt = x->op > GBT_OP_ITE ? t->serial : 0;
+        /* A READ is keyed by its table's contents (salt 1: the immediate
+         * is a content hash); without them (out of memory), and for an
+         * operator newer than this hash, by the trace's serial: sound, it
+         * only never matches another trace. */
+        uint64_t imm = x->imm, salt = x->op >= GBT_OP_READ ? t->serial : 0;
+        size_t tk = x->op == GBT_OP_READ && th ? table_pos(d, x->imm) : d->ntables;
+        if (tk < d->ntables) {
+            imm = th[tk];
+            salt = 1;
+        }
         uint64_t buf[6] = {(uint64_t)x->op | (uint64_t)x->width << 8 | (uint64_t)x->nargs << 16,
-                           x->imm, 0, 0, 0, salt};
+                           imm, 0, 0, 0, salt};
         for (unsigned k = 0; k < x->nargs; k++)
             buf[2 + k] = h[x->args[k]];
         if (x->nargs == 2 && commutes(x->op) && buf[2] > buf[3]) {
@@ -102,6 +131,7 @@ static void canon_hashes(const gb_trace_t *t, uint64_t *h)
         }
         h[i] = XXH3_64bits(buf, sizeof buf);
     }
+    gb_free(th);
 }
 
 static int state_for(gb_solver_t *s, const gb_trace_t *t, gb_err_t *e)
