@@ -19,10 +19,13 @@
 #define GB_MAX_STREAK 4u            /* each timeout in a row halves the limit, up to 1/16 */
 #define GB_MIN_TIMEOUT_MS 50u
 #define GB_CORE_TIMEOUT_MS 20u /* finding a small unsat core (a general clause) */
-#define GB_CORE_DIRECT 16u     /* more hard conjuncts: look for the core among PC[j]'s
-                                  direct neighbours first (measured on zlib: a core
+#define GB_CORE_DIRECT 16u     /* more hard conjuncts: check PC[j] with its direct
+                                  neighbours before the query (measured on zlib: a core
                                   search over hundreds of conjuncts costs ~120 ms and
                                   mostly fails; the cores found have ~2 literals) */
+#define GB_NEIGHBOUR_TIMEOUT_MS 200u /* that check: at 20 ms, 88 of 482 timed out on the
+                                        bench corpus, all of them before a query that
+                                        was UNSAT (avg 135 ms); at 200 ms none did */
 
 /* What the solver remembers about the trace it saw last, so that ascending
  * j costs one union per new entry instead of a rebuild. */
@@ -78,6 +81,28 @@ static int commutes(unsigned op)
            op == GBT_OP_XOR || op == GBT_OP_EQ || op == GBT_OP_NE;
 }
 
+/* A table READ's immediate names a table of this trace; what the READ
+ * means is the table's contents (gb_table_read), so a hash of those
+ * stands in for it: th[k] for d->tables[k]. */
+static uint64_t *table_hashes(const gb_dag_t *d)
+{
+    uint64_t *th = gb_malloc((d->ntables ? d->ntables : 1) * sizeof *th);
+    for (size_t k = 0; th && k < d->ntables; k++) {
+        uint64_t b[2] = {XXH3_64bits(d->tables[k].bytes, d->tables[k].len), d->tables[k].len};
+        th[k] = XXH3_64bits(b, sizeof b);
+    }
+    return th;
+}
+
+/* Position of table `id` in d->tables, or d->ntables. */
+static size_t table_pos(const gb_dag_t *d, uint64_t id)
+{
+    size_t k = 0;
+    while (k < d->ntables && d->tables[k].id != id)
+        k++;
+    return k;
+}
+
 /* Structural hashes: op, width, immediate and the arguments' hashes (sorted
  * for commutative operators), so equal expressions hash alike in any trace
  * whatever their node numbers. INPUT's immediate is its byte offset. These
@@ -86,14 +111,21 @@ static int commutes(unsigned op)
 static void canon_hashes(const gb_trace_t *t, uint64_t *h)
 {
     const gb_dag_t *d = &t->dag;
+    uint64_t *th = table_hashes(d);
     for (size_t i = 0; i < d->n; i++) {
         const gb_node_t *x = &d->nodes[i];
-        /* An operator newer than this hash (a table READ, whose immediate
-         * names a table of this trace) is salted with the trace's serial:
-         * sound, it only never matches another trace. */
-        uint64_t salt = x->op > GBT_OP_ITE ? t->serial : 0;
+        /* A READ is keyed by its table's contents (salt 1: the immediate
+         * is a content hash); without them (out of memory), and for an
+         * operator newer than this hash, by the trace's serial: sound, it
+         * only never matches another trace. */
+        uint64_t imm = x->imm, salt = x->op >= GBT_OP_READ ? t->serial : 0;
+        size_t tk = x->op == GBT_OP_READ && th ? table_pos(d, x->imm) : d->ntables;
+        if (tk < d->ntables) {
+            imm = th[tk];
+            salt = 1;
+        }
         uint64_t buf[6] = {(uint64_t)x->op | (uint64_t)x->width << 8 | (uint64_t)x->nargs << 16,
-                           x->imm, 0, 0, 0, salt};
+                           imm, 0, 0, 0, salt};
         for (unsigned k = 0; k < x->nargs; k++)
             buf[2 + k] = h[x->args[k]];
         if (x->nargs == 2 && commutes(x->op) && buf[2] > buf[3]) {
@@ -102,6 +134,7 @@ static void canon_hashes(const gb_trace_t *t, uint64_t *h)
         }
         h[i] = XXH3_64bits(buf, sizeof buf);
     }
+    gb_free(th);
 }
 
 static int state_for(gb_solver_t *s, const gb_trace_t *t, gb_err_t *e)
@@ -396,6 +429,12 @@ static unsigned core_ms(const gb_solver_t *s, unsigned tmo)
     return tmo < GB_CORE_TIMEOUT_MS ? tmo : GB_CORE_TIMEOUT_MS;
 }
 
+/* The time limit for checking PC[j] with its direct neighbours. */
+static unsigned nb_ms(unsigned tmo)
+{
+    return tmo < GB_NEIGHBOUR_TIMEOUT_MS ? tmo : GB_NEIGHBOUR_TIMEOUT_MS;
+}
+
 static uint64_t mono_us(void)
 {
     struct timespec ts;
@@ -494,10 +533,11 @@ static size_t direct_neighbours(trace_state_t *ts, const gb_trace_t *t, const qu
     return n;
 }
 
-/* After an UNSAT with many hard conjuncts: checks PC[j] with its direct
- * neighbours alone; when they conflict, their unsat core (a subset that
- * Z3 found unsatisfiable: sound) is the clause. Otherwise o keeps every
- * hard conjunct as the clause. */
+/* For a query with many hard conjuncts, before the query itself: checks
+ * PC[j] with its direct neighbours alone (nb_ms); when they
+ * conflict, their unsat core (a subset that Z3 found unsatisfiable:
+ * sound) is the clause and the query's answer. Otherwise o is unchanged
+ * and the query is checked; if UNSAT, every hard conjunct is the clause. */
 static int neighbour_core(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_z3_out_t *o, gb_err_t *e)
 {
     uint32_t *idx = gb_malloc(c->q->n * sizeof *idx), *core = gb_malloc(c->q->n * sizeof *core);
@@ -512,8 +552,9 @@ static int neighbour_core(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_z3_out_t *
         k[i] = c->q->cj[idx[i]];
     gb_z3_out_t o2 = {0, 0, core, 0, core_ms(s, tmo), 0};
     gb_qstatus_t st;
-    if (gb_z3_check(s->z3, c->t, k, n, c->qv.nodes, c->qv.n, core_ms(s, tmo), &st, c->vals, &o2,
-                    e) != 0)
+    /* no variables: only the answer matters (and without length
+     * preferences it is the same), and bytes outside k have no terms yet */
+    if (gb_z3_check(s->z3, c->t, k, n, NULL, 0, nb_ms(tmo), &st, c->vals, &o2, e) != 0)
         goto done;
     o->checks += o2.checks;
     if (st == GB_Q_UNSAT) {
@@ -539,10 +580,18 @@ static int stage_z3(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_qstatus_t *st, s
     int direct = nhard > GB_CORE_DIRECT && core_ms(s, tmo);
     gb_z3_out_t o = {0, 0, c->conf, 0, direct ? 0 : core_ms(s, tmo), 0};
     uint64_t t0 = mono_us();
-    int r = gb_z3_check(s->z3, c->t, c->q->cj, c->q->n, c->qv.nodes, c->qv.n, tmo, st, c->vals,
+    /* Neighbours first: when PC[j] and its direct neighbours (a subset of
+     * the hard conjuncts) conflict, so does the query, pins dropped or
+     * not, and the big check is never made. */
+    int r = direct ? neighbour_core(s, c, tmo, &o, e) : 0;
+    if (r == 0 && o.core_found)
+        *st = GB_Q_UNSAT;
+    else if (r == 0) {
+        unsigned pre = o.checks;
+        r = gb_z3_check(s->z3, c->t, c->q->cj, c->q->n, c->qv.nodes, c->qv.n, tmo, st, c->vals,
                         &o, e);
-    if (r == 0 && *st == GB_Q_UNSAT && direct)
-        r = neighbour_core(s, c, tmo, &o, e);
+        o.checks += pre;
+    }
     uint64_t dt = mono_us() - t0;
     s->z3_us += dt;
     s->ts.z3_us += dt;

@@ -389,6 +389,97 @@ static void cache(void)
     gb_solver_free(s);
 }
 
+/* READ(table, b0) == 0x5a not taken, in three traces: the first two hold
+ * the same table under different ids and numbering, so the second flip is
+ * a cache hit (READs are keyed by table contents, not ids); the third's
+ * table differs in one byte, so it must go to Z3. */
+static void cache_tables(void)
+{
+    gb_solver_t *s = solver(GB_SOLVER_NO_CLAUSES | GB_SOLVER_NO_INTERVALS, 0);
+    const uint8_t in[1] = {3};
+    unsigned stage[3];
+    for (int k = 0; k < 3; k++) {
+        uint8_t tab[256];
+        for (int i = 0; i < 256; i++)
+            tab[i] = (uint8_t)(i * 7 + 1);
+        tab[200] = (uint8_t)(k == 2 ? 0x5b : 0x5a);
+        tb_t *b = tb_new(1, 0);
+        gbt_enc_header_v(b->file, GBT_VERSION_TABLES, 1, 0, gb_hash64);
+        uint32_t id = k == 1 ? 9u : 4u;
+        tb_need(b, 3 + GBT_TABLE_BODY(sizeof tab));
+        b->blen += gbt_enc_table(b->blk + b->blen, id, tab, sizeof tab);
+        for (int i = 0; i < k * 3; i++)
+            tb_const(b, 16, (uint64_t)i);
+        uint32_t off = tb_un(b, GBT_OP_ZEXT, 32, tb_in(b, 0), 0);
+        uint32_t rd = tb_un(b, GBT_OP_READ, 8, off, id);
+        tb_pc(b, GBT_PC_BRANCH, 0, 7, tb_bin(b, GBT_OP_EQ, 1, rd, tb_const(b, 8, 0x5a)));
+        gb_trace_t *t = tb_load(b, 0);
+        CHECK(t != NULL);
+        gb_solver_set_input(s, in, 1);
+        gb_flip_t f;
+        gb_err_t e;
+        CHECK(t && gb_solver_flip(s, t, 0, &f, &e) == 0);
+        CHECK(f.status == GB_Q_SAT);
+        stage[k] = f.stage;
+        size_t cl;
+        uint8_t *c = tb_combine(in, 1, &f.model, &cl);
+        CHECK(gb_trace_eval_pc(t, 0, c, cl) == 0); /* the branch now goes the other way */
+        free(c);
+        gb_flip_clear(&f);
+        gb_trace_free(t);
+        tb_free(b);
+    }
+    CHECK(stage[0] == GB_STAGE_Z3 && stage[1] == GB_STAGE_CACHE && stage[2] == GB_STAGE_Z3);
+    gb_solver_free(s);
+}
+
+/* A query with more than 16 hard conjuncts whose conflict is between the
+ * flipped condition (b0 < 20, recorded true) and a direct neighbour
+ * (b0 < 10): a chain b0-b1-...-b20 of XORs keeps 20 more conjuncts in the
+ * slice. The neighbours are checked first and refute it, so the whole
+ * query is never checked: two checks (the neighbours, their core), where
+ * checking the query first made three. The clause is the small core. */
+static void neighbours_first(void)
+{
+    gb_solver_t *s = solver(GB_SOLVER_NO_INTERVALS, 0);
+    uint8_t in[21] = {5};
+    tb_t *b = tb_new(sizeof in, 0);
+    uint32_t x[21];
+    for (int i = 0; i < 21; i++)
+        x[i] = tb_in(b, (uint64_t)i);
+    uint32_t ff = tb_const(b, 8, 0xff);
+    for (int i = 0; i < 20; i++)
+        tb_pc(b, GBT_PC_BRANCH, 1, (uint32_t)(100 + i),
+              tb_bin(b, GBT_OP_NE, 1, tb_bin(b, GBT_OP_XOR, 8, x[i], x[i + 1]), ff));
+    tb_pc(b, GBT_PC_BRANCH, 1, 1, tb_bin(b, GBT_OP_ULT, 1, x[0], tb_const(b, 8, 10)));
+    tb_pc(b, GBT_PC_BRANCH, 1, 2, tb_bin(b, GBT_OP_ULT, 1, x[0], tb_const(b, 8, 20)));
+    gb_trace_t *t = tb_load(b, 0);
+    CHECK(t != NULL);
+    gb_solver_set_input(s, in, sizeof in);
+    gb_flip_t f;
+    gb_err_t e;
+    CHECK(t && gb_solver_flip(s, t, 21, &f, &e) == 0);
+    CHECK(f.status == GB_Q_UNSAT && f.stage == GB_STAGE_Z3 && f.slice_size == 21);
+    gb_solver_stats_t st;
+    gb_solver_get_stats(s, &st);
+    CHECK_MSG(st.z3_checks == 2, "z3 checks %llu", (unsigned long long)st.z3_checks);
+    CHECK(st.clauses_learned == 1);
+    gb_flip_clear(&f);
+    /* the learned clause is the core {b0 < 10, b0 >= 20}: flipping the
+     * same condition in a trace without the chain is cut by it */
+    tb_t *b2 = tb_new(1, 0);
+    uint32_t y = tb_in(b2, 0);
+    tb_pc(b2, GBT_PC_BRANCH, 1, 1, tb_bin(b2, GBT_OP_ULT, 1, y, tb_const(b2, 8, 10)));
+    tb_pc(b2, GBT_PC_BRANCH, 1, 2, tb_bin(b2, GBT_OP_ULT, 1, y, tb_const(b2, 8, 20)));
+    gb_trace_t *t2 = tb_load(b2, 0);
+    CHECK(t2 && gb_solver_flip(s, t2, 1, &f, &e) == 0);
+    CHECK(f.status == GB_Q_UNSAT && f.stage == GB_STAGE_CLAUSE);
+    gb_flip_clear(&f);
+    gb_trace_free(t), gb_trace_free(t2);
+    tb_free(b), tb_free(b2);
+    gb_solver_free(s);
+}
+
 int main(void)
 {
     interval_shapes();
@@ -396,5 +487,7 @@ int main(void)
     intervals();
     clauses();
     cache();
+    cache_tables();
+    neighbours_first();
     return tb_exit("pipeline");
 }
