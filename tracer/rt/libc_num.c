@@ -222,53 +222,24 @@ static void clear_end(char **endptr)
         rt_shadow_clear((uintptr_t)endptr, sizeof *endptr);
 }
 
-RT_EXPORT long __gb_model_strtol(const char *s, char **endptr, int base)
-{
-    char *end;
-    long r = strtol(s, &end, base);
-    __gb_ret = strto_model("strtol", __builtin_return_address(0), s, base, (uint64_t)r, end,
-                           (uint64_t)LONG_MAX);
-    if (endptr)
-        *endptr = end;
-    clear_end(endptr);
-    return r;
-}
+/* The four strto* models differ only in type, libc function and limit. */
+#define STRTO_MODEL(type, fn, limit)                                                         \
+    RT_EXPORT type __gb_model_##fn(const char *s, char **endptr, int base)                   \
+    {                                                                                        \
+        char *end;                                                                           \
+        type r = fn(s, &end, base);                                                          \
+        __gb_ret = strto_model(#fn, __builtin_return_address(0), s, base, (uint64_t)r, end, \
+                               (uint64_t)(limit));                                           \
+        if (endptr)                                                                          \
+            *endptr = end;                                                                   \
+        clear_end(endptr);                                                                   \
+        return r;                                                                            \
+    }
 
-RT_EXPORT long long __gb_model_strtoll(const char *s, char **endptr, int base)
-{
-    char *end;
-    long long r = strtoll(s, &end, base);
-    __gb_ret = strto_model("strtoll", __builtin_return_address(0), s, base, (uint64_t)r, end,
-                           (uint64_t)LLONG_MAX);
-    if (endptr)
-        *endptr = end;
-    clear_end(endptr);
-    return r;
-}
-
-RT_EXPORT unsigned long __gb_model_strtoul(const char *s, char **endptr, int base)
-{
-    char *end;
-    unsigned long r = strtoul(s, &end, base);
-    __gb_ret = strto_model("strtoul", __builtin_return_address(0), s, base, (uint64_t)r, end,
-                           (uint64_t)ULONG_MAX);
-    if (endptr)
-        *endptr = end;
-    clear_end(endptr);
-    return r;
-}
-
-RT_EXPORT unsigned long long __gb_model_strtoull(const char *s, char **endptr, int base)
-{
-    char *end;
-    unsigned long long r = strtoull(s, &end, base);
-    __gb_ret = strto_model("strtoull", __builtin_return_address(0), s, base, (uint64_t)r, end,
-                           (uint64_t)ULLONG_MAX);
-    if (endptr)
-        *endptr = end;
-    clear_end(endptr);
-    return r;
-}
+STRTO_MODEL(long, strtol, LONG_MAX)
+STRTO_MODEL(long long, strtoll, LLONG_MAX)
+STRTO_MODEL(unsigned long, strtoul, ULONG_MAX)
+STRTO_MODEL(unsigned long long, strtoull, ULLONG_MAX)
 
 /* atoi and atol are strtol(s, NULL, 10) in glibc (and inline as such at
  * -O2); atoi's result is its low 32 bits. */
