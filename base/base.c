@@ -119,26 +119,24 @@ int gb_write_atomic(const char *path, const char *tmpdir, const void *data, size
     return 0;
 }
 
-int gb_read_file(const char *path, size_t max, uint8_t **data, size_t *len, gb_err_t *e)
+/* Reads the open regular file `fd` (closed here) of at most `max` bytes. */
+static int read_fd(int fd, const char *what, size_t max, uint8_t **data, size_t *len, gb_err_t *e)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return gb_err_sys(e, "cannot open %s", path);
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return gb_err_set(e, "%s is not a regular file", path);
+        return gb_err_set(e, "%s is not a regular file", what);
     }
     if ((uint64_t)st.st_size > max) {
         close(fd);
-        return gb_err_set(e, "%s is too large (%lld bytes, limit %zu)", path,
+        return gb_err_set(e, "%s is too large (%lld bytes, limit %zu)", what,
                           (long long)st.st_size, max);
     }
     size_t n = (size_t)st.st_size, got = 0;
     uint8_t *buf = gb_malloc(n);
     if (!buf) {
         close(fd);
-        return gb_err_set(e, "out of memory reading %s", path);
+        return gb_err_set(e, "out of memory reading %s", what);
     }
     while (got < n) {
         ssize_t r = read(fd, buf + got, n - got);
@@ -151,11 +149,30 @@ int gb_read_file(const char *path, size_t max, uint8_t **data, size_t *len, gb_e
     close(fd);
     if (got != n) {
         gb_free(buf);
-        return gb_err_set(e, "short read on %s", path);
+        return gb_err_set(e, "short read on %s", what);
     }
     *data = buf;
     *len = n;
     return 0;
+}
+
+int gb_read_file(const char *path, size_t max, uint8_t **data, size_t *len, gb_err_t *e)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return gb_err_sys(e, "cannot open %s", path);
+    return read_fd(fd, path, max, data, len, e);
+}
+
+int gb_read_file_at(int dirfd, const char *name, size_t max, uint8_t **data, size_t *len,
+                    gb_err_t *e)
+{
+    /* O_NONBLOCK: a FIFO planted in place of a file must not block the open. */
+    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return errno == ELOOP ? gb_err_set(e, "%s is a symbolic link: not followed", name)
+                              : gb_err_sys(e, "cannot open %s", name);
+    return read_fd(fd, name, max, data, len, e);
 }
 
 int gb_mkdirs(const char *path, gb_err_t *e)

@@ -41,6 +41,13 @@ int gb_write_atomic(const char *path, const char *tmpdir, const void *data, size
  * gb_free). Returns 0 or -1 with `e`. */
 int gb_read_file(const char *path, size_t max, uint8_t **data, size_t *len, gb_err_t *e);
 
+/* Reads `name` inside the directory open as `dirfd` like gb_read_file,
+ * for files a peer may have planted: a symlink is never followed
+ * (O_NOFOLLOW), anything but a regular file is refused, and the size limit
+ * is checked before a byte is read. */
+int gb_read_file_at(int dirfd, const char *name, size_t max, uint8_t **data, size_t *len,
+                    gb_err_t *e);
+
 /* Creates a directory and its parents (mode 0755); 0 if it exists. */
 int gb_mkdirs(const char *path, gb_err_t *e);
 
@@ -50,6 +57,17 @@ uint64_t gb_mono_ms(void);
 
 /* XXH3-64 with a seed, as a plain function (usable as gbt_hash_fn). */
 uint64_t gb_hash64(const void *data, size_t len, uint64_t seed);
+
+/* A set of 64-bit hashes (inputs already run, crash signatures, names
+ * already seen). Zero-initialise; free with gb_hset_free. */
+typedef struct gb_hset {
+    uint64_t *slots;
+    size_t n, cap;
+} gb_hset_t;
+
+int gb_hset_add(gb_hset_t *h, uint64_t key); /* 1 if new, 0 if present, -1 on OOM */
+int gb_hset_has(const gb_hset_t *h, uint64_t key);
+void gb_hset_free(gb_hset_t *h);
 
 /* SHA-1 of the data as 40 lowercase hex digits plus NUL: libFuzzer's file
  * names for corpus entries. */

@@ -42,20 +42,11 @@ int gb_cmd_trace(int argc, char **argv)
     int has = gb_binary_has_marker(a.rest[0], GB_MARKER_TRACE, &e);
     if (has <= 0)
         return gb_cli_fail("trace", has < 0 ? e.msg : "the binary is not a glassbox-cc --mode=trace build");
-    char env[4200], input_env[4200];
-    snprintf(env, sizeof env, "GLASSBOX_TRACE_OUT=%s", out);
-    snprintf(input_env, sizeof input_env, "GLASSBOX_INPUT=%s", a.pos[0]);
-    char **xargv = gb_argv_build(a.rest[0], a.rest + 1, (size_t)a.nrest - 1, a.pos[0]);
-    char *envs[] = {env, input_env, NULL};
-    if (!xargv)
-        return gb_cli_fail("trace", "out of memory");
-    gb_exec_opts_t xo = {.argv = xargv, .env_extra = envs, .timeout_ms = (unsigned)t,
-                         .show_output = 1, .stdin_path = a.pos[0]};
+    gb_trace_run_opts_t to = {.bin = a.rest[0], .args = a.rest + 1, .nargs = (size_t)a.nrest - 1,
+                              .input = a.pos[0], .trace_out = out, .timeout_ms = (unsigned)t,
+                              .show_output = 1};
     gb_run_result_t res;
-    unlink(out);
-    int rc = gb_exec_run(&xo, &res, &e);
-    gb_argv_free(xargv);
-    if (rc != 0)
+    if (gb_trace_run(&to, &res, &e) != 0)
         return gb_cli_fail("trace", e.msg);
     gb_trace_t *tr;
     if (gb_trace_load(out, GB_TRACE_PREFIX_OK, &tr, &e) != 0)

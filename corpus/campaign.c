@@ -15,13 +15,6 @@
 
 #include "corpus.h"
 
-#define STAT_KEY_WIDTH 18 /* AFL++ pads fuzzer_stats keys to this column */
-
-static const char PLOT_HEADER[] =
-    "# relative_time, cycles_done, cur_item, corpus_count, pending_total, pending_favs, "
-    "map_size, saved_crashes, saved_hangs, max_depth, execs_per_sec, total_execs, "
-    "edges_found\n";
-
 static const char CRASH_README[] =
     "Crashes found by Glassbox, one input per file.\n"
     "\n"
@@ -155,6 +148,9 @@ static int campaign_make_dirs(gb_campaign_t *c, const char *out, unsigned flags,
     struct stat st;
     if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode))
         return gb_err_set(e, "output directory %s is not a directory", out);
+    if ((flags & GB_CAMPAIGN_RESUME) && stat(c->queue, &st) != 0)
+        return gb_err_set(e, "cannot resume: %s does not exist (start the campaign without "
+                             "--resume, or check -o and -n)", c->queue);
     if (gb_mkdirs(out, e) != 0 || gb_mkdirs(c->dir, e) != 0)
         return -1;
     int n = dir_entries(c->queue, e);
@@ -219,37 +215,58 @@ int gb_entries_list(const char *dir, gb_entry_t **entries, size_t *n, gb_err_t *
 {
     *entries = NULL;
     *n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
         return errno == ENOENT ? 0 : gb_err_sys(e, "cannot open directory %s", dir);
+    int rc = gb_entries_list_at(fd, entries, n, e);
+    close(fd);
+    return rc;
+}
+
+/* Appends one id: entry; -1 when out of memory. */
+static int entry_add(gb_entry_t **entries, size_t *n, size_t *cap, uint32_t id, const char *name)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 64;
+        gb_entry_t *ne = gb_realloc(*entries, nc * sizeof *ne);
+        if (!ne)
+            return -1;
+        *entries = ne;
+        *cap = nc;
+    }
+    if (!((*entries)[*n].name = gb_strdup(name)))
+        return -1;
+    (*entries)[*n].id = id;
+    ++*n;
+    return 0;
+}
+
+int gb_entries_list_at(int dirfd, gb_entry_t **entries, size_t *n, gb_err_t *e)
+{
+    *entries = NULL;
+    *n = 0;
+    int fd = dup(dirfd); /* closedir closes the descriptor fdopendir took */
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return gb_err_sys(e, "cannot list a directory");
+    }
+    rewinddir(d);
     size_t cap = 0;
     struct dirent *de;
     int r = 0;
     while (r == 0 && (de = readdir(d)) != NULL) {
         unsigned id;
-        if (sscanf(de->d_name, "id:%6u", &id) != 1)
-            continue;
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            gb_entry_t *ne = gb_realloc(*entries, cap * sizeof *ne);
-            if (!ne) {
-                r = gb_err_set(e, "out of memory listing %s", dir);
-                break;
-            }
-            *entries = ne;
-        }
-        (*entries)[*n].id = id;
-        if (!((*entries)[*n].name = gb_strdup(de->d_name)))
-            r = gb_err_set(e, "out of memory listing %s", dir);
-        else
-            ++*n;
+        if (sscanf(de->d_name, "id:%6u", &id) == 1)
+            r = entry_add(entries, n, &cap, id, de->d_name);
     }
     closedir(d);
     if (r != 0) {
         gb_entries_free(*entries, *n);
         *entries = NULL;
         *n = 0;
-        return -1;
+        return gb_err_set(e, "out of memory listing a directory");
     }
     qsort(*entries, *n, sizeof **entries, cmp_entry);
     return 0;
@@ -368,79 +385,4 @@ int gb_campaign_add_hang(gb_campaign_t *c, const uint8_t *data, size_t len, cons
         *id = c->next_hang;
     c->next_hang++;
     return 0;
-}
-
-static int valid_stat(const gb_stat_t *s, gb_err_t *e)
-{
-    if (!s->key || !*s->key || strpbrk(s->key, ":\n\r"))
-        return gb_err_set(e, "bad fuzzer_stats key '%s'", s->key ? s->key : "");
-    if (strnlen(s->value, sizeof s->value) == sizeof s->value || strpbrk(s->value, "\n\r"))
-        return gb_err_set(e, "bad fuzzer_stats value for %s", s->key);
-    return 0;
-}
-
-int gb_campaign_write_stats(gb_campaign_t *c, const gb_stat_t *stats, size_t n, gb_err_t *e)
-{
-    size_t cap = 1;
-    for (size_t i = 0; i < n; i++) {
-        if (valid_stat(&stats[i], e) != 0)
-            return -1;
-        size_t k = strlen(stats[i].key);
-        cap += (k > STAT_KEY_WIDTH ? k : STAT_KEY_WIDTH) + 2 + strlen(stats[i].value) + 1;
-    }
-    char *buf = gb_malloc(cap);
-    if (!buf)
-        return gb_err_set(e, "out of memory writing fuzzer_stats");
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++)
-        len += (size_t)snprintf(buf + len, cap - len, "%-*s: %s\n", STAT_KEY_WIDTH, stats[i].key,
-                                stats[i].value);
-    char *path = path_join(c->dir, "fuzzer_stats");
-    int rc = path ? gb_write_atomic(path, c->tmpdir, buf, len, e)
-                  : gb_err_set(e, "out of memory writing fuzzer_stats");
-    gb_free(path);
-    gb_free(buf);
-    return rc;
-}
-
-static int write_once(int fd, const char *s, size_t n)
-{
-    ssize_t w;
-    do
-        w = write(fd, s, n);
-    while (w < 0 && errno == EINTR);
-    return w == (ssize_t)n ? 0 : -1;
-}
-
-int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *r, gb_err_t *e)
-{
-    char path[PATH_MAX], row[512];
-    snprintf(path, sizeof path, "%s/plot_data", c->dir);
-    /* Same field formats as AFL++ 4.04c's plot_data rows. */
-    int n = snprintf(row, sizeof row,
-                     "%llu, %llu, %llu, %llu, %llu, %llu, %0.02f%%, %llu, %llu, %llu, %0.02f, "
-                     "%llu, %llu\n",
-                     (unsigned long long)r->relative_time, (unsigned long long)r->cycles_done,
-                     (unsigned long long)r->cur_item, (unsigned long long)r->corpus_count,
-                     (unsigned long long)r->pending_total, (unsigned long long)r->pending_favs,
-                     r->map_size, (unsigned long long)r->saved_crashes,
-                     (unsigned long long)r->saved_hangs, (unsigned long long)r->max_depth,
-                     r->execs_per_sec, (unsigned long long)r->total_execs,
-                     (unsigned long long)r->edges_found);
-    if (n < 0 || (size_t)n >= sizeof row)
-        return gb_err_set(e, "plot_data row too long");
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return gb_err_sys(e, "cannot open %s", path);
-    struct stat st;
-    int rc = 0;
-    if (fstat(fd, &st) != 0)
-        rc = gb_err_sys(e, "cannot stat %s", path);
-    else if (st.st_size == 0 && write_once(fd, PLOT_HEADER, sizeof PLOT_HEADER - 1) != 0)
-        rc = gb_err_sys(e, "cannot write %s", path);
-    /* One write per row: O_APPEND keeps it whole for a reader tailing it. */
-    if (rc == 0 && write_once(fd, row, (size_t)n) != 0)
-        rc = gb_err_sys(e, "cannot write %s", path);
-    close(fd);
-    return rc;
 }

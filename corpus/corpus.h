@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* corpus/: the campaign directory in AFL++ instance layout
- * (OUT/NAME/{queue,crashes,hangs}, fuzzer_stats, plot_data), seed loading.
+ * (OUT/NAME/{queue,crashes,hangs}, fuzzer_stats, plot_data), the state a
+ * campaign resumes from (the expansion journal, earlier counters), seed
+ * loading.
  * Every file a peer may read is written atomically (temp file in
  * OUT/NAME/.tmp, then rename). Nothing here deletes or overwrites a saved
  * input. */
@@ -81,6 +83,8 @@ typedef struct gb_entry {
 /* The id: entries of `dir`, sorted by id (names that do not start with
  * "id:" and a number are skipped). A missing dir gives 0 entries. */
 int gb_entries_list(const char *dir, gb_entry_t **entries, size_t *n, gb_err_t *e);
+/* The same for the directory open as `dirfd` (left open). */
+int gb_entries_list_at(int dirfd, gb_entry_t **entries, size_t *n, gb_err_t *e);
 void gb_entries_free(gb_entry_t *entries, size_t n);
 
 /* A fuzzer_stats line. Values are preformatted strings. */
@@ -108,5 +112,33 @@ typedef struct gb_plot_row {
 } gb_plot_row_t;
 
 int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *row, gb_err_t *e);
+
+/* Reads the numbers of an earlier session's fuzzer_stats (resume): for each
+ * of the n keys found with a number, vals[i] is set; others are left as
+ * they are. Returns how many were found (0 without a readable file). */
+#define GB_STATS_MAX (1u << 20) /* a larger fuzzer_stats is not ours */
+int gb_campaign_read_stats(const gb_campaign_t *c, const char *const *keys, uint64_t *vals,
+                           size_t n);
+
+/* ---- Expansion journal (resume) --------------------------------------- */
+
+/* Where a stored input lives. */
+typedef enum gb_stored { GB_STORED_QUEUE, GB_STORED_CRASH } gb_stored_t;
+
+typedef struct gb_journal gb_journal_t;
+
+/* Opens OUT/NAME/.expanded of the campaign and reads which stored inputs
+ * an earlier session finished expanding (none when the file is missing). */
+int gb_journal_open(const gb_campaign_t *c, gb_journal_t **j, gb_err_t *e);
+
+/* 1 if the journal lists the expansion of stored input (kind, id). */
+int gb_journal_done(const gb_journal_t *j, gb_stored_t kind, uint32_t id);
+
+/* Appends "q ID" or "c ID" with one write. On failure returns -1 with
+ * errno kept (ENOSPC/EDQUOT on a full disk, for a retry) and no partial
+ * line left behind. */
+int gb_journal_append(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *e);
+
+void gb_journal_close(gb_journal_t *j); /* NULL is ok */
 
 #endif

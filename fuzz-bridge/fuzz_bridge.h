@@ -80,6 +80,69 @@ int gb_exec_run(const gb_exec_opts_t *opts, gb_run_result_t *r, gb_err_t *e);
 char **gb_argv_build(const char *bin, char *const *args, size_t nargs, const char *input);
 void gb_argv_free(char **argv);
 
+/* ---- Trace runs ------------------------------------------------------ */
+
+typedef struct gb_trace_run_opts {
+    const char *bin;        /* a glassbox-cc --mode=trace build */
+    char *const *args;      /* its arguments ("@@" = the input), as for gb_argv_build */
+    size_t nargs;
+    const char *input;      /* the input file: @@, stdin and GLASSBOX_INPUT */
+    const char *trace_out;  /* the trace file (GLASSBOX_TRACE_OUT); removed before the run */
+    unsigned timeout_ms;    /* 0 = none */
+    unsigned mem_limit_mb;  /* 0 = none */
+    int show_output;        /* 0: stdout/stderr to /dev/null */
+} gb_trace_run_opts_t;
+
+/* Runs the trace build once on the input. Returns 0 with how it ended in
+ * `r` (whether a trace was written is for the caller to check), -1 when it
+ * could not be started. */
+int gb_trace_run(const gb_trace_run_opts_t *o, gb_run_result_t *r, gb_err_t *e);
+
+/* ---- Peers ----------------------------------------------------------- */
+
+/* The other instances of a sync directory (AFL++, libFuzzer, Glassbox
+ * workers) and a libFuzzer corpus directory, seen from one instance: new
+ * inputs come in through a callback, what the instance keeps goes out.
+ * Everything read is untrusted: a symlink is never followed, only regular
+ * files are read, each at most max_input bytes. */
+typedef struct gb_peers gb_peers_t;
+
+typedef struct gb_peers_opts {
+    const char *sync_dir;      /* -o: every other SYNC/<peer>/queue is read */
+    const char *name;          /* this instance (its own dir is skipped) */
+    const char *state_dir;     /* SYNC/NAME: read cursors live in its .synced/ */
+    const char *tmp_dir;       /* staging dir on the same file system */
+    const char *libfuzzer_dir; /* a libFuzzer corpus to trade with, or NULL */
+    size_t max_input;          /* 0 = GB_MAX_INPUT */
+} gb_peers_opts_t;
+
+/* Takes one new input ("here are new inputs"): returns 0 when taken, 1 to
+ * stop the sync before it (it is offered again next time), -1 on a fatal
+ * error (with `e`). The data belong to the caller of the callback. */
+typedef int (*gb_peer_input_fn)(void *ctx, const uint8_t *data, size_t len, const char *desc,
+                                gb_err_t *e);
+
+/* Creates the libFuzzer dir if given. Nothing is read yet. */
+int gb_peers_new(const gb_peers_opts_t *o, gb_peers_t **out, gb_err_t *e);
+void gb_peers_free(gb_peers_t *p); /* NULL is ok */
+
+/* Offers every input that appeared since the last sync, peer by peer in id
+ * order, then the libFuzzer corpus; cursors are saved as they advance. */
+int gb_peers_sync(gb_peers_t *p, gb_peer_input_fn fn, void *ctx, gb_err_t *e);
+
+/* "Here is what I kept": writes it into the libFuzzer corpus (AFL++ peers
+ * read the instance's queue/ themselves). On failure -1 with errno kept. */
+int gb_peers_kept(gb_peers_t *p, const uint8_t *data, size_t len, gb_err_t *e);
+
+/* 1 once a peer instance was seen or a libFuzzer corpus is traded with:
+ * inputs may still arrive when the instance has nothing left to do. */
+int gb_peers_active(const gb_peers_t *p);
+
+/* Claims an input for expansion among the Glassbox workers of the sync dir
+ * (SYNC/.glassbox-claims/<hash>, O_EXCL): 1 if ours (new, or ours from
+ * before a resume), 0 if another worker's, -1 on error. */
+int gb_peers_claim(gb_peers_t *p, const uint8_t *data, size_t len, gb_err_t *e);
+
 /* ---- Binary checks --------------------------------------------------- */
 
 /* 0 if `path` is an executable regular file; -1 with a message naming the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the search tells the outside: fuzzer_stats (AFL++ keys plus
- * Glassbox's own) and plot_data rows. Status views render fuzzer_stats. */
+ * Glassbox's own) and plot_data rows, written through corpus/; status views
+ * render fuzzer_stats. On --resume the counters continue from it. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,12 @@
 #include "search_int.h"
 
 #define GB_VERSION "0.1.0"
+
+/* The counters a resumed session continues from. */
+#define KEY_RUN_TIME "run_time"
+#define KEY_EXECS "execs_done"
+#define KEY_TRACES "traces_done"
+#define KEY_EXPANDED "inputs_expanded"
 
 typedef struct kvs {
     gb_stat_t v[64];
@@ -38,16 +45,16 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     gb_solver_stats_t q;
     gb_search_get_stats(s, &st);
     gb_solver_get_stats(s->solver, &q);
-    uint64_t now = gb_time_ms(), run = now - s->start_ms;
-    kv(k, "start_time", "%llu", (unsigned long long)(s->start_ms / 1000));
+    uint64_t now = gb_time_ms(), run = now - s->pulse.start_ms;
+    kv(k, "start_time", "%llu", (unsigned long long)(s->pulse.start_ms / 1000));
     kv(k, "last_update", "%llu", (unsigned long long)(now / 1000));
-    kv(k, "run_time", "%llu", (unsigned long long)(run / 1000 + s->prev_run_s));
+    kv(k, KEY_RUN_TIME, "%llu", (unsigned long long)(run / 1000 + s->prev_run_s));
     kv(k, "fuzzer_pid", "%ld", (long)getpid());
     kv(k, "cycles_done", "0");
-    kv(k, "execs_done", "%llu", (unsigned long long)st.execs);
+    kv(k, KEY_EXECS, "%llu", (unsigned long long)st.execs);
     kv(k, "execs_per_sec", "%.2f", per_sec(st.execs, run));
-    kv(k, "traces_done", "%llu", (unsigned long long)st.traces);
-    kv(k, "inputs_expanded", "%llu", (unsigned long long)st.expanded);
+    kv(k, KEY_TRACES, "%llu", (unsigned long long)st.traces);
+    kv(k, KEY_EXPANDED, "%llu", (unsigned long long)st.expanded);
     kv(k, "corpus_count", "%u", st.queue);
     kv(k, "pending_total", "%zu", st.pending);
     kv(k, "saved_crashes", "%u", st.crashes);
@@ -91,16 +98,26 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "command_line", "%s", s->o.command_line ? s->o.command_line : "");
 }
 
-int gb_report_write(gb_search_t *s, int final, gb_err_t *e)
+void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
+{
+    *st = s->st;
+    st->blocks = s->cov.blocks;
+    st->execs += s->prev.execs; /* earlier sessions, after --resume */
+    st->traces += s->prev.traces;
+    st->expanded += s->prev.expanded;
+    st->pending = s->work.n;
+    st->queue = gb_campaign_queue_count(s->camp);
+}
+
+int gb_report_write(gb_search_t *s, gb_err_t *e)
 {
     kvs_t k = {0};
-    gb_search_sync_solver(s, final != 0);
     fill_stats(s, &k);
     if (gb_campaign_write_stats(s->camp, k.v, k.n, e) != 0)
         return -1;
     gb_search_stats_t st;
     gb_search_get_stats(s, &st);
-    uint64_t run = gb_time_ms() - s->start_ms;
+    uint64_t run = gb_time_ms() - s->pulse.start_ms;
     gb_plot_row_t row = {
         .relative_time = run / 1000,
         .corpus_count = st.queue,
@@ -113,4 +130,15 @@ int gb_report_write(gb_search_t *s, int final, gb_err_t *e)
         .edges_found = st.blocks,
     };
     return gb_campaign_plot(s->camp, &row, e);
+}
+
+void gb_report_restore(gb_search_t *s)
+{
+    static const char *const keys[] = {KEY_EXECS, KEY_TRACES, KEY_EXPANDED, KEY_RUN_TIME};
+    uint64_t v[4] = {0};
+    gb_campaign_read_stats(s->camp, keys, v, 4);
+    s->prev.execs = v[0];
+    s->prev.traces = v[1];
+    s->prev.expanded = v[2];
+    s->prev_run_s = v[3];
 }

@@ -3,7 +3,6 @@
  * child.bound = j + 1, lowered to the first divergence when a child leaves
  * the path it was predicted to follow (so an optimistic child that broke a
  * checksum can repair it in the next generation). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -36,18 +35,6 @@ static int check_binary(const char *path, const char *marker, const char *mode, 
     return 0;
 }
 
-int gb_search_start_fsrv(gb_search_t *s, gb_err_t *e)
-{
-    char **argv = gb_argv_build(s->o.cov_bin, s->o.target_args, s->o.n_target_args, s->cur_input);
-    if (!argv)
-        return gb_err_set(e, "out of memory");
-    gb_fsrv_opts_t fo = {.argv = argv, .input_path = s->cur_input, .timeout_ms = s->o.timeout_ms,
-                         .mem_limit_mb = s->o.mem_limit_mb};
-    int rc = gb_fsrv_start(&fo, &s->fsrv, e);
-    gb_argv_free(argv);
-    return rc;
-}
-
 /* The static CFG from the cov build, else the trace build (both carry it;
  * docs/cfg-format.md). Without one, every flip is solved. */
 static int load_cfg(gb_search_t *s, gb_err_t *e)
@@ -63,18 +50,28 @@ static int load_cfg(gb_search_t *s, gb_err_t *e)
     return 0;
 }
 
-int gb_search_cfg_skip(gb_search_t *s, const gb_pc_info_t *pc)
+/* Opens what the search works on: the campaign dir (after the CFG, so bad
+ * input leaves OUT alone), its journal, the peers, the solver. */
+static int open_parts(gb_search_t *s, gb_err_t *e)
 {
-    if (!s->cfg)
-        return 0;
-    int may = gb_cfg_flip_may_reach(s->cfg, pc->kind, pc->site, pc->taken, s->virgin,
-                                    s->st.blocks);
-    if (gb_cfg_incomplete(s->cfg))
-        gb_notice(s, GB_NOTE_CFG_PART, "a run covered blocks the static CFG does not list "
-                                       "(code built without it, e.g. a shared library): every "
-                                       "flip is solved from now on");
-    s->st.flips_skipped_cfg += !may;
-    return !may;
+    const gb_search_opts_t *o = &s->o;
+    gb_solver_opts_t so = {.timeout_ms = o->solver_timeout_ms, .optimistic = o->optimistic,
+                           .budget_ms = o->solver_budget_ms};
+    if (load_cfg(s, e) != 0 ||
+        gb_campaign_open_flags(o->out, o->name, o->resume ? GB_CAMPAIGN_RESUME : 0, &s->camp,
+                               e) != 0 ||
+        gb_journal_open(s->camp, &s->journal, e) != 0 || gb_solver_new(&so, &s->solver, e) != 0)
+        return -1;
+    const char *dir = gb_campaign_dir(s->camp);
+    gb_peers_opts_t po = {.sync_dir = o->out, .name = o->name, .state_dir = dir,
+                          .tmp_dir = gb_campaign_tmpdir(s->camp),
+                          .libfuzzer_dir = o->libfuzzer_dir};
+    if (gb_peers_new(&po, &s->peers, e) != 0)
+        return -1;
+    snprintf(s->cur_input, sizeof s->cur_input, "%s/.cur_input", dir);
+    snprintf(s->trace_input, sizeof s->trace_input, "%s/.cur_trace_input", dir);
+    snprintf(s->trace_file, sizeof s->trace_file, "%s/.cur_trace.gbt", dir);
+    return 0;
 }
 
 int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
@@ -89,23 +86,13 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
     if (!s)
         return gb_err_set(e, "out of memory");
     s->o = o;
-    s->start_ms = s->last_find_ms = gb_time_ms();
-    gb_solver_opts_t so = {.timeout_ms = o.solver_timeout_ms, .optimistic = o.optimistic,
-                           .budget_ms = o.solver_budget_ms};
-    s->journal_fd = -1;
-    if (load_cfg(s, e) != 0 || /* before the campaign dir: bad input leaves OUT alone */
-        gb_campaign_open_flags(o.out, o.name, o.resume ? GB_CAMPAIGN_RESUME : 0, &s->camp, e) != 0 ||
-        gb_solver_new(&so, &s->solver, e) != 0) {
+    s->pulse.start_ms = s->last_find_ms = gb_time_ms();
+    if (open_parts(s, e) != 0) {
         gb_search_free(s);
         return -1;
     }
-    const char *dir = gb_campaign_dir(s->camp);
-    gb_search_sync_solver(s, 2);
-    snprintf(s->cur_input, sizeof s->cur_input, "%s/.cur_input", dir);
-    snprintf(s->trace_input, sizeof s->trace_input, "%s/.cur_trace_input", dir);
-    snprintf(s->trace_file, sizeof s->trace_file, "%s/.cur_trace.gbt", dir);
-    if ((o.libfuzzer_dir && gb_mkdirs(o.libfuzzer_dir, e) != 0) || gb_search_start_fsrv(s, e) != 0 ||
-        (o.resume && gb_resume_load(s, e) != 0)) {
+    gb_pulse_share(s, GB_SHARE_LOAD);
+    if (gb_run_start(s, e) != 0 || (o.resume && gb_resume_load(s, e) != 0)) {
         gb_search_free(s);
         return -1;
     }
@@ -113,111 +100,81 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
     return 0;
 }
 
-/* Learned clauses and cached answers (docs/clauses.md): at start (when 2),
- * every worker's clauses in the sync dir and this worker's answers; then
- * every GB_SOLVER_SYNC_MS and at the end (final), this worker's are saved
- * and the peers' read again. A bad file is skipped: sharing is best effort. */
-void gb_search_sync_solver(gb_search_t *s, int final)
-{
-    uint64_t now = gb_time_ms();
-    if (final == 0 && now - s->last_solver_sync_ms < GB_SOLVER_SYNC_MS)
-        return;
-    s->last_solver_sync_ms = now;
-    gb_err_t e;
-    size_t n;
-    char dir[4200], cache[4300];
-    snprintf(dir, sizeof dir, "%s/clauses", gb_campaign_dir(s->camp));
-    snprintf(cache, sizeof cache, "%s/answers.gbq", dir);
-    if (final == 2)
-        gb_solver_cache_load(s->solver, cache, &e);
-    else {
-        gb_solver_clauses_save(s->solver, dir, &e);
-        gb_solver_cache_save(s->solver, cache, &e);
-    }
-    if (final != 1)
-        gb_solver_clauses_import(s->solver, s->o.out, s->o.name, &n, &e);
-}
-
 int gb_search_add_seed(gb_search_t *s, const uint8_t *data, size_t len, const char *name,
                        gb_err_t *e)
 {
-    int fresh = gb_hset_add(&s->seen, gb_hash64(data, len, 0));
-    if (fresh <= 0)
-        return fresh < 0 ? gb_err_set(e, "out of memory") : 0;
-    gb_item_t *it = gb_item_new(data, len, s->seq++);
-    if (!it)
-        return gb_err_set(e, "out of memory");
     char desc[300];
     snprintf(desc, sizeof desc, "orig:%.200s", name);
     for (char *p = desc; *p; p++)
         if (*p == '/' || *p == ',')
             *p = '_';
-    int kind = gb_search_run_check(s, it, desc, e);
-    if (kind <= 0) {
-        gb_item_free(it);
-        return kind;
-    }
-    if (gb_search_keep(s, it, kind, desc, e) != 0) {
-        gb_item_free(it);
+    return gb_run_input(s, data, len, desc, 0, e);
+}
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The last pulse: clauses saved, fuzzer_stats and plot_data written, the
+ * status view called a last time. */
+static int finish(gb_search_t *s, gb_err_t *e)
+{
+    gb_pulse_share(s, GB_SHARE_FINAL);
+    if (gb_report_write(s, e) != 0)
         return -1;
-    }
+    if (s->o.on_status)
+        s->o.on_status(gb_campaign_dir(s->camp), 1, s->o.status_ctx);
     return 0;
 }
 
+int gb_search_run(gb_search_t *s, gb_err_t *e)
+{
+    if (s->cov.blocks == 0 && s->work.n > 0)
+        return gb_err_set(e, "%s covered no block on any seed: it exits before reaching "
+                             "LLVMFuzzerTestOneInput (look at its main or LLVMFuzzerInitialize), "
+                             "or it is not a glassbox-cc --mode=cov build", s->o.cov_bin);
+    int rc = gb_pulse_sync(s, e);
+    while (rc == 0 && !gb_search_out_of_time(s) && !s->sync_failed) {
+        gb_item_t *it = gb_worklist_pop(&s->work);
+        if (!it && !gb_peers_active(s->peers))
+            break; /* alone and done */
+        if (!it) { /* peers may still find something: wait for them */
+            sleep_ms(200);
+            gb_pulse(s);
+            continue;
+        }
+        rc = gb_expand(s, it, e);
+        gb_item_free(it);
+        gb_pulse(s);
+    }
+    if (rc == 0 && s->sync_failed)
+        rc = gb_pulse_sync(s, e); /* again, for the message */
+    int fin = finish(s, rc == 0 ? e : NULL);
+    return rc == 0 ? fin : rc;
+}
+
 void gb_search_stop(gb_search_t *s) { s->stop = 1; }
-
-void gb_notice(gb_search_t *s, unsigned kind, const char *msg)
-{
-    if (s->noticed & kind)
-        return;
-    s->noticed |= kind;
-    if (s->o.on_notice)
-        s->o.on_notice(msg, s->o.status_ctx);
-}
-
-int gb_wait_for_space(gb_search_t *s, int err)
-{
-    if ((err != ENOSPC && err != EDQUOT) || s->stop ||
-        (s->o.max_seconds && gb_time_ms() - s->start_ms >= s->o.max_seconds * 1000))
-        return 0; /* out of time while the disk is full: the write's error ends the run */
-    char msg[4300];
-    snprintf(msg, sizeof msg, "the disk holding %s is full: writing paused, retrying every 2 s "
-                              "(nothing is lost; free some space to go on)",
-             gb_campaign_dir(s->camp));
-    gb_notice(s, GB_NOTE_DISK, msg);
-    struct timespec ts = {2, 0};
-    nanosleep(&ts, NULL);
-    return 1;
-}
-
-void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
-{
-    *st = s->st;
-    st->execs += s->prev.execs; /* earlier sessions, after --resume */
-    st->traces += s->prev.traces;
-    st->expanded += s->prev.expanded;
-    st->pending = s->work.n;
-    st->queue = gb_campaign_queue_count(s->camp);
-}
 
 void gb_search_free(gb_search_t *s)
 {
     if (!s)
         return;
-    if (s->camp)
-        gb_report_write(s, 1, NULL);
+    if (s->camp && s->solver) {
+        gb_pulse_share(s, GB_SHARE_FINAL);
+        gb_report_write(s, NULL);
+    }
     gb_fsrv_stop(s->fsrv);
     gb_solver_free(s->solver);
     gb_cfg_free(s->cfg);
+    gb_peers_free(s->peers);
+    gb_journal_close(s->journal);
     gb_campaign_close(s->camp);
     gb_worklist_free(&s->work);
+    gb_sites_free(&s->sites);
     gb_hset_free(&s->seen);
     gb_hset_free(&s->crash_sigs);
     gb_hset_free(&s->hang_sigs);
-    gb_hset_free(&s->lf_names);
-    gb_free(s->sites);
-    gb_sync_free(s);
-    if (s->journal_fd >= 0)
-        close(s->journal_fd);
     gb_free(s);
 }

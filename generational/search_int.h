@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Private state of the generational search. */
+/* Private state of the generational search, split by owner: each part is
+ * passed on its own to the functions of the file that owns it. */
 #ifndef GB_SEARCH_INT_H
 #define GB_SEARCH_INT_H
 
@@ -13,6 +14,8 @@
 
 #define GB_COV_MAP 65536u
 
+/* ---- worklist.c: inputs waiting for expansion -------------------------- */
+
 /* The (site, direction) a path constraint entry had: what a child is
  * predicted to follow up to the entry that made it. */
 typedef struct gb_step {
@@ -20,7 +23,6 @@ typedef struct gb_step {
     uint8_t kind, taken;
 } gb_step_t;
 
-/* An input waiting for expansion. */
 typedef struct gb_item {
     uint8_t *data;
     size_t len;
@@ -48,122 +50,154 @@ void gb_worklist_free(gb_worklist_t *w);
 gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq);
 void gb_item_free(gb_item_t *it);
 
-/* A set of 64-bit hashes (inputs already run, crash signatures). */
-typedef struct gb_hset {
-    uint64_t *slots;
-    size_t n, cap;
-} gb_hset_t;
+/* ---- coverage.c: what all runs covered --------------------------------- */
 
-int gb_hset_add(gb_hset_t *h, uint64_t key); /* 1 if new, 0 if present, -1 on OOM */
-void gb_hset_free(gb_hset_t *h);
+typedef struct gb_cov {
+    uint8_t virgin[GB_COV_MAP]; /* hit-count bucket bits seen per block (0 = never hit) */
+    uint32_t blocks;            /* blocks covered by any run */
+    uint64_t novel_total;       /* new (block, bucket) pairs over all runs: detects payoff */
+} gb_cov_t;
 
-/* Per (site, direction) payoff of flipping it, for back-off. */
+/* What one run added to the coverage. */
+typedef struct gb_score {
+    uint32_t fresh;   /* blocks no run covered before */
+    uint32_t novelty; /* new (block, hit-count bucket) pairs */
+    uint64_t sig;     /* hash of the set of blocks hit, for crash and hang dedup */
+} gb_score_t;
+
+/* Scores a run's map (n bytes) and merges it into the coverage. */
+void gb_cov_score(gb_cov_t *c, const uint8_t *map, size_t n, gb_score_t *out);
+
+/* ---- sites.c: what flipping each (site, direction) paid ----------------- */
+
 typedef struct gb_site_stat {
-    uint64_t key;       /* site << 1 | new direction; 0 = empty slot */
-    uint32_t tries;     /* children made by flipping it */
-    uint32_t unpaid;    /* of those, in a row, with nothing new */
-    uint32_t paid;      /* of those, children that found something new: tried first */
+    uint64_t key;    /* site << 1 | new direction, + 1; 0 = empty slot */
+    uint32_t tries;  /* children made by flipping it */
+    uint32_t unpaid; /* of those, in a row, with nothing new */
+    uint32_t paid;   /* of those, children that found something new: tried first */
 } gb_site_stat_t;
+
+typedef struct gb_sites {
+    gb_site_stat_t *slots; /* open addressing */
+    size_t n, cap;
+} gb_sites_t;
 
 #define GB_SITE_FREE_TRIES 8 /* unpaid flips of one site before back-off */
 
-/* A peer instance in the sync directory and how far we have read it. */
-typedef struct gb_peer {
-    char *name;
-    uint32_t next_id;  /* first queue id not yet imported */
-    char *last_name;   /* name of entry next_id - 1, to notice renumbering */
-} gb_peer_t;
+/* The record of flipping `site` to direction `dir` (NULL when out of memory). */
+gb_site_stat_t *gb_sites_get(gb_sites_t *t, uint32_t site, unsigned dir);
+/* 0 when the direction is backed off: its last GB_SITE_FREE_TRIES children
+ * found nothing new and the unpaid count is not a power of two. */
+int gb_sites_worth(const gb_site_stat_t *ss);
+/* Records one child's outcome. */
+void gb_sites_record(gb_site_stat_t *ss, int paid);
+void gb_sites_free(gb_sites_t *t);
 
-#define GB_SYNC_EVERY_MS 5000 /* how often peers' queues are read */
+/* ---- the search --------------------------------------------------------- */
+
+/* Periodic work (pulse.c). */
+typedef struct gb_pulse {
+    uint64_t start_ms;       /* this session's start */
+    uint64_t last_sync_ms;   /* peers read */
+    uint64_t last_status_ms; /* fuzzer_stats and plot_data written */
+    uint64_t last_solver_ms; /* learned clauses and answers shared */
+} gb_pulse_t;
+
+#define GB_SYNC_EVERY_MS 5000     /* how often peers' queues are read */
+#define GB_SOLVER_SYNC_MS 30000u  /* how often learned clauses are shared */
+#define GB_MAX_REPAIRS 4          /* rounds of repairing one optimistic child */
 
 struct gb_search {
     gb_search_opts_t o;
-    gb_campaign_t *camp;
-    gb_fsrv_t *fsrv;
-    gb_solver_t *solver;
-    gb_cfg_t *cfg;        /* the targets' static CFG; NULL = none (never skip) */
+    gb_campaign_t *camp;   /* corpus/: OUT/NAME */
+    gb_journal_t *journal; /* corpus/: finished expansions */
+    gb_peers_t *peers;     /* fuzz-bridge/: the sync dir's other instances */
+    gb_fsrv_t *fsrv;       /* fuzz-bridge/: the cov build */
+    gb_solver_t *solver;   /* symbolic/ */
+    gb_cfg_t *cfg;         /* the targets' static CFG; NULL = none (never skip) */
     gb_worklist_t work;
+    gb_cov_t cov;
+    gb_sites_t sites;
+    gb_pulse_t pulse;
     gb_hset_t seen;       /* hashes of every input run */
     gb_hset_t crash_sigs; /* coverage signatures of saved crashes */
     gb_hset_t hang_sigs;
-    gb_hset_t lf_names;   /* libFuzzer corpus file names already handled */
-    uint8_t virgin[GB_COV_MAP]; /* hit-count bucket bits seen per block (0 = never hit) */
     char cur_input[4096], trace_input[4096], trace_file[4096];
-    gb_site_stat_t *sites; /* open addressing, cap_sites slots */
-    size_t n_sites, cap_sites;
-    uint64_t novel_total;  /* sum of novelty over all runs: detects payoff */
-    gb_peer_t *peers;      /* sync.c */
-    size_t npeers;
-    uint64_t last_sync_ms;
-    int journal_fd;        /* resume.c: the expansion journal, -1 until opened */
+    gb_search_stats_t st;
     gb_search_stats_t prev; /* counters of earlier sessions (--resume) */
     uint64_t prev_run_s;
-    int sync_failed;       /* a sync step failed inside a tick */
-    int claims_ready;      /* the claims directory exists */
-    unsigned noticed;      /* GB_NOTE_* already reported */
+    uint64_t last_find_ms, seq;
     uint64_t trace_missing, trace_seen; /* trace runs that wrote no trace / a usable one */
-    gb_search_stats_t st;
-    uint64_t last_solver_sync_ms; /* gb_search_sync_solver */
-    uint64_t start_ms, last_status_ms, last_stats_ms, last_find_ms, seq;
+    int sync_failed;        /* a sync step failed inside a pulse */
+    unsigned noticed;       /* GB_NOTE_* already reported */
     volatile sig_atomic_t stop;
 };
 
-#define GB_MAX_REPAIRS 4 /* rounds of repairing one optimistic child */
+static inline int gb_search_out_of_time(const gb_search_t *s)
+{
+    return s->stop || (s->o.max_seconds &&
+                       gb_time_ms() - s->pulse.start_ms >= s->o.max_seconds * 1000);
+}
 
-/* Run&Check: runs `it` on the cov build and scores it; saves it to crashes/
- * or hangs/ when it crashes or hangs. Returns 1 (ran normally), 2 (crashed:
- * still worth expanding), 0 (hung: dropped) or -1 on a fatal error. */
-int gb_search_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e);
+/* run.c: Run&Check. How a run on the cov build ended. */
+typedef enum gb_run_kind {
+    GB_KIND_FATAL = -1, /* the campaign cannot go on (e says why) */
+    GB_KIND_HUNG = 0,   /* ran past the time limit: saved in hangs/, dropped */
+    GB_KIND_RAN = 1,    /* ran normally: worth keeping in queue/ */
+    GB_KIND_CRASHED = 2 /* crashed: saved in crashes/, still worth expanding */
+} gb_run_kind_t;
 
-/* Runs a stored input again (resume): scores it into the coverage map and
- * notes a crash's signature; stores nothing. Returns like run_check. */
-int gb_search_rerun(gb_search_t *s, gb_item_t *it, int is_crash, gb_err_t *e);
+int gb_run_start(gb_search_t *s, gb_err_t *e); /* starts the forkserver */
+/* Runs `it` on the cov build, scores it, saves a crash or hang. */
+gb_run_kind_t gb_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e);
+/* Runs a stored input again (resume): scores it, notes a crash's signature;
+ * stores nothing. */
+gb_run_kind_t gb_run_again(gb_search_t *s, gb_item_t *it, int is_crash, gb_err_t *e);
+/* Stores `it` in queue/ when it ran normally (and hands it to the peers),
+ * then pushes it on the worklist, which owns it from then on; on failure
+ * `it` is freed. */
+int gb_run_keep(gb_search_t *s, gb_item_t *it, gb_run_kind_t kind, const char *desc, gb_err_t *e);
+/* Run&Check and keep for a new input from outside (a seed; a peer's when
+ * `imported`, which counts it), unless its content ran before. */
+int gb_run_input(gb_search_t *s, const uint8_t *data, size_t len, const char *desc, int imported,
+                 gb_err_t *e);
+/* gb_run_input for a peer's input: fuzz-bridge's gb_peer_input_fn. */
+int gb_run_import(void *search, const uint8_t *data, size_t len, const char *desc, gb_err_t *e);
 
-/* Notices, each reported once (search.c). */
-enum { GB_NOTE_HANG = 1, GB_NOTE_DISK = 2, GB_NOTE_NOBLOCK = 4, GB_NOTE_TRACE = 8,
-       GB_NOTE_NOCFG = 16, GB_NOTE_CFG_PART = 32 };
-void gb_notice(gb_search_t *s, unsigned kind, const char *msg);
+/* expand.c: ExpandExecution of one input. */
+int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);
+
+/* pulse.c: the periodic work between steps: reading peers, fuzzer_stats and
+ * plot_data, sharing learned clauses. */
+void gb_pulse(gb_search_t *s);
+int gb_pulse_sync(gb_search_t *s, gb_err_t *e); /* reads the peers now */
+/* Learned clauses and answers: loads (GB_SHARE_LOAD), saves and re-reads
+ * (GB_SHARE_EVERY, when due), saves (GB_SHARE_FINAL). */
+typedef enum gb_share { GB_SHARE_EVERY, GB_SHARE_FINAL, GB_SHARE_LOAD } gb_share_t;
+void gb_pulse_share(gb_search_t *s, gb_share_t when);
+
+/* report.c: fuzzer_stats and plot_data; the counters of an earlier
+ * session's fuzzer_stats (resume). */
+int gb_report_write(gb_search_t *s, gb_err_t *e);
+void gb_report_restore(gb_search_t *s);
+
+/* resume.c: re-runs the stored inputs, puts the unexpanded ones back. */
+int gb_resume_load(gb_search_t *s, gb_err_t *e);
+
+/* notice.c: notices, each reported once. */
+typedef enum gb_note {
+    GB_NOTE_HANG = 1,
+    GB_NOTE_DISK = 2,
+    GB_NOTE_NOBLOCK = 4,
+    GB_NOTE_TRACE = 8,
+    GB_NOTE_NOCFG = 16,
+    GB_NOTE_CFG_PART = 32
+} gb_note_t;
+void gb_notice(gb_search_t *s, gb_note_t kind, const char *msg);
 
 /* On a full disk (errno ENOSPC or EDQUOT after a failed write): reports it
  * once, waits 2 s and returns 1 so the caller retries; 0 for any other
  * failure or when the search is being stopped. */
 int gb_wait_for_space(gb_search_t *s, int err);
-
-/* Flip selection from the static CFG (search.c): 1 when flipping `pc`
- * cannot reach a block no run has covered, so the flip is skipped (and
- * counted in flips_skipped_cfg); 0 when it is worth a query. */
-int gb_search_cfg_skip(gb_search_t *s, const gb_pc_info_t *pc);
-
-/* Starts the forkserver on the cov build (search.c). */
-int gb_search_start_fsrv(gb_search_t *s, gb_err_t *e);
-
-/* resume.c */
-int gb_journal_expanded(gb_search_t *s, const gb_item_t *it, gb_err_t *e);
-int gb_resume_load(gb_search_t *s, gb_err_t *e);
-
-/* Stores `it` in queue/ when kind == 1 and pushes it on the worklist (which
- * then owns it). Returns 0 or -1. */
-int gb_search_keep(gb_search_t *s, gb_item_t *it, int kind, const char *desc, gb_err_t *e);
-
-/* sync.c: import from the other instances of the sync directory. */
-int gb_sync_run(gb_search_t *s, gb_err_t *e);
-/* Imports one file (a peer's entry, a libFuzzer corpus file) unless its
- * content already ran: run, score, queue, worklist. */
-int gb_sync_import(gb_search_t *s, const char *path, const char *desc, gb_err_t *e);
-void gb_sync_load_cursor(gb_search_t *s, gb_peer_t *p);
-void gb_sync_free(gb_search_t *s);
-int gb_claim(gb_search_t *s, const gb_item_t *it, gb_err_t *e);
-
-/* libfuzzer.c: exchange with a libFuzzer corpus directory. */
-int gb_lf_export(gb_search_t *s, const gb_item_t *it, gb_err_t *e);
-int gb_lf_import(gb_search_t *s, gb_err_t *e);
-
-/* search.c: loads (final 2), saves and re-reads (0, every GB_SOLVER_SYNC_MS;
- * 1 at the end) the solver's learned clauses and answers. */
-#define GB_SOLVER_SYNC_MS 30000u
-void gb_search_sync_solver(gb_search_t *s, int final);
-
-/* report.c: fuzzer_stats and plot_data. */
-int gb_report_write(gb_search_t *s, int final, gb_err_t *e);
 
 #endif

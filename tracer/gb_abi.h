@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The ABI between glassbox-cc's trace instrumentation and the trace
- * runtime: codes the instrumenter passes to __gb_intrin. Shared by
- * tracer/cc and tracer/rt only (not part of the trace format). */
+/* The ABI of the trace runtime: codes glassbox-cc's instrumentation
+ * passes to __gb_intrin and the shadow layout it reads inline (shared by
+ * tracer/cc and tracer/rt), and the environment a host sets to ask a trace
+ * build for a trace (shared with fuzz-bridge/, which runs trace builds).
+ * Not part of the trace format. */
 #ifndef GB_ABI_H
 #define GB_ABI_H
+
+/* Where a trace build writes its trace; without it the build runs plainly. */
+#define GB_ENV_TRACE_OUT "GLASSBOX_TRACE_OUT"
+/* The input file of a whole program (its reads of that file are symbolic);
+ * docs/tracer.md, "Input sources". */
+#define GB_ENV_INPUT "GLASSBOX_INPUT"
 
 /* __gb_intrin(code, width, sa, va, sb, vb, sc, vc): the shadow of an
  * LLVM intrinsic's result (or of one field of a *.with.overflow result),

@@ -46,6 +46,8 @@ expect_error usage-no-binaries "TRACE_BIN COV_BIN" \
   "$BIN/glassbox" fuzz -i "$WORK/seeds" -o "$WORK/o1"
 expect_error bad-timeout "non-negative number" \
   "$BIN/glassbox" fuzz -i "$WORK/seeds" -o "$WORK/o1" -t abc -- "$T" "$C"
+expect_error resume-missing "does not exist" \
+  "$BIN/glassbox" fuzz -q --resume -o "$WORK/o1" -- "$T" "$C"
 [ ! -e "$WORK/o1" ] || fail "a refused campaign created $WORK/o1"
 
 # A finished campaign is never overwritten.

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The expansion journal OUT/NAME/.expanded: one "q ID" or "c ID" line per
+ * finished expansion of queue entry or crash ID, appended with one write
+ * each (O_APPEND), so a reader sees a line whole or not at all; a torn last
+ * line (power loss) is ignored. On --resume it says which stored inputs no
+ * longer need expanding (docs/campaign.md). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "corpus.h"
+
+/* Ids above this are ignored when reading: a bitmap of 2^26 ids is 8 MiB,
+ * more than any campaign's queue, and bounds a corrupt journal's cost. */
+#define JOURNAL_MAX_ID (1u << 26)
+
+typedef struct idbits {
+    uint8_t *bits;
+    uint32_t n; /* ids < n are represented */
+} idbits_t;
+
+struct gb_journal {
+    char path[PATH_MAX];
+    int fd; /* -1 until the first append */
+    idbits_t done[2]; /* [GB_STORED_QUEUE], [GB_STORED_CRASH] */
+};
+
+static int kind_index(gb_stored_t kind) { return kind == GB_STORED_CRASH; }
+
+static int bits_set(idbits_t *b, uint32_t id)
+{
+    if (id >= JOURNAL_MAX_ID)
+        return 0;
+    if (id >= b->n) {
+        uint32_t n = b->n ? b->n : 1024;
+        while (n <= id)
+            n *= 2;
+        uint8_t *nb = gb_realloc(b->bits, n / 8);
+        if (!nb)
+            return -1;
+        memset(nb + b->n / 8, 0, (n - b->n) / 8);
+        b->bits = nb;
+        b->n = n;
+    }
+    b->bits[id / 8] |= (uint8_t)(1u << (id % 8));
+    return 0;
+}
+
+/* Marks every whole line of the journal text. */
+static int parse(gb_journal_t *j, const uint8_t *data, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        const uint8_t *nl = memchr(data + i, '\n', len - i);
+        if (!nl)
+            break; /* torn last line */
+        size_t end = (size_t)(nl - data);
+        char line[32] = {0};
+        memcpy(line, data + i, end - i < sizeof line - 1 ? end - i : sizeof line - 1);
+        char kind;
+        unsigned long id;
+        int used = 0;
+        if (sscanf(line, "%c %lu%n", &kind, &id, &used) == 2 && (size_t)used == end - i &&
+            (kind == 'q' || kind == 'c') &&
+            bits_set(&j->done[kind == 'c'], id > UINT32_MAX ? UINT32_MAX : (uint32_t)id) != 0)
+            return -1;
+        i = end + 1;
+    }
+    return 0;
+}
+
+int gb_journal_open(const gb_campaign_t *c, gb_journal_t **out, gb_err_t *e)
+{
+    *out = NULL;
+    gb_journal_t *j = gb_calloc(1, sizeof *j);
+    if (!j)
+        return gb_err_set(e, "out of memory");
+    j->fd = -1;
+    snprintf(j->path, sizeof j->path, "%s/.expanded", gb_campaign_dir(c));
+    uint8_t *data;
+    size_t len;
+    if (gb_read_file(j->path, 1u << 30, &data, &len, NULL) == 0) {
+        int rc = parse(j, data, len);
+        gb_free(data);
+        if (rc != 0) {
+            gb_journal_close(j);
+            return gb_err_set(e, "out of memory reading %s", j->path);
+        }
+    }
+    *out = j;
+    return 0;
+}
+
+int gb_journal_done(const gb_journal_t *j, gb_stored_t kind, uint32_t id)
+{
+    const idbits_t *b = &j->done[kind_index(kind)];
+    return id < b->n && (b->bits[id / 8] >> (id % 8) & 1);
+}
+
+int gb_journal_append(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *e)
+{
+    if (j->fd < 0) {
+        j->fd = open(j->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (j->fd < 0)
+            return gb_err_sys(e, "cannot open %s", j->path);
+    }
+    char line[32];
+    int n = snprintf(line, sizeof line, "%c %u\n", kind == GB_STORED_CRASH ? 'c' : 'q', id);
+    off_t end = lseek(j->fd, 0, SEEK_END);
+    ssize_t w = write(j->fd, line, (size_t)n);
+    if (w == n)
+        return 0;
+    int err = w < 0 ? errno : ENOSPC; /* a short write: the disk filled up */
+    if (w > 0 && end >= 0 && ftruncate(j->fd, end) != 0)
+        err = errno; /* a partial line stays; parse() skips it as malformed */
+    gb_err_sys(e, "cannot append to %s", j->path);
+    errno = err; /* the caller tells a full disk from other failures */
+    return -1;
+}
+
+void gb_journal_close(gb_journal_t *j)
+{
+    if (!j)
+        return;
+    if (j->fd >= 0)
+        close(j->fd);
+    gb_free(j->done[0].bits);
+    gb_free(j->done[1].bits);
+    gb_free(j);
+}

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Exchange with the other instances of a sync directory, the way AFL++
+ * instances trade: every other SYNC/<peer>/queue is read from a per-peer
+ * cursor (the next id, persisted in OUT/NAME/.synced/<peer>); renumbering
+ * (AFL++ resuming) resets the cursor. Also a libFuzzer corpus directory
+ * (flat, SHA-1 names): what the search keeps is written there, and new
+ * files there are read like a peer's entries. Peers are untrusted: no
+ * symlink is followed, only regular files are read, sizes are capped. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "corpus.h"
+#include "fuzz_bridge.h"
+
+/* A peer instance and how far we have read it. */
+typedef struct peer {
+    char *name;
+    uint32_t next_id; /* first queue id not yet read */
+    char *last_name;  /* name of entry next_id - 1, to notice renumbering */
+} peer_t;
+
+struct gb_peers {
+    gb_peers_opts_t o;
+    peer_t *v;
+    size_t n;
+    gb_hset_t lf_names; /* libFuzzer corpus names already handled */
+    int claims_ready;   /* the claims directory exists */
+};
+
+int gb_peers_new(const gb_peers_opts_t *o, gb_peers_t **out, gb_err_t *e)
+{
+    *out = gb_calloc(1, sizeof **out);
+    if (!*out)
+        return gb_err_set(e, "out of memory");
+    (*out)->o = *o;
+    if (!o->max_input)
+        (*out)->o.max_input = GB_MAX_INPUT;
+    if (o->libfuzzer_dir && gb_mkdirs(o->libfuzzer_dir, e) != 0) {
+        gb_peers_free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void gb_peers_free(gb_peers_t *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n; i++) {
+        gb_free(p->v[i].name);
+        gb_free(p->v[i].last_name);
+    }
+    gb_free(p->v);
+    gb_hset_free(&p->lf_names);
+    gb_free(p);
+}
+
+int gb_peers_active(const gb_peers_t *p) { return p->n > 0 || p->o.libfuzzer_dir != NULL; }
+
+static void cursor_path(const gb_peers_t *p, const char *peer, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/.synced/%s", p->o.state_dir, peer);
+}
+
+/* The cursor file: "<next id>\n<name of entry next-1>\n". */
+static void load_cursor(const gb_peers_t *p, peer_t *q)
+{
+    char path[PATH_MAX];
+    cursor_path(p, q->name, path, sizeof path);
+    uint8_t *data;
+    size_t len;
+    if (gb_read_file(path, 4096, &data, &len, NULL) != 0)
+        return;
+    char buf[4097];
+    memcpy(buf, data, len);
+    buf[len] = '\0';
+    gb_free(data);
+    char *nl = strchr(buf, '\n');
+    q->next_id = (uint32_t)strtoul(buf, NULL, 10);
+    if (nl && nl[1]) {
+        char *end = strchr(nl + 1, '\n');
+        if (end)
+            *end = '\0';
+        gb_free(q->last_name);
+        q->last_name = gb_strdup(nl + 1);
+    }
+}
+
+static int save_cursor(const gb_peers_t *p, const peer_t *q, gb_err_t *e)
+{
+    char dir[PATH_MAX], path[PATH_MAX], body[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/.synced", p->o.state_dir);
+    if (gb_mkdirs(dir, e) != 0)
+        return -1;
+    cursor_path(p, q->name, path, sizeof path);
+    int n = snprintf(body, sizeof body, "%u\n%s\n", q->next_id, q->last_name ? q->last_name : "");
+    return gb_write_atomic(path, p->o.tmp_dir, body, (size_t)n, e);
+}
+
+static peer_t *peer_get(gb_peers_t *p, const char *name)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (strcmp(p->v[i].name, name) == 0)
+            return &p->v[i];
+    peer_t *nv = gb_realloc(p->v, (p->n + 1) * sizeof *nv);
+    if (!nv)
+        return NULL;
+    p->v = nv;
+    peer_t *q = &p->v[p->n];
+    memset(q, 0, sizeof *q);
+    if (!(q->name = gb_strdup(name)))
+        return NULL;
+    p->n++;
+    load_cursor(p, q);
+    return q;
+}
+
+/* The peer renumbered its queue (AFL++ -i - / AFL_AUTORESUME) when the
+ * entry before our cursor is gone or has another name: start over. */
+static void check_renumbered(peer_t *q, const gb_entry_t *en, size_t n)
+{
+    if (q->next_id == 0 || !q->last_name)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (en[i].id == q->next_id - 1 && strcmp(en[i].name, q->last_name) == 0)
+            return;
+    q->next_id = 0;
+}
+
+/* Reads `name` in `dirfd` and hands it over. A file that is not a regular
+ * file of at most max_input bytes (a symlink, a directory, a FIFO, too
+ * large, gone) is skipped: AFL++ skips large files too. */
+static int hand_over(const gb_peers_t *p, int dirfd, const char *name, const char *desc,
+                     gb_peer_input_fn fn, void *ctx, gb_err_t *e)
+{
+    uint8_t *data;
+    size_t len;
+    if (gb_read_file_at(dirfd, name, p->o.max_input, &data, &len, NULL) != 0)
+        return 0;
+    int r = fn(ctx, data, len, desc, e);
+    gb_free(data);
+    return r;
+}
+
+/* Opens `name` in `dirfd` as a directory without following a symlink. */
+static int open_dir_at(int dirfd, const char *name)
+{
+    return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+static int read_queue(gb_peers_t *p, peer_t *q, int qfd, gb_peer_input_fn fn, void *ctx,
+                      gb_err_t *e)
+{
+    gb_entry_t *en;
+    size_t n;
+    if (gb_entries_list_at(qfd, &en, &n, NULL) != 0)
+        return 0;
+    check_renumbered(q, en, n);
+    uint32_t before = q->next_id;
+    int r = 0;
+    for (size_t i = 0; i < n && r == 0; i++) {
+        if (en[i].id < q->next_id)
+            continue;
+        char desc[200];
+        snprintf(desc, sizeof desc, "sync:%.40s,src:%06u", q->name, en[i].id);
+        r = hand_over(p, qfd, en[i].name, desc, fn, ctx, e);
+        if (r != 0)
+            break; /* not taken: the cursor stays before it */
+        q->next_id = en[i].id + 1;
+        gb_free(q->last_name);
+        q->last_name = gb_strdup(en[i].name);
+    }
+    if (r >= 0 && q->next_id != before && save_cursor(p, q, e) != 0)
+        r = -1;
+    gb_entries_free(en, n);
+    return r;
+}
+
+static int sync_peer(gb_peers_t *p, int syncfd, const char *name, gb_peer_input_fn fn, void *ctx,
+                     gb_err_t *e)
+{
+    int pfd = open_dir_at(syncfd, name);
+    int qfd = pfd >= 0 ? open_dir_at(pfd, "queue") : -1;
+    if (pfd >= 0)
+        close(pfd);
+    if (qfd < 0)
+        return 0; /* not an instance, or a symlink: not ours to read */
+    peer_t *q = peer_get(p, name);
+    int r = q ? read_queue(p, q, qfd, fn, ctx, e) : gb_err_set(e, "out of memory");
+    close(qfd);
+    return r;
+}
+
+static int lf_import(gb_peers_t *p, gb_peer_input_fn fn, void *ctx, gb_err_t *e)
+{
+    int dfd = open(p->o.libfuzzer_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return errno == ENOENT ? 0 : gb_err_sys(e, "cannot read %s", p->o.libfuzzer_dir);
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return gb_err_sys(e, "cannot read %s", p->o.libfuzzer_dir);
+    }
+    struct dirent *de;
+    int r = 0;
+    while (r == 0 && (de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        uint64_t h = gb_hash64(de->d_name, strlen(de->d_name), 0);
+        if (gb_hset_has(&p->lf_names, h))
+            continue;
+        char desc[64];
+        snprintf(desc, sizeof desc, "sync:libfuzzer,sha1:%.12s", de->d_name);
+        r = hand_over(p, dirfd(d), de->d_name, desc, fn, ctx, e);
+        if (r == 0 && gb_hset_add(&p->lf_names, h) < 0)
+            r = gb_err_set(e, "out of memory");
+    }
+    closedir(d);
+    return r;
+}
+
+int gb_peers_sync(gb_peers_t *p, gb_peer_input_fn fn, void *ctx, gb_err_t *e)
+{
+    int syncfd = open(p->o.sync_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = syncfd >= 0 ? fdopendir(syncfd) : NULL;
+    if (!d && syncfd >= 0)
+        close(syncfd);
+    int r = 0;
+    struct dirent *de;
+    while (d && r == 0 && (de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.' || strcmp(de->d_name, p->o.name) == 0)
+            continue;
+        r = sync_peer(p, dirfd(d), de->d_name, fn, ctx, e);
+    }
+    if (d)
+        closedir(d);
+    if (r == 0 && p->o.libfuzzer_dir)
+        r = lf_import(p, fn, ctx, e);
+    return r < 0 ? -1 : 0;
+}
+
+/* Writes the input as DIR/<sha1> unless it is there: staged in our tmp dir
+ * (same file system: a rename libFuzzer never sees half-done), else in DIR
+ * under a dot name. */
+int gb_peers_kept(gb_peers_t *p, const uint8_t *data, size_t len, gb_err_t *e)
+{
+    if (!p->o.libfuzzer_dir)
+        return 0;
+    char sha[41], path[PATH_MAX];
+    gb_sha1_hex(data, len, sha);
+    snprintf(path, sizeof path, "%s/%s", p->o.libfuzzer_dir, sha);
+    gb_hset_add(&p->lf_names, gb_hash64(sha, 40, 0));
+    if (access(path, F_OK) == 0)
+        return 0;
+    if (gb_write_atomic(path, p->o.tmp_dir, data, len, NULL) == 0)
+        return 0;
+    return gb_write_atomic(path, p->o.libfuzzer_dir, data, len, e);
+}
+
+/* SYNC/.glassbox-claims/<hash> made with O_EXCL holds the claimant's name.
+ * Workers of one sync dir import each other's queues, so the same content
+ * reaches several of them; only the first to claim it expands it. */
+int gb_peers_claim(gb_peers_t *p, const uint8_t *data, size_t len, gb_err_t *e)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 32];
+    snprintf(dir, sizeof dir, "%s/.glassbox-claims", p->o.sync_dir);
+    if (!p->claims_ready) {
+        if (gb_mkdirs(dir, e) != 0)
+            return -1;
+        p->claims_ready = 1;
+    }
+    snprintf(path, sizeof path, "%s/%016llx", dir, (unsigned long long)gb_hash64(data, len, 0));
+    size_t n = strlen(p->o.name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        int ok = write(fd, p->o.name, n) == (ssize_t)n;
+        close(fd);
+        return ok ? 1 : gb_err_sys(e, "cannot write %s", path);
+    }
+    if (errno != EEXIST)
+        return gb_err_sys(e, "cannot create %s", path);
+    uint8_t *owner;
+    size_t olen;
+    if (gb_read_file(path, 256, &owner, &olen, NULL) != 0)
+        return 0;
+    int mine = olen == n && memcmp(owner, p->o.name, n) == 0;
+    gb_free(owner);
+    return mine;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Scoring: the blocks (and AFL hit-count buckets) a run covered that no
+ * run covered before, merged into the global map. */
+#include "search_int.h"
+
+/* AFL's hit-count buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+. */
+static uint8_t bucket(uint8_t n)
+{
+    if (n <= 3)
+        return (uint8_t)(1u << (n - 1));
+    if (n <= 7)
+        return 8;
+    if (n <= 15)
+        return 16;
+    if (n <= 31)
+        return 32;
+    return n <= 127 ? 64 : 128;
+}
+
+void gb_cov_score(gb_cov_t *c, const uint8_t *map, size_t n, gb_score_t *out)
+{
+    uint8_t bits[GB_COV_MAP / 8] = {0};
+    uint32_t fresh = 0, nov = 0;
+    for (size_t i = 0; i < n && i < GB_COV_MAP; i++) {
+        if (!map[i])
+            continue;
+        bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+        uint8_t b = bucket(map[i]);
+        if (!c->virgin[i])
+            fresh++;
+        if (!(c->virgin[i] & b)) {
+            c->virgin[i] |= b;
+            nov++;
+        }
+    }
+    c->blocks += fresh;
+    c->novel_total += nov;
+    out->fresh = fresh;
+    out->novelty = nov;
+    out->sig = gb_hash64(bits, sizeof bits, 0);
+}

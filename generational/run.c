@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Run&Check: run one input natively on the cov build under the forkserver,
+ * score it by new coverage, save a crash or a hang, and hand what is worth
+ * keeping to storage (queue/, the peers) and to the worklist. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "search_int.h"
+
+int gb_run_start(gb_search_t *s, gb_err_t *e)
+{
+    char **argv = gb_argv_build(s->o.cov_bin, s->o.target_args, s->o.n_target_args, s->cur_input);
+    if (!argv)
+        return gb_err_set(e, "out of memory");
+    gb_fsrv_opts_t fo = {.argv = argv, .input_path = s->cur_input, .timeout_ms = s->o.timeout_ms,
+                         .mem_limit_mb = s->o.mem_limit_mb};
+    int rc = gb_fsrv_start(&fo, &s->fsrv, e);
+    gb_argv_free(argv);
+    return rc;
+}
+
+static int run_target(gb_search_t *s, const gb_item_t *it, gb_run_result_t *r, gb_err_t *e)
+{
+    for (;;) {
+        if (gb_fsrv_run(s->fsrv, it->data, it->len, r, e) == 0 && r->status != GB_RUN_ERROR)
+            return 0;
+        if (!gb_wait_for_space(s, errno)) /* writing the input file can hit a full disk */
+            break;
+    }
+    /* One restart: the forkserver may have been killed from outside. */
+    gb_fsrv_stop(s->fsrv);
+    s->fsrv = NULL;
+    if (gb_run_start(s, e) != 0 || gb_fsrv_run(s->fsrv, it->data, it->len, r, e) != 0 ||
+        r->status == GB_RUN_ERROR)
+        return gb_err_set(e, "the coverage build stopped running: %s", e ? e->msg : "");
+    return 0;
+}
+
+/* Runs and scores `it`; the run's result in *r, its signature in *sig. */
+static int run_scored(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, uint64_t *sig,
+                      gb_err_t *e)
+{
+    if (run_target(s, it, r, e) != 0)
+        return -1;
+    s->st.execs++;
+    gb_score_t sc;
+    gb_cov_score(&s->cov, gb_fsrv_map(s->fsrv), gb_fsrv_map_size(s->fsrv), &sc);
+    it->score = sc.fresh;
+    it->novelty = sc.novelty;
+    *sig = sc.sig;
+    return 0;
+}
+
+static gb_run_kind_t save_crash(gb_search_t *s, gb_item_t *it, const gb_run_result_t *r,
+                                uint64_t sig, const char *desc, gb_err_t *e)
+{
+    s->st.crashes_seen++;
+    int fresh = gb_hset_add(&s->crash_sigs, sig);
+    if (fresh < 0) {
+        gb_err_set(e, "out of memory");
+        return GB_KIND_FATAL;
+    }
+    if (fresh) {
+        uint32_t id;
+        while (gb_campaign_add_crash(s->camp, it->data, it->len, r->signal, desc, &id, e) != 0)
+            if (!gb_wait_for_space(s, errno))
+                return GB_KIND_FATAL;
+        it->crash_id = id;
+        s->st.crashes++;
+        if (!s->st.first_crash_ms)
+            s->st.first_crash_ms = gb_time_ms() - s->pulse.start_ms + 1;
+    }
+    return GB_KIND_CRASHED;
+}
+
+static gb_run_kind_t save_hang(gb_search_t *s, gb_item_t *it, uint64_t sig, const char *desc,
+                               gb_err_t *e)
+{
+    s->st.hangs_seen++;
+    int fresh = gb_hset_add(&s->hang_sigs, sig);
+    uint32_t id;
+    while (fresh > 0 && gb_campaign_add_hang(s->camp, it->data, it->len, desc, &id, e) != 0)
+        if (!gb_wait_for_space(s, errno))
+            return GB_KIND_FATAL;
+    gb_notice(s, GB_NOTE_HANG, "an input ran past the time limit; it is in hangs/ and "
+                               "is not expanded (raise -t if the target is only slow)");
+    s->st.hangs += fresh > 0;
+    return GB_KIND_HUNG; /* hangs are not traced: the trace build would hang too */
+}
+
+gb_run_kind_t gb_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e)
+{
+    gb_run_result_t r;
+    uint64_t sig;
+    if (run_scored(s, it, &r, &sig, e) != 0)
+        return GB_KIND_FATAL;
+    if (it->score)
+        s->last_find_ms = gb_time_ms();
+    char d[512];
+    snprintf(d, sizeof d, "%s%s", desc, it->score ? ",+cov" : "");
+    if (r.status == GB_RUN_CRASH)
+        return save_crash(s, it, &r, sig, d, e);
+    if (r.status == GB_RUN_TIMEOUT)
+        return save_hang(s, it, sig, d, e);
+    return GB_KIND_RAN;
+}
+
+gb_run_kind_t gb_run_again(gb_search_t *s, gb_item_t *it, int is_crash, gb_err_t *e)
+{
+    gb_run_result_t r;
+    uint64_t sig;
+    if (run_scored(s, it, &r, &sig, e) != 0)
+        return GB_KIND_FATAL;
+    if (r.status == GB_RUN_CRASH || is_crash) {
+        if (gb_hset_add(&s->crash_sigs, sig) > 0 && is_crash)
+            s->st.crashes++;
+        return GB_KIND_CRASHED;
+    }
+    return r.status == GB_RUN_TIMEOUT ? GB_KIND_HUNG : GB_KIND_RAN;
+}
+
+/* Stores a normally running input in queue/ and the libFuzzer corpus. */
+static int store(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e)
+{
+    char d[512];
+    uint32_t id;
+    snprintf(d, sizeof d, "%s%s", desc, it->score ? ",+cov" : "");
+    while (gb_campaign_add_queue(s->camp, it->data, it->len, d, &id, e) != 0)
+        if (!gb_wait_for_space(s, errno))
+            return -1;
+    while (gb_peers_kept(s->peers, it->data, it->len, e) != 0)
+        if (!gb_wait_for_space(s, errno))
+            return -1;
+    it->queue_id = id;
+    return 0;
+}
+
+int gb_run_keep(gb_search_t *s, gb_item_t *it, gb_run_kind_t kind, const char *desc, gb_err_t *e)
+{
+    if ((kind == GB_KIND_RAN && store(s, it, desc, e) != 0) ||
+        (gb_worklist_push(&s->work, it) != 0 && gb_err_set(e, "out of memory"))) {
+        gb_item_free(it);
+        return -1;
+    }
+    return 0;
+}
+
+int gb_run_input(gb_search_t *s, const uint8_t *data, size_t len, const char *desc, int imported,
+                 gb_err_t *e)
+{
+    int fresh = gb_hset_add(&s->seen, gb_hash64(data, len, 0));
+    if (fresh <= 0)
+        return fresh < 0 ? gb_err_set(e, "out of memory") : 0;
+    gb_item_t *it = gb_item_new(data, len, s->seq++);
+    if (!it)
+        return gb_err_set(e, "out of memory");
+    s->st.imported += imported != 0;
+    gb_run_kind_t kind = gb_run_check(s, it, desc, e);
+    if (kind <= GB_KIND_HUNG) {
+        gb_item_free(it);
+        return kind == GB_KIND_FATAL ? -1 : 0;
+    }
+    return gb_run_keep(s, it, kind, desc, e);
+}
+
+int gb_run_import(void *search, const uint8_t *data, size_t len, const char *desc, gb_err_t *e)
+{
+    gb_search_t *s = search;
+    if (s->stop)
+        return 1; /* offered again by the next sync */
+    return gb_run_input(s, data, len, desc, 1, e);
+}
