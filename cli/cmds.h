@@ -16,10 +16,4 @@ int gb_cmd_build(int argc, char **argv);
 int gb_cmd_plot(int argc, char **argv);
 int gb_cmd_solve(int argc, char **argv);
 
-/* Prints "glassbox CMD: MSG" on stderr and returns 1. */
-int gb_cli_fail(const char *cmd, const char *msg);
-
-/* argv joined with spaces (for fuzzer_stats' command_line); static buffer. */
-char *gb_cli_join(int argc, char **argv);
-
 #endif

@@ -20,21 +20,6 @@ static const struct {
     {"solve", gb_cmd_solve},
 };
 
-int gb_cli_fail(const char *cmd, const char *msg)
-{
-    fprintf(stderr, "glassbox %s: %s\n", cmd, msg);
-    return 1;
-}
-
-char *gb_cli_join(int argc, char **argv)
-{
-    static char buf[2048];
-    size_t n = 0;
-    for (int i = 0; i < argc && n < sizeof buf - 1; i++)
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? " " : "", argv[i]);
-    return buf;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: glassbox COMMAND [options]\n\n"

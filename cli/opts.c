@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Table-driven option parsing for the glassbox commands. */
+/* Table-driven option parsing for the glassbox commands, and the helpers
+ * every command shares (one-line errors, the joined command line). */
 #include "opts.h"
 
 #include <errno.h>
@@ -117,4 +118,19 @@ int gb_opts_args(const gb_cmd_t *cmd, int argc, char **argv, gb_args_t *a)
 {
     int r = gb_opts_parse(cmd, argc, argv, a->pos, &a->npos, &a->rest, &a->nrest);
     return r == 0 ? -1 : r > 0 ? 0 : 2;
+}
+
+int gb_cli_fail(const char *cmd, const char *msg)
+{
+    fprintf(stderr, "glassbox %s: %s\n", cmd, msg);
+    return 1;
+}
+
+char *gb_cli_join(int argc, char **argv)
+{
+    static char buf[2048];
+    size_t n = 0;
+    for (int i = 0; i < argc && n < sizeof buf - 1; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? " " : "", argv[i]);
+    return buf;
 }

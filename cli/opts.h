@@ -45,4 +45,10 @@ typedef struct gb_args {
  * the exit code to return at once (0 after --help, 2 on bad usage). */
 int gb_opts_args(const gb_cmd_t *cmd, int argc, char **argv, gb_args_t *a);
 
+/* Prints "glassbox CMD: MSG" on stderr and returns 1. */
+int gb_cli_fail(const char *cmd, const char *msg);
+
+/* argv joined with spaces (for fuzzer_stats' command_line); static buffer. */
+char *gb_cli_join(int argc, char **argv);
+
 #endif
