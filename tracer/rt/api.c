@@ -7,143 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_abi.h"
 #include "rt_int.h"
-
-#define GB_MAX_PARAMS 16
-
-rt_state_t rt;
-RT_TLS int rt_active;
-
-/* Shadow passing across calls (see docs/tracer.md, "Calls"). */
-RT_EXPORT __thread void *__gb_params[GB_MAX_PARAMS];
-RT_EXPORT __thread void *__gb_ret;
-RT_EXPORT __thread void *__gb_callee;
-/* The call-context hash, kept by instrumented calls (gb_abi.h). */
-RT_EXPORT __thread uint32_t __gb_ctx;
 
 /* Lets fuzz-bridge tell a trace build from anything else. */
 RT_EXPORT const char __gb_trace_marker[] = "GLASSBOX_TRACE_RUNTIME_V1";
-
-static uint64_t env_u64(const char *name, uint64_t dflt)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return dflt;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    return (*end || v == 0) ? dflt : (uint64_t)v;
-}
-
-RT_HIDDEN void rt_init(void)
-{
-    static int done;
-    if (done)
-        return;
-    done = 1;
-    rt.lim.max_pcs = env_u64("GLASSBOX_MAX_PCS", 100000);
-    rt.lim.max_depth = (unsigned)env_u64("GLASSBOX_MAX_DEPTH", 1000);
-    if (rt.lim.max_depth > 60000)
-        rt.lim.max_depth = 60000;
-    rt.lim.max_nodes = env_u64("GLASSBOX_MAX_NODES", 20u << 20);
-    rt.lim.backoff_free = (unsigned)env_u64("GLASSBOX_BACKOFF", 16);
-    const char *bc = getenv("GLASSBOX_BACKOFF_CTX");
-    rt.lim.backoff_ctx = !(bc && strcmp(bc, "0") == 0);
-    /* Off by default: exact table reads made the demo campaign's queries
-     * ~50x slower (docs/tracer.md, "Constant tables"). */
-    const char *tb = getenv("GLASSBOX_TABLES");
-    rt.lim.tables = tb && strcmp(tb, "1") == 0;
-    const char *ln = getenv("GLASSBOX_LENGTH");
-    rt.lim.length = !(ln && strcmp(ln, "0") == 0);
-}
-
-/* Called by the driver with the input buffer: opens the trace and makes
- * every input byte symbolic. Without GLASSBOX_TRACE_OUT the program runs
- * with no symbolic state at all. */
-RT_EXPORT void __gb_input(const uint8_t *data, size_t len)
-{
-    rt_init();
-    const char *path = getenv("GLASSBOX_TRACE_OUT");
-    if (!path || !*path || rt_out_open(path, data, len) != 0)
-        return;
-    rt_active = 1;
-    rt.input_len = len;
-    for (size_t i = 0; i < len; i++)
-        rt_shadow_set((uintptr_t)(data + i), rt_input(i));
-}
-
-RT_HIDDEN rt_expr_t *rt_input_len(void)
-{
-    static rt_expr_t *len_expr;
-    if (!rt_active || !rt.lim.length || rt.input_len >> (8 * GBT_LEN_BYTES))
-        return NULL;
-    if (!len_expr) {
-        rt_expr_t *v = rt_input(GBT_LEN_OFFSET);
-        for (unsigned k = 1; k < GBT_LEN_BYTES && v; k++)
-            v = rt_concat(rt_input(GBT_LEN_OFFSET + k), v);
-        len_expr = v ? rt_resize(v, 64) : NULL;
-    }
-    return len_expr;
-}
-
-/* For the driver: the shadow of LLVMFuzzerTestOneInput's size argument. */
-RT_EXPORT void *__gb_input_len(void)
-{
-    return rt_input_len();
-}
-
-/* QSYM-style back-off: a (site, calling context) records its first
- * `backoff_free` hits, then only hits whose count is a power of two. The
- * context (__gb_ctx) tells apart the callers of a shared helper, so one
- * caller's loop does not use up another's budget. Open addressing; a
- * slot is free while its count is 0. */
-static int backoff_allows(uint32_t site)
-{
-    enum { SLOTS = 1 << 17 };
-    static uint64_t keys[SLOTS];
-    static uint32_t hits[SLOTS];
-    uint64_t key = (uint64_t)(rt.lim.backoff_ctx ? __gb_ctx : 0) << 32 | site;
-    uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 47);
-    for (unsigned probe = 0; probe < 64; probe++, h = (h + 1) & (SLOTS - 1)) {
-        if (hits[h] == 0 || keys[h] == key) {
-            keys[h] = key;
-            uint32_t n = ++hits[h];
-            return n <= rt.lim.backoff_free || (n & (n - 1)) == 0;
-        }
-    }
-    return 1;
-}
-
-/* Whether an entry at `site` is recorded, asked before its condition is
- * built: back-off drops most of them (on the demo, all but 741 of 1.18 M
- * pins), and building each would cost nodes for nothing. */
-static int keep(uint32_t site)
-{
-    if (backoff_allows(site))
-        return 1;
-    rt.dropped++;
-    return 0;
-}
-
-static void record(unsigned kind, int taken, uint32_t site, rt_expr_t *cond)
-{
-    if (keep(site))
-        rt_out_pc(kind, taken, site, cond);
-}
-
-/* A pin that back-off has already let through. */
-static void pin_kept(rt_expr_t *e, uint64_t value, uint32_t site)
-{
-    rt_expr_t *eq = e ? rt_binop(GBT_OP_EQ, e, rt_const(e->width, value)) : NULL;
-    if (eq && eq->op != GBT_OP_CONST)
-        rt_out_pc(GBT_PC_PIN, 1, site, eq);
-}
-
-RT_HIDDEN void rt_pin(rt_expr_t *e, uint64_t value, uint32_t site)
-{
-    if (!e || e->op == GBT_OP_CONST || !keep(site))
-        return;
-    pin_kept(e, value, site);
-}
 
 static rt_expr_t *val(void *s, uint64_t v, unsigned width)
 {
@@ -176,7 +44,7 @@ RT_EXPORT void __gb_branch(void *c, uint64_t vc, uint32_t site)
     rt_expr_t *e = c;
     if (!e || e->op == GBT_OP_CONST || !rt_active)
         return;
-    record(GBT_PC_BRANCH, (int)(vc & 1), site, e);
+    rt_record(GBT_PC_BRANCH, (int)(vc & 1), site, e);
 }
 
 /* A symbolic divisor: the program's own "divisor != 0" condition, so the
@@ -184,7 +52,7 @@ RT_EXPORT void __gb_branch(void *c, uint64_t vc, uint32_t site)
 RT_EXPORT void __gb_divcheck(void *d, uint64_t vd, uint32_t site)
 {
     rt_expr_t *e = d;
-    if (!e || e->op == GBT_OP_CONST || !rt_active || !keep(site))
+    if (!e || e->op == GBT_OP_CONST || !rt_active || !rt_keep(site))
         return;
     rt_expr_t *ne = rt_binop(GBT_OP_NE, e, rt_const(e->width, 0));
     if (ne && ne->op != GBT_OP_CONST)
@@ -198,7 +66,7 @@ RT_EXPORT void __gb_switch(void *v, uint64_t vv, uint32_t width, uint32_t site, 
         return;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t c = cases[i] & rt_mask(width);
-        if (!keep(site + i))
+        if (!rt_keep(site + i))
             continue;
         rt_expr_t *eq = rt_binop(GBT_OP_EQ, (rt_expr_t *)v, rt_const(width, c));
         if (eq && eq->op != GBT_OP_CONST)
@@ -259,11 +127,11 @@ RT_EXPORT void *__gb_load_ix(const void *addr, uint32_t size, void *base, uint64
                              void *idx, uint64_t c, uint64_t scale, uint32_t site)
 {
     if (RT_UNLIKELY(symbolic(base) || symbolic(idx))) {
-        int table = rt_table_has((uintptr_t)addr, size), pin = keep(site);
+        int table = rt_table_has((uintptr_t)addr, size), pin = rt_keep(site);
         rt_expr_t *a = table || pin ? ix_addr(base, vbase, idx, c, scale, (uintptr_t)addr) : NULL;
         rt_expr_t *r = table && a ? rt_table_load(a, (uintptr_t)addr, size) : NULL;
         if (pin)
-            pin_kept(a, (uint64_t)(uintptr_t)addr, site);
+            rt_pin_kept(a, (uint64_t)(uintptr_t)addr, site);
         if (r)
             return r;
     }
@@ -276,8 +144,8 @@ RT_EXPORT void *__gb_load_ix(const void *addr, uint32_t size, void *base, uint64
 RT_EXPORT void __gb_store_ix(void *addr, uint32_t size, void *v, void *base, uint64_t vbase,
                              void *idx, uint64_t c, uint64_t scale, uint32_t site)
 {
-    if (RT_UNLIKELY(symbolic(base) || symbolic(idx)) && keep(site))
-        pin_kept(ix_addr(base, vbase, idx, c, scale, (uintptr_t)addr),
+    if (RT_UNLIKELY(symbolic(base) || symbolic(idx)) && rt_keep(site))
+        rt_pin_kept(ix_addr(base, vbase, idx, c, scale, (uintptr_t)addr),
                  (uint64_t)(uintptr_t)addr, site);
     if (size > 8)
         v = NULL;
@@ -337,7 +205,7 @@ RT_EXPORT void __gb_check_bound(void *idx, uint64_t v, uint32_t width, uint64_t 
         return;
     if (width < 64 && max_value(e) < n && max_value(e) < (1ull << (width - 1)))
         return; /* e.g. table[(c ^ b) & 0xff] into 256 entries: can never fail */
-    if (!keep(site))
+    if (!rt_keep(site))
         return;
     rt_expr_t *i = rt_unop(GBT_OP_SEXT, 64, e, 0);
     rt_expr_t *c = rt_binop(GBT_OP_ULT, i, rt_const(64, n));
@@ -381,7 +249,7 @@ RT_EXPORT void __gb_block(uint32_t id)
         return;
     }
     if (no_trace < 0) {
-        const char *path = getenv("GLASSBOX_TRACE_OUT");
+        const char *path = getenv(GB_ENV_TRACE_OUT);
         no_trace = !path || !*path;
     }
     if (no_trace)

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gb_abi.h"
 #include "io_int.h"
 
 extern __thread void *__gb_ret;
@@ -77,10 +78,10 @@ static struct {
 
 static void load_input(void)
 {
-    const char *path = getenv("GLASSBOX_INPUT");
+    const char *path = getenv(GB_ENV_INPUT);
     in.state = -1;
     struct stat st;
-    if (!rt_active && !getenv("GLASSBOX_TRACE_OUT"))
+    if (!rt_active && !getenv(GB_ENV_TRACE_OUT))
         return; /* not tracing: every model is a plain call */
     if (!path || !*path || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return;
@@ -114,7 +115,7 @@ static void start_trace(void)
     if (rt_active)
         return;
     rt_init();
-    const char *path = getenv("GLASSBOX_TRACE_OUT");
+    const char *path = getenv(GB_ENV_TRACE_OUT);
     if (path && *path && rt_out_open(path, in.data, in.len) == 0) {
         rt_active = 1;
         rt.input_len = in.len; /* the length variable's value on this run */

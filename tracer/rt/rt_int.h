@@ -116,6 +116,11 @@ RT_HIDDEN void rt_out_end(unsigned kind, int code);
 /* api.c */
 RT_HIDDEN void rt_init(void);
 RT_HIDDEN void rt_pin(rt_expr_t *e, uint64_t value, uint32_t site);
+/* record.c: whether an entry at `site` is recorded (back-off, asked before
+ * its condition is built); record one entry; a pin rt_keep let through. */
+RT_HIDDEN int rt_keep(uint32_t site);
+RT_HIDDEN void rt_record(unsigned kind, int taken, uint32_t site, rt_expr_t *cond);
+RT_HIDDEN void rt_pin_kept(rt_expr_t *e, uint64_t value, uint32_t site);
 /* The input's length as a 64-bit expression over the length variable
  * (docs/trace-format.md, "Input length"); NULL when tracing is off, the
  * variable is turned off, or the input is too long for it. */
