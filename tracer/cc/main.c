@@ -25,7 +25,7 @@ static const char usage[] =
     "  --mode=trace   symbolic tracer build: writes a .gbt trace when run with\n"
     "                 GLASSBOX_TRACE_OUT=FILE (glassbox runs it for you)\n"
     "  --mode=cov     coverage build: one counter per basic block in AFL++'s\n"
-    "                 map, linked with afl-compiler-rt.o (a valid afl-fuzz target)\n"
+    "                 map, linked with AFL++'s runtime (a valid afl-fuzz target)\n"
     "  GLASSBOX_MODE=trace|cov   the same, from the environment\n"
     "A program that defines LLVMFuzzerTestOneInput and no main gets a driver\n"
     "main that reads the input from argv[1] (or stdin).\n"
@@ -190,22 +190,23 @@ static gb_cc_mode_t parse_mode(const char *s)
     return 0;
 }
 
+/* The runtimes are packed at build time (tracer/rt_pack.cmake) so that only
+ * __gb_* names (and the drivers' main) are global in them; AFL++'s runtime
+ * is linked from a copy packed the same way. */
 static void add_runtime(args_t *link, gb_cc_mode_t mode)
 {
-    static char p1[PATH_MAX + 64], p2[PATH_MAX + 64];
+    static const char *const trace[] = {"libgb_rt_trace.a"};
+    static const char *const cov[] = {"gb_cov_marker.o", "libgb_rt_cov.a", "gb_afl_rt.o"};
+    static char paths[3][PATH_MAX + 64];
+    const char *const *names = mode == GB_CC_TRACE ? trace : cov;
+    size_t n = mode == GB_CC_TRACE ? 1 : 3;
     const char *dir = runtime_dir();
-    if (mode == GB_CC_TRACE) {
-        snprintf(p1, sizeof p1, "%.4000s/libgb_rt_trace.a", dir);
-        push(link, p1);
-    } else {
-        snprintf(p1, sizeof p1, "%.4000s/gb_cov_marker.o", dir);
-        snprintf(p2, sizeof p2, "%.4000s/libgb_rt_cov.a", dir);
-        push(link, p1);
-        push(link, p2);
-        push(link, GB_AFL_RT_PATH);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(paths[i], sizeof paths[i], "%.4000s/%s", dir, names[i]);
+        if (access(paths[i], R_OK) != 0)
+            die("runtime not found at %s (set GLASSBOX_RUNTIME_DIR)", paths[i]);
+        push(link, paths[i]);
     }
-    if (access(p1, R_OK) != 0)
-        die("runtime not found at %s (set GLASSBOX_RUNTIME_DIR)", p1);
 }
 
 int main(int argc, char **argv)

@@ -40,7 +40,9 @@ static uint8_t *read_all(FILE *f, size_t *len)
     return buf;
 }
 
-int main(int argc, char **argv)
+/* Default visibility: the runtime is built hidden and packed with hidden
+ * symbols made local (tracer/rt_pack.cmake), and main must stay global. */
+__attribute__((visibility("default"))) int main(int argc, char **argv)
 {
     if (LLVMFuzzerInitialize)
         LLVMFuzzerInitialize(&argc, &argv);
