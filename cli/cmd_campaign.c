@@ -158,6 +158,15 @@ static int start_libfuzzer(camp_t *c)
     return 0;
 }
 
+/* Whether worker NAME of the campaign has run before (its queue/ exists). */
+static int worker_exists(const camp_t *c, const char *name)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s/queue", c->out, name);
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int start_workers(camp_t *c)
 {
     char self[PATH_MAX], secs[32], tmo[32], lfdir[PATH_MAX];
@@ -179,8 +188,10 @@ static int start_workers(camp_t *c)
         argv[i++] = self;
         argv[i++] = "fuzz";
         argv[i++] = "-q";
-        argv[i++] = "-i";
-        argv[i++] = (char *)c->in;
+        if (c->in) {
+            argv[i++] = "-i";
+            argv[i++] = (char *)c->in;
+        }
         argv[i++] = "-o";
         argv[i++] = (char *)c->out;
         argv[i++] = "-n";
@@ -191,8 +202,8 @@ static int start_workers(camp_t *c)
             argv[i++] = "-V";
             argv[i++] = secs;
         }
-        if (c->resume)
-            argv[i++] = "--resume";
+        if (c->resume && worker_exists(c, name))
+            argv[i++] = "--resume"; /* a worker added on resume starts from the seeds */
         if (c->lf) {
             argv[i++] = "--libfuzzer-dir";
             argv[i++] = lfdir;

@@ -45,6 +45,16 @@ wait "$pid" || fail "campaign exited non-zero after SIGINT"
 [ -f "$WORK/sync2/glassbox/fuzzer_stats" ] && [ -f "$WORK/sync2/main/fuzzer_stats" ] || fail "no stats after SIGINT"
 pass "campaign: SIGINT stopped every job within $(( $(date +%s) - t0 )) s"
 
+# The stopped campaign continues without -i: the worker resumes its own dir,
+# its counters going on from where they were.
+execs0=$(stat_of "$WORK/sync2/glassbox/fuzzer_stats" execs_done)
+"$BIN/glassbox" campaign --resume -o "$WORK/sync2" --afl 1 --workers 1 -V 4 -- \
+  "$H/demo.trace" "$H/demo.cov" 2>"$WORK/resume.txt" ||
+  fail "campaign --resume without -i failed: $(tail -3 "$WORK/resume.txt")"
+execs1=$(stat_of "$WORK/sync2/glassbox/fuzzer_stats" execs_done)
+[ "$execs1" -gt "$execs0" ] || fail "the worker did not continue its counters ($execs0 -> $execs1)"
+pass "campaign --resume without -i: the worker continued ($execs0 -> $execs1 execs)"
+
 # Plots of a Glassbox and an AFL++ instance of the first campaign.
 for inst in glassbox1 main; do
   "$BIN/glassbox" plot "$S/$inst" -o "$WORK/plots-$inst" >/dev/null || fail "glassbox plot $inst failed"
