@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The expression DAG: hash-consed nodes with folding on construction, the
- * concrete bit-vector semantics (SMT-LIB), reachability and evaluation. */
+ * concrete bit-vector semantics (tracer/gb_bv.h), reachability and evaluation. */
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -9,99 +9,13 @@
 
 /* ---- Concrete semantics ---------------------------------------------- */
 
-static uint64_t sdiv_smt(uint64_t a, uint64_t b, unsigned w)
-{
-    uint64_t m = gb_mask(w), sb = 1ull << (w - 1);
-    int na = (a & sb) != 0, nb = (b & sb) != 0;
-    uint64_t ua = na ? (0 - a) & m : a, ub = nb ? (0 - b) & m : b;
-    uint64_t q = ub == 0 ? m : ua / ub;
-    return (na ^ nb) ? (0 - q) & m : q;
-}
-
-static uint64_t srem_smt(uint64_t a, uint64_t b, unsigned w)
-{
-    uint64_t m = gb_mask(w), sb = 1ull << (w - 1);
-    int na = (a & sb) != 0, nb = (b & sb) != 0;
-    uint64_t ua = na ? (0 - a) & m : a, ub = nb ? (0 - b) & m : b;
-    uint64_t r = ub == 0 ? ua : ua % ub;
-    return na ? (0 - r) & m : r; /* the remainder takes the dividend's sign */
-}
-
-static uint64_t ashr_smt(uint64_t a, uint64_t b, unsigned w)
-{
-    uint64_t m = gb_mask(w);
-    int neg = (a >> (w - 1)) & 1;
-    if (b >= w)
-        return neg ? m : 0;
-    return (a >> b) | (neg ? (m & ~(m >> b)) : 0);
-}
-
-/* Signed order as unsigned order after flipping the sign bit: avoids
- * implementation-defined conversions to int64_t. */
-static int slt(uint64_t a, uint64_t b, unsigned w)
-{
-    uint64_t sb = 1ull << (w - 1);
-    return (a ^ sb) < (b ^ sb);
-}
-
-static uint64_t apply_arith(unsigned op, unsigned w, uint64_t a, uint64_t b)
-{
-    uint64_t m = gb_mask(w);
-    switch (op) {
-    case GBT_OP_ADD: return (a + b) & m;
-    case GBT_OP_SUB: return (a - b) & m;
-    case GBT_OP_MUL: return (a * b) & m;
-    case GBT_OP_UDIV: return b == 0 ? m : a / b;
-    case GBT_OP_SDIV: return sdiv_smt(a, b, w);
-    case GBT_OP_UREM: return b == 0 ? a : a % b;
-    case GBT_OP_SREM: return srem_smt(a, b, w);
-    case GBT_OP_SHL: return b >= w ? 0 : (a << b) & m;
-    case GBT_OP_LSHR: return b >= w ? 0 : a >> b;
-    case GBT_OP_ASHR: return ashr_smt(a, b, w);
-    case GBT_OP_AND: return a & b;
-    case GBT_OP_OR: return a | b;
-    case GBT_OP_XOR: return a ^ b;
-    default: return 0;
-    }
-}
-
-static uint64_t apply_cmp(unsigned op, unsigned w, uint64_t a, uint64_t b)
-{
-    switch (op) {
-    case GBT_OP_EQ: return a == b;
-    case GBT_OP_NE: return a != b;
-    case GBT_OP_ULT: return a < b;
-    case GBT_OP_ULE: return a <= b;
-    case GBT_OP_UGT: return a > b;
-    case GBT_OP_UGE: return a >= b;
-    case GBT_OP_SLT: return slt(a, b, w);
-    case GBT_OP_SLE: return !slt(b, a, w);
-    case GBT_OP_SGT: return slt(b, a, w);
-    case GBT_OP_SGE: return !slt(a, b, w);
-    default: return 0;
-    }
-}
-
+/* The definition lives in tracer/gb_bv.h, shared with the runtime's
+ * folding, so that a value folded in a target is the value evaluated here
+ * and the value Z3 gives. */
 uint64_t gb_expr_apply(unsigned op, unsigned width, unsigned aw0, unsigned aw1,
                        const uint64_t *a, uint64_t imm)
 {
-    uint64_t m = gb_mask(width);
-    if (op >= GBT_OP_ADD && op <= GBT_OP_XOR)
-        return apply_arith(op, width, a[0], a[1]);
-    if (gbt_op_is_cmp(op))
-        return apply_cmp(op, aw0, a[0], a[1]);
-    switch (op) {
-    case GBT_OP_CONST: return imm & m;
-    case GBT_OP_NOT: return ~a[0] & m;
-    case GBT_OP_NEG: return (0 - a[0]) & m;
-    case GBT_OP_ZEXT: return a[0];
-    case GBT_OP_SEXT:
-        return ((a[0] >> (aw0 - 1)) & 1) ? (a[0] | (m & ~gb_mask(aw0))) : a[0];
-    case GBT_OP_EXTRACT: return (a[0] >> imm) & m;
-    case GBT_OP_CONCAT: return ((a[0] << aw1) | a[1]) & m;
-    case GBT_OP_ITE: return (a[0] & 1) ? a[1] : a[2];
-    default: return 0;
-    }
+    return gb_bv_apply(op, width, aw0, aw1, a, imm);
 }
 
 /* ---- Tables ---------------------------------------------------------- */

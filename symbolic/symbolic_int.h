@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gb_bv.h"
 #include "gbt.h"
 #include "symbolic.h"
 
@@ -68,11 +69,11 @@ void gb_dag_seal(gb_dag_t *d); /* drop the hash table after loading */
 uint32_t gb_dag_mk(gb_dag_t *d, unsigned op, unsigned width, unsigned nargs,
                    const uint32_t *args, uint64_t imm);
 
-static inline uint64_t gb_mask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+static inline uint64_t gb_mask(unsigned w) { return gb_bv_mask(w); }
 
 /* Result of `op` on concrete argument values (already masked to their
  * widths); `aw` is the width of argument 0 (and of the low half for CONCAT
- * via aw1). SMT-LIB semantics throughout. */
+ * via aw1). SMT-LIB semantics throughout: gb_bv_apply (tracer/gb_bv.h). */
 uint64_t gb_expr_apply(unsigned op, unsigned width, unsigned aw0, unsigned aw1,
                        const uint64_t *a, uint64_t imm);
 

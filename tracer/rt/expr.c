@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "gb_bv.h"
 #include "rt_int.h"
 
 #define CHUNK_NODES (1u << 20) /* 32 MiB of nodes per arena chunk */
@@ -16,15 +17,7 @@ static rt_expr_t *inputs_cache[4096]; /* INPUT nodes for the first 4 KiB */
 
 RT_HIDDEN uint64_t rt_mask(unsigned width)
 {
-    return width >= 64 ? ~0ull : ((1ull << width) - 1);
-}
-
-static int64_t sext(uint64_t v, unsigned width)
-{
-    if (width >= 64)
-        return (int64_t)v;
-    uint64_t sign = 1ull << (width - 1);
-    return (int64_t)((v ^ sign) - sign);
+    return gb_bv_mask(width);
 }
 
 static rt_expr_t *alloc_node(void)
@@ -124,47 +117,13 @@ RT_HIDDEN rt_expr_t *rt_input(uint64_t offset)
 
 static int is_const(const rt_expr_t *e) { return e->op == GBT_OP_CONST; }
 
-/* Bit-exact semantics shared with symbolic/ (SMT-LIB for division by 0). */
-RT_HIDDEN uint64_t rt_eval_binop(unsigned op, unsigned w, uint64_t a, uint64_t b)
+/* Constant folds evaluate through tracer/gb_bv.h, the semantics symbolic/
+ * evaluates with and Z3 agrees with: a folded value is the one a solver
+ * would have computed from the expression. */
+static rt_expr_t *fold1(unsigned op, unsigned width, const rt_expr_t *a, uint64_t imm)
 {
-    uint64_t m = rt_mask(w);
-    int64_t sa = sext(a, w), sb = sext(b, w);
-    switch (op) {
-    case GBT_OP_ADD: return (a + b) & m;
-    case GBT_OP_SUB: return (a - b) & m;
-    case GBT_OP_MUL: return (a * b) & m;
-    case GBT_OP_UDIV: return b ? a / b : m;
-    case GBT_OP_UREM: return b ? a % b : a;
-    case GBT_OP_SDIV:
-        if (b == 0)
-            return sa < 0 ? 1 : m;
-        if (sb == -1)
-            return (uint64_t)(-(uint64_t)sa) & m;
-        return (uint64_t)(sa / sb) & m;
-    case GBT_OP_SREM:
-        if (b == 0)
-            return a;
-        if (sb == -1)
-            return 0;
-        return (uint64_t)(sa % sb) & m;
-    case GBT_OP_SHL: return b >= w ? 0 : (a << b) & m;
-    case GBT_OP_LSHR: return b >= w ? 0 : a >> b;
-    case GBT_OP_ASHR: return b >= w ? (sa < 0 ? m : 0) : (uint64_t)(sa >> b) & m;
-    case GBT_OP_AND: return a & b;
-    case GBT_OP_OR: return a | b;
-    case GBT_OP_XOR: return a ^ b;
-    case GBT_OP_EQ: return a == b;
-    case GBT_OP_NE: return a != b;
-    case GBT_OP_ULT: return a < b;
-    case GBT_OP_ULE: return a <= b;
-    case GBT_OP_UGT: return a > b;
-    case GBT_OP_UGE: return a >= b;
-    case GBT_OP_SLT: return sa < sb;
-    case GBT_OP_SLE: return sa <= sb;
-    case GBT_OP_SGT: return sa > sb;
-    case GBT_OP_SGE: return sa >= sb;
-    default: return 0;
-    }
+    uint64_t v[3] = {a->imm, 0, 0};
+    return rt_const(width, gb_bv_apply(op, width, a->width, 0, v, imm));
 }
 
 /* x op c that leaves x unchanged, or gives a constant. */
@@ -194,7 +153,7 @@ RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
         return NULL;
     unsigned w = gbt_op_is_cmp(op) ? 1 : a->width;
     if (is_const(a) && is_const(b))
-        return rt_const(w, rt_eval_binop(op, a->width, a->imm, b->imm));
+        return rt_const(w, gb_bv_binop(op, a->width, a->imm, b->imm));
     /* Canonical order for commutative ops: constant on the right. */
     if (is_const(a) && (op == GBT_OP_ADD || op == GBT_OP_MUL || op == GBT_OP_AND ||
                         op == GBT_OP_OR || op == GBT_OP_XOR || op == GBT_OP_EQ ||
@@ -214,7 +173,7 @@ RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
 static rt_expr_t *zext(rt_expr_t *a, unsigned width)
 {
     if (is_const(a))
-        return rt_const(width, a->imm);
+        return fold1(GBT_OP_ZEXT, width, a, 0);
     if (a->op == GBT_OP_ZEXT)
         a = a->arg[0];
     return mk(GBT_OP_ZEXT, width, a, NULL, NULL, 0);
@@ -231,17 +190,14 @@ RT_HIDDEN rt_expr_t *rt_unop(unsigned op, unsigned width, rt_expr_t *a, uint64_t
         if (width == a->width)
             return a;
         if (is_const(a))
-            return rt_const(width, (uint64_t)sext(a->imm, a->width));
+            return fold1(op, width, a, 0);
         return mk(op, width, a, NULL, NULL, 0);
     case GBT_OP_EXTRACT:
         return rt_extract(a, (unsigned)imm, width);
     case GBT_OP_NOT:
-        if (is_const(a))
-            return rt_const(a->width, ~a->imm);
-        return mk(op, a->width, a, NULL, NULL, 0);
     case GBT_OP_NEG:
         if (is_const(a))
-            return rt_const(a->width, -a->imm);
+            return fold1(op, a->width, a, 0);
         return mk(op, a->width, a, NULL, NULL, 0);
     default:
         return NULL;
@@ -255,7 +211,7 @@ RT_HIDDEN rt_expr_t *rt_extract(rt_expr_t *a, unsigned lo, unsigned width)
     if (lo == 0 && width == a->width)
         return a;
     if (is_const(a))
-        return rt_const(width, a->imm >> lo);
+        return fold1(GBT_OP_EXTRACT, width, a, lo);
     if (a->op == GBT_OP_EXTRACT)
         return rt_extract(a->arg[0], lo + (unsigned)a->imm, width);
     if (a->op == GBT_OP_CONCAT) {
@@ -283,7 +239,7 @@ RT_HIDDEN rt_expr_t *rt_concat(rt_expr_t *hi, rt_expr_t *lo)
         return NULL;
     unsigned w = (unsigned)hi->width + lo->width;
     if (is_const(hi) && is_const(lo))
-        return rt_const(w, (hi->imm << lo->width) | lo->imm);
+        return rt_const(w, gb_bv_concat(hi->imm, lo->imm, lo->width, w));
     /* Adjacent pieces of one value join back into it. */
     if (hi->op == GBT_OP_EXTRACT && lo->op == GBT_OP_EXTRACT && hi->arg[0] == lo->arg[0] &&
         hi->imm == lo->imm + lo->width)

@@ -88,7 +88,6 @@ RT_HIDDEN rt_expr_t *rt_concat(rt_expr_t *hi, rt_expr_t *lo);
 RT_HIDDEN rt_expr_t *rt_resize(rt_expr_t *a, unsigned width); /* zext or extract */
 RT_HIDDEN rt_expr_t *rt_read(rt_expr_t *off, rt_table_t *t, unsigned width);
 RT_HIDDEN uint64_t rt_mask(unsigned width);
-RT_HIDDEN uint64_t rt_eval_binop(unsigned op, unsigned width, uint64_t a, uint64_t b);
 
 /* shadow.c: one shadow pointer per byte of memory. */
 RT_HIDDEN rt_expr_t *rt_shadow_get(uintptr_t addr);
