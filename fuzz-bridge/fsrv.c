@@ -14,13 +14,16 @@
 #include <unistd.h>
 
 #include "bridge_int.h"
+#include "gb_abi.h"
 
 /* The segment is always 8 MiB, the largest map a 4.04c hello can announce
  * (FS_OPT_MAX_MAPSIZE), so a larger announced map never needs a new
  * segment and a restart keeps the same id. Only the announced size is
  * cleared per run, and untouched pages cost nothing. */
 #define FSRV_SHM_BYTES (1u << 23)
-#define FSRV_DEFAULT_MAP 65536u /* what pre-options targets use (MAP_SIZE) */
+/* A target that announces no size: AFL++'s MAP_SIZE, which is our cov
+ * builds' map too (ids below GB_MAP_SIZE). */
+#define FSRV_DEFAULT_MAP GB_MAP_SIZE
 
 #define FSRV_CTL_FD 198
 #define FSRV_ST_FD 199

@@ -15,7 +15,7 @@
 
 #define CFG_MAGIC 0x46434247u /* "GBCF" */
 #define CFG_VERSION 1u
-#define CFG_MAP 65536u /* block ids are below the coverage map size */
+#define CFG_MAP GB_MAP_SIZE /* block ids are below the coverage map size */
 #define CFG_MAX_BYTES (1u << 30)
 #define NONE UINT32_MAX
 

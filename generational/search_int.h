@@ -9,10 +9,9 @@
 #include "cfg_int.h"
 #include "corpus.h"
 #include "fuzz_bridge.h"
+#include "gb_abi.h" /* GB_MAP_SIZE */
 #include "generational.h"
 #include "symbolic.h"
-
-#define GB_COV_MAP 65536u
 
 /* ---- worklist.c: inputs waiting for expansion -------------------------- */
 
@@ -53,7 +52,7 @@ void gb_item_free(gb_item_t *it);
 /* ---- coverage.c: what all runs covered --------------------------------- */
 
 typedef struct gb_cov {
-    uint8_t virgin[GB_COV_MAP]; /* hit-count bucket bits seen per block (0 = never hit) */
+    uint8_t virgin[GB_MAP_SIZE]; /* hit-count bucket bits seen per block (0 = never hit) */
     uint32_t blocks;            /* blocks covered by any run */
     uint64_t novel_total;       /* new (block, bucket) pairs over all runs: detects payoff */
 } gb_cov_t;

@@ -14,7 +14,6 @@
 #include "cfg_int.h"
 #include "symbolic.h"
 
-#define MAP 65536u
 enum { BR = 0, PIN = 1, SW = 2, CHECK = 3 }; /* gbt.h's entry kinds */
 
 static int fails;
@@ -86,7 +85,7 @@ static gb_pc_info_t pc_at(const gb_trace_t *t, size_t i)
 static uint32_t covered(const uint8_t *virgin)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < MAP; i++)
+    for (uint32_t i = 0; i < GB_MAP_SIZE; i++)
         n += virgin[i] != 0;
     return n;
 }
@@ -133,7 +132,7 @@ static void test_reach(const char *tbin, const char *cbin)
     }
     if (fails)
         return;
-    static uint8_t b[MAP], a[MAP], cm[MAP];
+    static uint8_t b[GB_MAP_SIZE], a[GB_MAP_SIZE], cm[GB_MAP_SIZE];
     for (int i = 0; i < 5; i++) {
         cover(a, t[i]);
         if (i != 4)
@@ -182,7 +181,7 @@ static void test_reach(const char *tbin, const char *cbin)
 
     /* D, fresh: the indirect call's target never ran. Returning from the
      * harness counts as code outside the CFG, which may call it. */
-    static uint8_t dm[MAP];
+    static uint8_t dm[GB_MAP_SIZE];
     for (int i = 0; i < 5; i++)
         if (i != 3)
             cover(dm, t[i]);
@@ -200,7 +199,7 @@ static void test_sites(const char *tbin, const char *cbin)
 {
     static const char *in[5] = {"ACx0", "BDy0", "ACz0", "I000", "ACx\007"};
     gb_cfg_t *c = load(cbin);
-    static uint8_t v[MAP];
+    static uint8_t v[GB_MAP_SIZE];
     memset(v, 0, sizeof v);
     gb_trace_t *t[5];
     for (int i = 0; i < 5; i++) {
@@ -310,7 +309,7 @@ static void test_handmade(void)
         EXPECT(0, "the hand-written section does not parse: %s", e.msg);
         return;
     }
-    static uint8_t v[MAP];
+    static uint8_t v[GB_MAP_SIZE];
     const uint32_t cov[] = {100, 101, 102, 103, 104, 106, 300, 301};
     for (size_t i = 0; i < sizeof cov / sizeof cov[0]; i++)
         v[cov[i]] = 1;
@@ -369,7 +368,7 @@ static void test_bad(const char *cbin)
     d[0] ^= 1;
     /* Random corruption: rejected or parsed, never a crash, and whatever
      * parses can be asked. */
-    static uint8_t v[MAP];
+    static uint8_t v[GB_MAP_SIZE];
     srand(1);
     for (int it = 0; it < 3000; it++) {
         size_t at = (size_t)rand() % len;
