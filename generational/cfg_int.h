@@ -8,8 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gb_abi.h" /* GB_MAP_SIZE */
 #include "gb_base.h"
+#include "gbcfg.h" /* the section's constants; GB_MAP_SIZE */
+#include "gbt.h"   /* enum gbt_pc_kind */
 
 typedef struct gb_cfg gb_cfg_t;
 

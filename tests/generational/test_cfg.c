@@ -14,8 +14,6 @@
 #include "cfg_int.h"
 #include "symbolic.h"
 
-enum { BR = 0, PIN = 1, SW = 2, CHECK = 3 }; /* gbt.h's entry kinds */
-
 static int fails;
 static const char *work;
 
@@ -100,7 +98,7 @@ static void expect_shape(const gb_trace_t *t, const char *shape, const char *in)
     char got[64] = "";
     for (size_t i = 0; i < info.pcs && i < sizeof got - 1; i++) {
         gb_pc_info_t pc = pc_at(t, i);
-        char k = pc.kind == BR ? 'b' : pc.kind == SW ? 's' : '?';
+        char k = pc.kind == GBT_PC_BRANCH ? 'b' : pc.kind == GBT_PC_SWITCH ? 's' : '?';
         got[i] = pc.taken && k != '?' ? (char)(k - 'a' + 'A') : k;
     }
     EXPECT(strcmp(got, shape) == 0, "trace of %.4s has entries %s, want %s", in, got, shape);
@@ -156,10 +154,13 @@ static void test_reach(const char *tbin, const char *cbin)
     EXPECT(!gb_cfg_incomplete(c), "a CFG that lists every block is not incomplete");
     /* Pins, checks and unknown sites are never decided. */
     gb_pc_info_t pc = pc_at(t[0], 1);
-    EXPECT(gb_cfg_flip_may_reach(c, PIN, pc.site, 1, a, covered(a)) == 1, "a PIN is decided");
-    EXPECT(gb_cfg_flip_may_reach(c, CHECK, pc.site, 1, a, covered(a)) == 1, "a CHECK is decided");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, pc.site, 1, a, covered(a)) == 1, "wrong kind is decided");
-    EXPECT(gb_cfg_flip_may_reach(c, BR, pc.site ^ 0x5a5a5a5au, 1, a, covered(a)) == 1,
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_PIN, pc.site, 1, a, covered(a)) == 1,
+           "a PIN is decided");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_CHECK, pc.site, 1, a, covered(a)) == 1,
+           "a CHECK is decided");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, pc.site, 1, a, covered(a)) == 1,
+           "wrong kind is decided");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_BRANCH, pc.site ^ 0x5a5a5a5au, 1, a, covered(a)) == 1,
            "an unknown site is decided");
     /* A covered block the CFG does not list: from then on nothing is skipped. */
     uint32_t foreign = 1;
@@ -314,14 +315,18 @@ static void test_handmade(void)
     for (size_t i = 0; i < sizeof cov / sizeof cov[0]; i++)
         v[cov[i]] = 1;
     uint32_t n = (uint32_t)(sizeof cov / sizeof cov[0]);
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2000, 0, v, n) == 0, "memcpy called back");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2001, 0, v, n) == 1, "qsort cannot call back");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2002, 0, v, n) == 0, "g or a dead block counted");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2003, 0, v, n) == 1, "an indirect call cannot reach cb");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2000, 1, v, n) == 1, "!= case 0 cannot take case 1");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2004, 0, v, n) == 1, "a site past the cases is known");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2000, 0, v, n) == 0, "memcpy called back");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2001, 0, v, n) == 1, "qsort cannot call back");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2002, 0, v, n) == 0,
+           "g or a dead block counted");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2003, 0, v, n) == 1,
+           "an indirect call cannot reach cb");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2000, 1, v, n) == 1,
+           "!= case 0 cannot take case 1");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2004, 0, v, n) == 1,
+           "a site past the cases is known");
     /* g is local: its return goes back to f's case 2, then the dead block */
-    EXPECT(gb_cfg_flip_may_reach(c, BR, 0x3000, 1, v, n) == 0, "g's branch reaches cb");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_BRANCH, 0x3000, 1, v, n) == 0, "g's branch reaches cb");
     gb_cfg_free(c);
     b.b[flags_at] = 0x10; /* f's first block: flag bit 4 */
     EXPECT(gb_cfg_parse(b.b, b.n, &c, &e) == -1, "an unknown block flag parses");
