@@ -282,7 +282,7 @@ static void wait_loop(camp_t *c, gb_statview_t *v)
         /* every job has its own -V; this is only a backstop */
         if (c->secs && time(NULL) - start > (time_t)c->secs + 60)
             break;
-        if (time(NULL) - last >= 2) {
+        if (time(NULL) - last >= GB_STATUS_EVERY_MS / 1000) {
             gb_status_show_sync(v, c->out, 0);
             last = time(NULL);
         }
@@ -293,7 +293,7 @@ static void wait_loop(camp_t *c, gb_statview_t *v)
 
 int gb_cmd_campaign(int argc, char **argv)
 {
-    camp_t c = {.afl = 1, .workers = 1, .tmo = 1000};
+    camp_t c = {.afl = 1, .workers = 1, .tmo = GB_RUN_TIMEOUT_MS};
     const gb_opt_t opts[] = {
         {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required unless --resume)", &c.in},
         {'o', "output", GB_OPT_STR, "DIR", NULL, "sync directory (required)", &c.out},

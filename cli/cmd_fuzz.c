@@ -37,7 +37,8 @@ static void on_stop(int sig)
 int gb_cmd_fuzz(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *name = "glassbox", *lfdir = NULL;
-    unsigned long long t = 1000, v = 0, st = 2000, sb = 30000, mem = 2048;
+    unsigned long long t = GB_RUN_TIMEOUT_MS, v = 0, st = GB_SOLVER_TIMEOUT_MS;
+    unsigned long long sb = GB_SOLVER_BUDGET_MS, mem = GB_MEM_LIMIT_MB;
     int no_opt = 0, quiet = 0, resume = 0, no_cfg = 0;
     const gb_opt_t opts[] = {
         {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required)", &in},

@@ -254,7 +254,7 @@ static int run(const char *mode, const char **pos, int npos, const solve_cfg_t *
 int gb_cmd_solve(int argc, char **argv)
 {
     const char *mode = "full", *cin = NULL, *cout = NULL;
-    unsigned long long tmo = 2000, budget = 0;
+    unsigned long long tmo = GB_SOLVER_TIMEOUT_MS, budget = GB_SOLVER_BUDGET_MS;
     int no_opt = 0, check = 0, verbose = 0;
     const gb_opt_t opts[] = {
         {0, "mode", GB_OPT_STR, "plain|full|both", NULL,

@@ -14,7 +14,7 @@
 int gb_cmd_trace(int argc, char **argv)
 {
     const char *out = NULL;
-    unsigned long long t = 10000;
+    unsigned long long t = GB_TRACE_TIMEOUT_MS(GB_RUN_TIMEOUT_MS);
     const gb_opt_t opts[] = {
         {'o', "output", GB_OPT_STR, "FILE.gbt", NULL, "where to write the trace (required)", &out},
         {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit for the run (default 10000)", &t},

@@ -4,6 +4,7 @@
 #ifndef GB_CLI_CMDS_H
 #define GB_CLI_CMDS_H
 
+#include "gb_config.h" /* the defaults the option tables state */
 #include "opts.h"
 
 #define GB_N(a) (sizeof(a) / sizeof((a)[0]))

@@ -15,6 +15,7 @@
 
 #include "bridge_int.h"
 #include "gb_abi.h"
+#include "gb_config.h"
 
 /* The segment is always 8 MiB, the largest map a 4.04c hello can announce
  * (FS_OPT_MAX_MAPSIZE), so a larger announced map never needs a new
@@ -361,7 +362,7 @@ static int fsrv_copy_opts(gb_fsrv_t *f, const gb_fsrv_opts_t *o)
         if (!(f->argv[i] = gb_strdup(o->argv[i])))
             return -1;
     f->input_path = gb_strdup(o->input_path);
-    f->timeout_ms = o->timeout_ms ? o->timeout_ms : 1000;
+    f->timeout_ms = o->timeout_ms ? o->timeout_ms : GB_RUN_TIMEOUT_MS;
     f->mem_limit_mb = o->mem_limit_mb;
     f->show_output = o->show_output;
     return f->input_path ? 0 : -1;

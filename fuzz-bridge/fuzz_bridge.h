@@ -36,7 +36,7 @@ typedef struct gb_fsrv gb_fsrv_t;
 typedef struct gb_fsrv_opts {
     char *const *argv;      /* target argv (argv[0] = path), NULL-terminated */
     const char *input_path; /* gb_fsrv_run writes each input here (argv names it) */
-    unsigned timeout_ms;    /* per run; 0 = 1000 */
+    unsigned timeout_ms;    /* per run; 0 = GB_RUN_TIMEOUT_MS */
     unsigned mem_limit_mb;  /* RLIMIT_AS for the target; 0 = none */
     int show_output;        /* 0: target stdout/stderr go to /dev/null */
 } gb_fsrv_opts_t;

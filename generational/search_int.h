@@ -9,7 +9,8 @@
 #include "cfg_int.h"
 #include "corpus.h"
 #include "fuzz_bridge.h"
-#include "gb_abi.h" /* GB_MAP_SIZE */
+#include "gb_abi.h"    /* GB_MAP_SIZE */
+#include "gb_config.h" /* the search's intervals and limits */
 #include "generational.h"
 #include "symbolic.h"
 
@@ -81,8 +82,6 @@ typedef struct gb_sites {
     size_t n, cap;
 } gb_sites_t;
 
-#define GB_SITE_FREE_TRIES 8 /* unpaid flips of one site before back-off */
-
 /* The record of flipping `site` to direction `dir` (NULL when out of memory). */
 gb_site_stat_t *gb_sites_get(gb_sites_t *t, uint32_t site, unsigned dir);
 /* 0 when the direction is backed off: its last GB_SITE_FREE_TRIES children
@@ -101,10 +100,6 @@ typedef struct gb_pulse {
     uint64_t last_status_ms; /* fuzzer_stats and plot_data written */
     uint64_t last_solver_ms; /* learned clauses and answers shared */
 } gb_pulse_t;
-
-#define GB_SYNC_EVERY_MS 5000     /* how often peers' queues are read */
-#define GB_SOLVER_SYNC_MS 30000u  /* how often learned clauses are shared */
-#define GB_MAX_REPAIRS 4          /* rounds of repairing one optimistic child */
 
 struct gb_search {
     gb_search_opts_t o;
