@@ -95,12 +95,13 @@ static int build_all(build_t *b, const char **failed)
 
 int gb_cmd_build(int argc, char **argv)
 {
-    build_t b = {.dir = "."};
+    build_t b = {0};
     const gb_opt_t opts[] = {
-        {'o', "output", GB_OPT_STR, "DIR", NULL, "where the builds go (default .)", &b.dir},
-        {'n', "name", GB_OPT_STR, "NAME", NULL, "base name (default: the first source's)", &b.name},
-        {0, "cflags", GB_OPT_STR, "FLAGS", "GLASSBOX_CFLAGS",
-         "extra compiler flags, space-separated (-I, -D, libraries)", &b.flags},
+        GB_OPTION_STR('o', "output", "DIR", NULL, ".", &b.dir, "where the builds go"),
+        GB_OPTION_STR('n', "name", "NAME", NULL, NULL, &b.name,
+                      "base name; without it, the first source's without its extension"),
+        GB_OPTION_STR(0, "cflags", "FLAGS", "GLASSBOX_CFLAGS", NULL, &b.flags,
+                      "extra compiler flags, space-separated (-I, -D, libraries)"),
     };
     const gb_cmd_t cmd = {"build", "[-o DIR] [-n NAME] [--cflags FLAGS] SOURCE...",
                           "Builds a libFuzzer-style harness four ways: NAME.trace and NAME.cov\n"

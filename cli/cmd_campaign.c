@@ -293,16 +293,19 @@ static void wait_loop(camp_t *c, gb_statview_t *v)
 
 int gb_cmd_campaign(int argc, char **argv)
 {
-    camp_t c = {.afl = 1, .workers = 1, .tmo = GB_RUN_TIMEOUT_MS};
+    camp_t c = {0};
     const gb_opt_t opts[] = {
-        {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required unless --resume)", &c.in},
-        {'o', "output", GB_OPT_STR, "DIR", NULL, "sync directory (required)", &c.out},
-        {0, "afl", GB_OPT_UINT, "N", NULL, "afl-fuzz instances: one -M, then -S (default 1)", &c.afl},
-        {0, "libfuzzer", GB_OPT_UINT, "N", NULL, "libFuzzer jobs on LF_BIN (default 0)", &c.lf},
-        {0, "workers", GB_OPT_UINT, "N", NULL, "Glassbox workers (default 1)", &c.workers},
-        {'V', "time", GB_OPT_UINT, "SECONDS", NULL, "stop everything after this long", &c.secs},
-        {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit per run (default 1000)", &c.tmo},
-        {0, "resume", GB_OPT_FLAG, NULL, NULL, "continue the campaign in OUT", &c.resume},
+        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &c.in,
+                      "seed directory (required unless --resume)"),
+        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &c.out, "sync directory (required)"),
+        GB_OPTION_UINT(0, "afl", "N", NULL, 1, &c.afl, "afl-fuzz instances: one -M, then -S"),
+        GB_OPTION_UINT(0, "libfuzzer", "N", NULL, 0, &c.lf, "libFuzzer jobs on LF_BIN"),
+        GB_OPTION_UINT(0, "workers", "N", NULL, 1, &c.workers, "Glassbox workers"),
+        GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &c.secs,
+                       "stop everything after this long, 0 = never"),
+        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &c.tmo,
+                       "time limit per run, for afl-fuzz and the workers"),
+        GB_OPTION_FLAG(0, "resume", &c.resume, "continue the campaign in OUT"),
     };
     const gb_cmd_t cmd = {"campaign",
                           "-i SEEDS -o SYNC [options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...]",

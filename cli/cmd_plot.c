@@ -81,10 +81,10 @@ static int run_gnuplot(const char *script, const char *log)
 
 int gb_cmd_plot(int argc, char **argv)
 {
-    const char *outdir = NULL;
+    const char *outdir;
     const gb_opt_t opts[] = {
-        {'o', "output", GB_OPT_STR, "DIR", NULL, "where the plots go (default INSTANCE/plots)",
-         &outdir},
+        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &outdir,
+                      "where the plots go; without it, INSTANCE_DIR/plots"),
     };
     const gb_cmd_t cmd = {"plot", "INSTANCE_DIR [-o DIR]",
                           "Draws INSTANCE_DIR/plot_data (a Glassbox or AFL++ instance, e.g.\n"

@@ -20,10 +20,9 @@ static void print_blocks(const gb_trace_t *t)
 
 int gb_cmd_show(int argc, char **argv)
 {
-    int blocks = 0;
+    int blocks;
     const gb_opt_t opts[] = {
-        {0, "blocks", GB_OPT_FLAG, NULL, NULL,
-         "print the visited block ids instead, one per line", &blocks},
+        GB_OPTION_FLAG(0, "blocks", &blocks, "print the visited block ids instead, one per line"),
     };
     const gb_cmd_t cmd = {"show", "[--blocks] FILE.gbt",
                           "Prints a trace's path constraint as an SMT-LIB2 script: one\n"

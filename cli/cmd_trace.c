@@ -13,11 +13,14 @@
 
 int gb_cmd_trace(int argc, char **argv)
 {
-    const char *out = NULL;
-    unsigned long long t = GB_TRACE_TIMEOUT_MS(GB_RUN_TIMEOUT_MS);
+    const char *out;
+    unsigned long long t;
+    /* The search's trace time limit at its default run time limit. */
     const gb_opt_t opts[] = {
-        {'o', "output", GB_OPT_STR, "FILE.gbt", NULL, "where to write the trace (required)", &out},
-        {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit for the run (default 10000)", &t},
+        GB_OPTION_STR('o', "output", "FILE.gbt", NULL, NULL, &out,
+                      "where to write the trace (required)"),
+        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_TRACE_TIMEOUT_MS(GB_RUN_TIMEOUT_MS), &t,
+                       "time limit for the run"),
     };
     const gb_cmd_t cmd = {"trace", "INPUT -o FILE.gbt -- TRACE_BIN [ARGS...]",
                           "Runs TRACE_BIN (a glassbox-cc --mode=trace build) once on INPUT and\n"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* One option table per command drives parsing, --help and the GLASSBOX_*
- * environment overrides. */
+ * environment overrides, and holds each option's default. */
 #ifndef GB_CLI_OPTS_H
 #define GB_CLI_OPTS_H
 
@@ -8,15 +8,35 @@
 
 typedef enum gb_opt_kind { GB_OPT_STR, GB_OPT_UINT, GB_OPT_FLAG } gb_opt_kind_t;
 
+/* An option. Its default is stored into *dst before the environment and
+ * the command line are read, and --help prints it after `help`: a number
+ * always, a string unless NULL, a flag never (flags start off). */
 typedef struct gb_opt {
     char shrt;          /* 0 = none */
     const char *lng;    /* without the leading "--" */
     gb_opt_kind_t kind;
     const char *arg;    /* argument name for --help */
     const char *env;    /* GLASSBOX_* override, or NULL */
-    const char *help;
+    const char *help;   /* one sentence, without the default; --help wraps it */
     void *dst;          /* const char **, unsigned long long *, or int * */
+    unsigned long long def; /* GB_OPT_UINT's default */
+    const char *def_str;    /* GB_OPT_STR's default, or NULL */
 } gb_opt_t;
+
+/* Table rows, one per kind. Defaults come from base/gb_config.h. */
+/* (clang-format would spread each initializer over four lines.) */
+/* clang-format off */
+#define GB_OPTION_STR(shrt, lng, arg, env, def, dst, help)                                         \
+    {shrt, lng, GB_OPT_STR, arg, env, help, dst, 0, def}
+#define GB_OPTION_UINT(shrt, lng, arg, env, def, dst, help)                                        \
+    {shrt, lng, GB_OPT_UINT, arg, env, help, dst, def, NULL}
+#define GB_OPTION_FLAG(shrt, lng, dst, help)                                                       \
+    {shrt, lng, GB_OPT_FLAG, NULL, NULL, help, dst, 0, NULL}
+/* clang-format on */
+
+/* A gb_config.h value as a string literal, for help text that states one. */
+#define GB_OPT_XSTR(x) GB_OPT_STR_(x)
+#define GB_OPT_STR_(x) #x
 
 typedef struct gb_cmd {
     const char *name;
