@@ -93,7 +93,7 @@ static int build_all(build_t *b, const char **failed)
     return 0;
 }
 
-int gb_cmd_build(int argc, char **argv)
+gb_exit_t gb_cmd_build(int argc, char **argv)
 {
     build_t b = {0};
     const gb_opt_t opts[] = {
@@ -110,15 +110,16 @@ int gb_cmd_build(int argc, char **argv)
                           "to DIR/NAME.build.log.",
                           opts, GB_N(opts)};
     gb_args_t a;
-    int r = gb_opts_args(&cmd, argc, argv, &a);
-    if (r >= 0)
-        return r;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
     if (a.npos == 0 || a.nrest)
-        return fprintf(stderr, "glassbox build: usage: glassbox build [-o DIR] SOURCE... "
-                               "(see --help)\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "build",
+                            "usage: glassbox build [-o DIR] SOURCE... "
+                            "(see --help)");
     for (int i = 0; i < a.npos; i++)
         if (access(a.pos[i], R_OK) != 0)
-            return fprintf(stderr, "glassbox build: cannot read source %s\n", a.pos[i]), 1;
+            return gb_cli_error(GB_EXIT_FAIL, "build", "cannot read source %s", a.pos[i]);
     char self[PATH_MAX], namebuf[256], log[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
@@ -139,7 +140,7 @@ int gb_cmd_build(int argc, char **argv)
     const char *failed = NULL;
     if (build_all(&b, &failed) != 0) {
         fprintf(stderr, "glassbox build: the %s build of %s failed; see %s\n", failed, b.name, log);
-        return 1;
+        return GB_EXIT_FAIL;
     }
-    return 0;
+    return GB_EXIT_OK;
 }

@@ -291,7 +291,7 @@ static void wait_loop(camp_t *c, gb_statview_t *v)
     }
 }
 
-int gb_cmd_campaign(int argc, char **argv)
+gb_exit_t gb_cmd_campaign(int argc, char **argv)
 {
     camp_t c = {0};
     const gb_opt_t opts[] = {
@@ -318,9 +318,9 @@ int gb_cmd_campaign(int argc, char **argv)
                           "is the only argument.",
                           opts, GB_N(opts)};
     gb_args_t a;
-    int r = gb_opts_args(&cmd, argc, argv, &a);
-    if (r >= 0)
-        return r;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
     int nbins = a.nrest; /* binaries before a second "--", target arguments after it */
     for (int k = 0; k < a.nrest; k++)
         if (strcmp(a.rest[k], "--") == 0) {
@@ -330,12 +330,13 @@ int gb_cmd_campaign(int argc, char **argv)
             break;
         }
     if ((!c.in && !c.resume) || !c.out || a.npos || nbins < 2 || nbins > 3)
-        return fprintf(stderr, "glassbox campaign: usage: glassbox campaign -i SEEDS -o SYNC "
-                               "[options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...] "
-                               "(see --help)\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "campaign",
+                            "usage: glassbox campaign -i SEEDS -o SYNC "
+                            "[options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...] "
+                            "(see --help)");
     if (c.ntargs > MAX_TARGET_ARGS)
-        return fprintf(stderr, "glassbox campaign: at most %d target arguments after the "
-                               "second --\n", MAX_TARGET_ARGS), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "campaign",
+                            "at most %d target arguments after the second --", MAX_TARGET_ARGS);
     c.tbin = a.rest[0];
     c.cbin = a.rest[1];
     c.lfbin = nbins > 2 ? a.rest[2] : NULL;
@@ -354,5 +355,5 @@ int gb_cmd_campaign(int argc, char **argv)
     wait_loop(&c, &v);
     stop_all(&c, 15);
     gb_status_show_sync(&v, c.out, 1);
-    return 0;
+    return GB_EXIT_OK;
 }

@@ -34,7 +34,7 @@ static void on_stop(int sig)
 
 /* ---- fuzz ------------------------------------------------------------ */
 
-int gb_cmd_fuzz(int argc, char **argv)
+gb_exit_t gb_cmd_fuzz(int argc, char **argv)
 {
     const char *in, *out, *name, *lfdir; /* every variable here starts at its table default */
     unsigned long long t, v, st, sb, mem;
@@ -87,17 +87,18 @@ int gb_cmd_fuzz(int argc, char **argv)
                           "from that file symbolic (docs/tracer.md, \"Input sources\").",
                           opts, GB_N(opts)};
     gb_args_t a;
-    int r = gb_opts_args(&cmd, argc, argv, &a);
-    if (r >= 0)
-        return r;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
     if ((!in && !resume) || !out)
-        return fprintf(stderr, "glassbox fuzz: -i SEEDS and -o OUT are required (see --help)\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz", "-i SEEDS and -o OUT are required (see --help)");
     if (a.npos || a.nrest < 2)
-        return fprintf(stderr, "glassbox fuzz: expected '-- TRACE_BIN COV_BIN [ARGS...]' after "
-                               "the options (see --help)\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz",
+                            "expected '-- TRACE_BIN COV_BIN [ARGS...]' after the options "
+                            "(see --help)");
     if (t == 0 || t > 3600000 || st > 3600000 || sb == 0 || sb > 3600000)
-        return fprintf(stderr, "glassbox fuzz: timeouts and the solver budget must be between "
-                               "1 ms and 1 hour\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz",
+                            "timeouts and the solver budget must be between 1 ms and 1 hour");
     gb_err_t e;
     gb_seed_t *seeds = NULL;
     size_t nseeds = 0;
@@ -135,6 +136,6 @@ int gb_cmd_fuzz(int argc, char **argv)
         rc = gb_search_run(s, &e);
     running = NULL;
     gb_search_free(s);
-    return rc == 0 ? 0 : gb_cli_fail("fuzz", e.msg);
+    return rc == 0 ? GB_EXIT_OK : gb_cli_fail("fuzz", e.msg);
 }
 

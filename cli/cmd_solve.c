@@ -251,7 +251,7 @@ static int run(const char *mode, const char **pos, int npos, const solve_cfg_t *
     return r;
 }
 
-int gb_cmd_solve(int argc, char **argv)
+gb_exit_t gb_cmd_solve(int argc, char **argv)
 {
     const char *mode, *cin, *cout; /* every variable here starts at its table default */
     unsigned long long tmo, budget;
@@ -287,19 +287,19 @@ int gb_cmd_solve(int argc, char **argv)
     const char *pos[8];
     int npos, nrest;
     char **rest;
-    int r = gb_opts_parse(&cmd, nargc, nargv, pos, &npos, &rest, &nrest);
-    if (r == 0 && (npos < 1 || nrest || (strcmp(mode, "plain") && strcmp(mode, "full") &&
-                                          strcmp(mode, "both")) || tmo == 0)) {
+    gb_parsed_t parsed = gb_opts_parse(&cmd, nargc, nargv, pos, &npos, &rest, &nrest);
+    if (parsed == GB_PARSED_OK &&
+        (npos < 1 || nrest ||
+         (strcmp(mode, "plain") && strcmp(mode, "full") && strcmp(mode, "both")) || tmo == 0)) {
         fprintf(stderr, "glassbox solve: usage: glassbox solve [--mode=plain|full|both] "
                         "TRACE.gbt... (see --help)\n");
-        r = -1;
+        parsed = GB_PARSED_BAD;
     }
     solve_cfg_t c = {(unsigned)tmo, (unsigned)budget, !no_opt, check, verbose, cin, cout};
     gb_err_t e;
-    if (r == 0)
-        r = run(mode, pos, npos, &c, &e) == 0 ? 0 : gb_cli_fail("solve", e.msg);
-    else
-        r = r > 0 ? 0 : 2;
+    gb_exit_t rc = gb_opts_exit(parsed);
+    if (parsed == GB_PARSED_OK && run(mode, pos, npos, &c, &e) != 0)
+        rc = gb_cli_fail("solve", e.msg);
     free(nargv);
-    return r;
+    return rc;
 }

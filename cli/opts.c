@@ -4,6 +4,7 @@
 #include "opts.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,30 +118,30 @@ static int apply_env(const gb_cmd_t *cmd)
     return 0;
 }
 
-int gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, int *npos,
-                  char ***rest, int *nrest)
+gb_parsed_t gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, int *npos,
+                          char ***rest, int *nrest)
 {
     *npos = 0;
     *rest = NULL;
     *nrest = 0;
     apply_defaults(cmd);
     if (apply_env(cmd) != 0)
-        return -1;
+        return GB_PARSED_BAD;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
             *rest = argv + i + 1;
             *nrest = argc - i - 1;
-            return 0;
+            return GB_PARSED_OK;
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             gb_opts_help(cmd);
-            return 1;
+            return GB_PARSED_HELP;
         }
         if (a[0] != '-' || a[1] == '\0') {
             if (*npos >= 8) {
                 fprintf(stderr, "glassbox %s: too many arguments ('%s')\n", cmd->name, a);
-                return -1;
+                return GB_PARSED_BAD;
             }
             pos[(*npos)++] = a;
             continue;
@@ -148,32 +149,46 @@ int gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, 
         const gb_opt_t *o = find(cmd, a);
         if (!o) {
             fprintf(stderr, "glassbox %s: unknown option '%s' (see --help)\n", cmd->name, a);
-            return -1;
+            return GB_PARSED_BAD;
         }
         const char *v = NULL;
         if (o->kind != GB_OPT_FLAG) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "glassbox %s: %s needs a value\n", cmd->name, a);
-                return -1;
+                return GB_PARSED_BAD;
             }
             v = argv[++i];
         }
         if (set_value(cmd, o, v, a) != 0)
-            return -1;
+            return GB_PARSED_BAD;
     }
-    return 0;
+    return GB_PARSED_OK;
 }
 
-int gb_opts_args(const gb_cmd_t *cmd, int argc, char **argv, gb_args_t *a)
+gb_parsed_t gb_opts_args(const gb_cmd_t *cmd, int argc, char **argv, gb_args_t *a)
 {
-    int r = gb_opts_parse(cmd, argc, argv, a->pos, &a->npos, &a->rest, &a->nrest);
-    return r == 0 ? -1 : r > 0 ? 0 : 2;
+    return gb_opts_parse(cmd, argc, argv, a->pos, &a->npos, &a->rest, &a->nrest);
 }
 
-int gb_cli_fail(const char *cmd, const char *msg)
+gb_exit_t gb_opts_exit(gb_parsed_t p)
 {
-    fprintf(stderr, "glassbox %s: %s\n", cmd, msg);
-    return 1;
+    return p == GB_PARSED_BAD ? GB_EXIT_USAGE : GB_EXIT_OK;
+}
+
+gb_exit_t gb_cli_error(gb_exit_t code, const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "glassbox %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+gb_exit_t gb_cli_fail(const char *cmd, const char *msg)
+{
+    return gb_cli_error(GB_EXIT_FAIL, cmd, "%s", msg);
 }
 
 char *gb_cli_join(int argc, char **argv)
