@@ -156,7 +156,8 @@ int gb_run_keep(gb_search_t *s, gb_item_t *it, gb_run_kind_t kind, const char *d
 int gb_run_input(gb_search_t *s, const uint8_t *data, size_t len, const char *desc, int imported,
                  gb_err_t *e);
 /* gb_run_input for a peer's input: fuzz-bridge's gb_peer_input_fn. */
-int gb_run_import(void *search, const uint8_t *data, size_t len, const char *desc, gb_err_t *e);
+gb_take_t gb_run_import(void *search, const uint8_t *data, size_t len, const char *desc,
+                        gb_err_t *e);
 
 /* expand.c: ExpandExecution of one input. */
 int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);

@@ -12,6 +12,7 @@
 
 #include "gb_base.h"
 #include "gb_config.h" /* GB_SOLVER_TIMEOUT_MS, GB_SOLVER_BUDGET_MS */
+#include "gbt.h"       /* the kinds of path-constraint entries and of END records */
 
 /* ---- Traces ---------------------------------------------------------- */
 
@@ -44,7 +45,7 @@ typedef struct gb_trace_info {
 void gb_trace_get_info(const gb_trace_t *t, gb_trace_info_t *info);
 
 typedef struct gb_pc_info {
-    unsigned kind;  /* enum gbt_pc_kind */
+    enum gbt_pc_kind kind;
     unsigned taken; /* 0 or 1 */
     uint32_t site;
 } gb_pc_info_t;
