@@ -48,6 +48,9 @@
  * status after our SIGKILL) get this long before the forkserver counts as
  * broken. */
 #define FSRV_CTL_MS 5000
+/* A target's start-up (loading, constructors) before its hello may take
+ * twice the run limit, and never less than this. */
+#define FSRV_HELLO_MIN_MS 5000
 
 struct gb_fsrv {
     char **argv; /* deep copy: a restart needs it after the caller's is gone */
@@ -283,7 +286,8 @@ static int handshake_old(gb_fsrv_t *f, uint32_t hello, gb_err_t *e)
 static int fsrv_handshake(gb_fsrv_t *f, gb_err_t *e)
 {
     uint32_t hello;
-    int hello_ms = f->timeout_ms * 2 > 5000 ? (int)(f->timeout_ms * 2) : 5000;
+    int hello_ms =
+        f->timeout_ms * 2 > FSRV_HELLO_MIN_MS ? (int)(f->timeout_ms * 2) : FSRV_HELLO_MIN_MS;
     fsrv_read_t got = read_u32(f->st_fd, &hello, hello_ms);
     if (got != FSRV_READ_OK) {
         char how[128] = "";
