@@ -79,8 +79,9 @@
 
 /* Rounds of repairing one optimistic child (each round re-traces it and
  * fixes the entry where it left its predicted path, one broken checksum
- * at a time). Formats rarely stack more checksums on one path; a child
- * still broken after that is left to the worklist. */
+ * at a time). Each round costs a trace run and a query, and few paths
+ * cross more checksums; a child still broken is kept like any other, and
+ * its lowered bound lets the next generation try again. */
 #define GB_MAX_REPAIRS 4
 
 /* Unpaid children of one (site, direction) before it is backed off (then
