@@ -93,14 +93,15 @@ static int build_all(build_t *b, const char **failed)
     return 0;
 }
 
-int gb_cmd_build(int argc, char **argv)
+gb_exit_t gb_cmd_build(int argc, char **argv)
 {
-    build_t b = {.dir = "."};
+    build_t b = {0};
     const gb_opt_t opts[] = {
-        {'o', "output", GB_OPT_STR, "DIR", NULL, "where the builds go (default .)", &b.dir},
-        {'n', "name", GB_OPT_STR, "NAME", NULL, "base name (default: the first source's)", &b.name},
-        {0, "cflags", GB_OPT_STR, "FLAGS", "GLASSBOX_CFLAGS",
-         "extra compiler flags, space-separated (-I, -D, libraries)", &b.flags},
+        GB_OPTION_STR('o', "output", "DIR", NULL, ".", &b.dir, "where the builds go"),
+        GB_OPTION_STR('n', "name", "NAME", NULL, NULL, &b.name,
+                      "base name; without it, the first source's without its extension"),
+        GB_OPTION_STR(0, "cflags", "FLAGS", "GLASSBOX_CFLAGS", NULL, &b.flags,
+                      "extra compiler flags, space-separated (-I, -D, libraries)"),
     };
     const gb_cmd_t cmd = {"build", "[-o DIR] [-n NAME] [--cflags FLAGS] SOURCE...",
                           "Builds a libFuzzer-style harness four ways: NAME.trace and NAME.cov\n"
@@ -109,15 +110,16 @@ int gb_cmd_build(int argc, char **argv)
                           "to DIR/NAME.build.log.",
                           opts, GB_N(opts)};
     gb_args_t a;
-    int r = gb_opts_args(&cmd, argc, argv, &a);
-    if (r >= 0)
-        return r;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
     if (a.npos == 0 || a.nrest)
-        return fprintf(stderr, "glassbox build: usage: glassbox build [-o DIR] SOURCE... "
-                               "(see --help)\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "build",
+                            "usage: glassbox build [-o DIR] SOURCE... "
+                            "(see --help)");
     for (int i = 0; i < a.npos; i++)
         if (access(a.pos[i], R_OK) != 0)
-            return fprintf(stderr, "glassbox build: cannot read source %s\n", a.pos[i]), 1;
+            return gb_cli_error(GB_EXIT_FAIL, "build", "cannot read source %s", a.pos[i]);
     char self[PATH_MAX], namebuf[256], log[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
@@ -138,7 +140,7 @@ int gb_cmd_build(int argc, char **argv)
     const char *failed = NULL;
     if (build_all(&b, &failed) != 0) {
         fprintf(stderr, "glassbox build: the %s build of %s failed; see %s\n", failed, b.name, log);
-        return 1;
+        return GB_EXIT_FAIL;
     }
-    return 0;
+    return GB_EXIT_OK;
 }

@@ -293,7 +293,7 @@ static void wait_loop(camp_t *c, gb_statview_t *v)
         /* every job has its own -V; this is only a backstop */
         if (c->secs && time(NULL) - start > (time_t)c->secs + 60)
             break;
-        if (time(NULL) - last >= 2) {
+        if (time(NULL) - last >= GB_STATUS_EVERY_MS / 1000) {
             gb_status_show_sync(v, c->out, 0);
             last = time(NULL);
         }
@@ -302,18 +302,21 @@ static void wait_loop(camp_t *c, gb_statview_t *v)
     }
 }
 
-int gb_cmd_campaign(int argc, char **argv)
+gb_exit_t gb_cmd_campaign(int argc, char **argv)
 {
-    camp_t c = {.afl = 1, .workers = 1, .tmo = 1000};
+    camp_t c = {0};
     const gb_opt_t opts[] = {
-        {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required unless --resume)", &c.in},
-        {'o', "output", GB_OPT_STR, "DIR", NULL, "sync directory (required)", &c.out},
-        {0, "afl", GB_OPT_UINT, "N", NULL, "afl-fuzz instances: one -M, then -S (default 1)", &c.afl},
-        {0, "libfuzzer", GB_OPT_UINT, "N", NULL, "libFuzzer jobs on LF_BIN (default 0)", &c.lf},
-        {0, "workers", GB_OPT_UINT, "N", NULL, "Glassbox workers (default 1)", &c.workers},
-        {'V', "time", GB_OPT_UINT, "SECONDS", NULL, "stop everything after this long", &c.secs},
-        {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit per run (default 1000)", &c.tmo},
-        {0, "resume", GB_OPT_FLAG, NULL, NULL, "continue the campaign in OUT", &c.resume},
+        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &c.in,
+                      "seed directory (required unless --resume)"),
+        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &c.out, "sync directory (required)"),
+        GB_OPTION_UINT(0, "afl", "N", NULL, 1, &c.afl, "afl-fuzz instances: one -M, then -S"),
+        GB_OPTION_UINT(0, "libfuzzer", "N", NULL, 0, &c.lf, "libFuzzer jobs on LF_BIN"),
+        GB_OPTION_UINT(0, "workers", "N", NULL, 1, &c.workers, "Glassbox workers"),
+        GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &c.secs,
+                       "stop everything after this long, 0 = never"),
+        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &c.tmo,
+                       "time limit per run, for afl-fuzz and the workers"),
+        GB_OPTION_FLAG(0, "resume", &c.resume, "continue the campaign in OUT"),
     };
     const gb_cmd_t cmd = {"campaign",
                           "-i SEEDS -o SYNC [options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...]",
@@ -326,9 +329,9 @@ int gb_cmd_campaign(int argc, char **argv)
                           "is the only argument.",
                           opts, GB_N(opts)};
     gb_args_t a;
-    int r = gb_opts_args(&cmd, argc, argv, &a);
-    if (r >= 0)
-        return r;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
     int nbins = a.nrest; /* binaries before a second "--", target arguments after it */
     for (int k = 0; k < a.nrest; k++)
         if (strcmp(a.rest[k], "--") == 0) {
@@ -338,12 +341,13 @@ int gb_cmd_campaign(int argc, char **argv)
             break;
         }
     if ((!c.in && !c.resume) || !c.out || a.npos || nbins < 2 || nbins > 3)
-        return fprintf(stderr, "glassbox campaign: usage: glassbox campaign -i SEEDS -o SYNC "
-                               "[options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...] "
-                               "(see --help)\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "campaign",
+                            "usage: glassbox campaign -i SEEDS -o SYNC "
+                            "[options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...] "
+                            "(see --help)");
     if (c.ntargs > MAX_TARGET_ARGS)
-        return fprintf(stderr, "glassbox campaign: at most %d target arguments after the "
-                               "second --\n", MAX_TARGET_ARGS), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "campaign",
+                            "at most %d target arguments after the second --", MAX_TARGET_ARGS);
     c.tbin = a.rest[0];
     c.cbin = a.rest[1];
     c.lfbin = nbins > 2 ? a.rest[2] : NULL;
@@ -362,5 +366,5 @@ int gb_cmd_campaign(int argc, char **argv)
     wait_loop(&c, &v);
     stop_all(&c, 15);
     gb_status_show_sync(&v, c.out, 1);
-    return 0;
+    return GB_EXIT_OK;
 }

@@ -34,39 +34,46 @@ static void on_stop(int sig)
 
 /* ---- fuzz ------------------------------------------------------------ */
 
-int gb_cmd_fuzz(int argc, char **argv)
+gb_exit_t gb_cmd_fuzz(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL, *name = "glassbox", *lfdir = NULL;
-    unsigned long long t = 1000, v = 0, st = 2000, sb = 30000, mem = 2048;
-    int no_opt = 0, quiet = 0, resume = 0, no_cfg = 0;
+    const char *in, *out, *name, *lfdir; /* every variable here starts at its table default */
+    unsigned long long t, v, st, sb, mem;
+    int no_opt, quiet, resume, no_cfg;
+    /* (clang-format breaks strings around GB_OPT_XSTR as if it were a call.) */
+    /* clang-format off */
     const gb_opt_t opts[] = {
-        {'i', "input", GB_OPT_STR, "DIR", NULL, "seed directory (required)", &in},
-        {'o', "output", GB_OPT_STR, "DIR", NULL, "output / sync directory (required)", &out},
-        {'n', "name", GB_OPT_STR, "NAME", "GLASSBOX_NAME",
-         "instance name: writes OUT/NAME/ (default glassbox)", &name},
-        {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit per run in ms (default 1000)", &t},
-        {'V', "time", GB_OPT_UINT, "SECONDS", NULL, "stop after this long (default: never)", &v},
-        {'m', "memory", GB_OPT_UINT, "MB", NULL,
-         "address-space limit per run of the cov build, 0 = none (default 2048;\n"
-         "                               the trace build gets four times as much)", &mem},
-        {0, "solver-timeout", GB_OPT_UINT, "MS", "GLASSBOX_SOLVER_TIMEOUT",
-         "Z3 time limit per query (default 2000)", &st},
-        {0, "solver-budget", GB_OPT_UINT, "MS", NULL,
-         "Z3 time per expanded input; once spent, only sites where Z3 found a\n"
-         "                               model before are still solved (default 30000)", &sb},
-        {0, "no-optimistic", GB_OPT_FLAG, NULL, NULL,
-         "do not relax unsatisfiable queries (QSYM's optimistic solving)", &no_opt},
-        {0, "no-cfg", GB_OPT_FLAG, NULL, NULL,
-         "solve every flip, even those the targets' static CFG shows cannot reach\n"
-         "                               an uncovered block", &no_cfg},
-        {0, "libfuzzer-dir", GB_OPT_STR, "DIR", NULL,
-         "trade inputs with a libFuzzer corpus dir (SHA-1 names, -reload=1)", &lfdir},
-        {0, "resume", GB_OPT_FLAG, NULL, NULL,
-         "continue the campaign in OUT/NAME (-i is then optional)", &resume},
-        {'q', "quiet", GB_OPT_FLAG, NULL, NULL,
-         "no status on stderr (default: a status screen on a terminal, else a line\n"
-         "                               every 2 s; NO_COLOR turns colors off)", &quiet},
+        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &in, "seed directory (required)"),
+        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &out, "output / sync directory (required)"),
+        GB_OPTION_STR('n', "name", "NAME", "GLASSBOX_NAME", "glassbox", &name,
+                      "instance name: writes OUT/NAME/"),
+        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &t,
+                       "time limit per run in ms (a trace run gets "
+                       GB_OPT_XSTR(GB_TRACE_TIMEOUT_FACTOR) " times as much, at least "
+                       GB_OPT_XSTR(GB_TRACE_TIMEOUT_MIN_MS) " ms)"),
+        GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &v, "stop after this long, 0 = never"),
+        GB_OPTION_UINT('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &mem,
+                       "address-space limit per run, 0 = none (a trace run gets "
+                       GB_OPT_XSTR(GB_TRACE_MEM_FACTOR) " times as much)"),
+        GB_OPTION_UINT(0, "solver-timeout", "MS", "GLASSBOX_SOLVER_TIMEOUT", GB_SOLVER_TIMEOUT_MS,
+                       &st, "Z3 time limit per query"),
+        GB_OPTION_UINT(0, "solver-budget", "MS", NULL, GB_SOLVER_BUDGET_MS, &sb,
+                       "Z3 time per expanded input; once spent, only sites where Z3 found a "
+                       "model before are still solved"),
+        GB_OPTION_FLAG(0, "no-optimistic", &no_opt,
+                       "do not relax unsatisfiable queries (QSYM's optimistic solving)"),
+        GB_OPTION_FLAG(0, "no-cfg", &no_cfg,
+                       "solve every flip, even those the targets' static CFG shows cannot "
+                       "reach an uncovered block"),
+        GB_OPTION_STR(0, "libfuzzer-dir", "DIR", NULL, NULL, &lfdir,
+                      "trade inputs with a libFuzzer corpus dir (SHA-1 names, -reload=1)"),
+        GB_OPTION_FLAG(0, "resume", &resume,
+                       "continue the campaign in OUT/NAME (-i is then optional)"),
+        GB_OPTION_FLAG('q', "quiet", &quiet,
+                       "no status on stderr; without it, a status screen on a terminal, else "
+                       "a line every " GB_OPT_XSTR(GB_STATUS_EVERY_MS) " ms (NO_COLOR turns "
+                       "colors off)"),
     };
+    /* clang-format on */
     const gb_cmd_t cmd = {"fuzz", "-i SEEDS -o OUT [options] -- TRACE_BIN COV_BIN [ARGS...]",
                           "Generational whitebox search: traces inputs on TRACE_BIN (a\n"
                           "glassbox-cc --mode=trace build), solves each branch flip with Z3 and\n"
@@ -80,17 +87,18 @@ int gb_cmd_fuzz(int argc, char **argv)
                           "from that file symbolic (docs/tracer.md, \"Input sources\").",
                           opts, GB_N(opts)};
     gb_args_t a;
-    int r = gb_opts_args(&cmd, argc, argv, &a);
-    if (r >= 0)
-        return r;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
     if ((!in && !resume) || !out)
-        return fprintf(stderr, "glassbox fuzz: -i SEEDS and -o OUT are required (see --help)\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz", "-i SEEDS and -o OUT are required (see --help)");
     if (a.npos || a.nrest < 2)
-        return fprintf(stderr, "glassbox fuzz: expected '-- TRACE_BIN COV_BIN [ARGS...]' after "
-                               "the options (see --help)\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz",
+                            "expected '-- TRACE_BIN COV_BIN [ARGS...]' after the options "
+                            "(see --help)");
     if (t == 0 || t > 3600000 || st > 3600000 || sb == 0 || sb > 3600000)
-        return fprintf(stderr, "glassbox fuzz: timeouts and the solver budget must be between "
-                               "1 ms and 1 hour\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz",
+                            "timeouts and the solver budget must be between 1 ms and 1 hour");
     gb_err_t e;
     gb_seed_t *seeds = NULL;
     size_t nseeds = 0;
@@ -128,6 +136,6 @@ int gb_cmd_fuzz(int argc, char **argv)
         rc = gb_search_run(s, &e);
     running = NULL;
     gb_search_free(s);
-    return rc == 0 ? 0 : gb_cli_fail("fuzz", e.msg);
+    return rc == 0 ? GB_EXIT_OK : gb_cli_fail("fuzz", e.msg);
 }
 

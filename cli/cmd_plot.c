@@ -79,28 +79,30 @@ static int run_gnuplot(const char *script, const char *log)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-int gb_cmd_plot(int argc, char **argv)
+gb_exit_t gb_cmd_plot(int argc, char **argv)
 {
-    const char *outdir = NULL;
+    const char *outdir;
     const gb_opt_t opts[] = {
-        {'o', "output", GB_OPT_STR, "DIR", NULL, "where the plots go (default INSTANCE/plots)",
-         &outdir},
+        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &outdir,
+                      "where the plots go; without it, INSTANCE_DIR/plots"),
     };
     const gb_cmd_t cmd = {"plot", "INSTANCE_DIR [-o DIR]",
                           "Draws INSTANCE_DIR/plot_data (a Glassbox or AFL++ instance, e.g.\n"
                           "OUT/glassbox) as PNG plots with gnuplot, and an index.html.",
                           opts, GB_N(opts)};
     gb_args_t a;
-    int r = gb_opts_args(&cmd, argc, argv, &a);
-    if (r >= 0)
-        return r;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
     if (a.npos != 1 || a.nrest)
-        return fprintf(stderr, "glassbox plot: usage: glassbox plot INSTANCE_DIR [-o DIR]\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "plot", "usage: glassbox plot INSTANCE_DIR [-o DIR]");
     char data[PATH_MAX], def[PATH_MAX], script[PATH_MAX + 32];
     snprintf(data, sizeof data, "%s/plot_data", a.pos[0]);
     if (access(data, R_OK) != 0)
-        return fprintf(stderr, "glassbox plot: no plot_data in %s (give an instance dir, "
-                               "e.g. OUT/glassbox)\n", a.pos[0]), 1;
+        return gb_cli_error(GB_EXIT_FAIL, "plot",
+                            "no plot_data in %s (give an instance dir, "
+                            "e.g. OUT/glassbox)",
+                            a.pos[0]);
     snprintf(def, sizeof def, "%s/plots", a.pos[0]);
     if (!outdir)
         outdir = def;
@@ -112,7 +114,7 @@ int gb_cmd_plot(int argc, char **argv)
     if (!f || write_script(f, data, outdir) != 0) {
         if (f)
             fclose(f);
-        return fprintf(stderr, "glassbox plot: cannot write %s\n", script), 1;
+        return gb_cli_error(GB_EXIT_FAIL, "plot", "cannot write %s", script);
     }
     fclose(f);
     char log[PATH_MAX + 32];
@@ -122,9 +124,9 @@ int gb_cmd_plot(int argc, char **argv)
     if (rc == 127)
         return gb_cli_fail("plot", "gnuplot is not installed (Debian: gnuplot-nox)");
     if (rc != 0)
-        return fprintf(stderr, "glassbox plot: gnuplot failed on %s; see %s\n", data, log), 1;
+        return gb_cli_error(GB_EXIT_FAIL, "plot", "gnuplot failed on %s; see %s", data, log);
     if (write_index(outdir, a.pos[0], &e) != 0)
         return gb_cli_fail("plot", e.msg);
     printf("%s/index.html\n", outdir);
-    return 0;
+    return GB_EXIT_OK;
 }

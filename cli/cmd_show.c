@@ -18,23 +18,22 @@ static void print_blocks(const gb_trace_t *t)
         printf("%u\n", b[i]);
 }
 
-int gb_cmd_show(int argc, char **argv)
+gb_exit_t gb_cmd_show(int argc, char **argv)
 {
-    int blocks = 0;
+    int blocks;
     const gb_opt_t opts[] = {
-        {0, "blocks", GB_OPT_FLAG, NULL, NULL,
-         "print the visited block ids instead, one per line", &blocks},
+        GB_OPTION_FLAG(0, "blocks", &blocks, "print the visited block ids instead, one per line"),
     };
     const gb_cmd_t cmd = {"show", "[--blocks] FILE.gbt",
                           "Prints a trace's path constraint as an SMT-LIB2 script: one\n"
                           "declaration per input byte, one assertion per entry (pins marked).",
                           opts, GB_N(opts)};
     gb_args_t a;
-    int r = gb_opts_args(&cmd, argc, argv, &a);
-    if (r >= 0)
-        return r;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
     if (a.npos != 1 || a.nrest)
-        return fprintf(stderr, "glassbox show: usage: glassbox show [--blocks] FILE.gbt\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "show", "usage: glassbox show [--blocks] FILE.gbt");
     gb_err_t e;
     gb_trace_t *t;
     if (gb_trace_load(a.pos[0], 0, &t, &e) != 0)
@@ -45,6 +44,6 @@ int gb_cmd_show(int argc, char **argv)
     else
         rc = gb_trace_print_smt2(t, stdout, &e);
     gb_trace_free(t);
-    return rc == 0 ? 0 : gb_cli_fail("show", e.msg);
+    return rc == 0 ? GB_EXIT_OK : gb_cli_fail("show", e.msg);
 }
 

@@ -251,27 +251,27 @@ static int run(const char *mode, const char **pos, int npos, const solve_cfg_t *
     return r;
 }
 
-int gb_cmd_solve(int argc, char **argv)
+gb_exit_t gb_cmd_solve(int argc, char **argv)
 {
-    const char *mode = "full", *cin = NULL, *cout = NULL;
-    unsigned long long tmo = 2000, budget = 0;
-    int no_opt = 0, check = 0, verbose = 0;
+    const char *mode, *cin, *cout; /* every variable here starts at its table default */
+    unsigned long long tmo, budget;
+    int no_opt, check, verbose;
     const gb_opt_t opts[] = {
-        {0, "mode", GB_OPT_STR, "plain|full|both", NULL,
-         "plain = slicing + Z3 only; full = every stage (default); both = side by side", &mode},
-        {0, "solver-timeout", GB_OPT_UINT, "MS", "GLASSBOX_SOLVER_TIMEOUT",
-         "Z3 time limit per query (default 2000)", &tmo},
-        {0, "budget", GB_OPT_UINT, "MS", NULL,
-         "Z3 time per trace before only paying sites are solved (default 30000)", &budget},
-        {0, "no-optimistic", GB_OPT_FLAG, NULL, NULL, "do not relax unsatisfiable queries",
-         &no_opt},
-        {0, "clauses-in", GB_OPT_STR, "DIR", NULL, "load learned clauses (*.gbc) from DIR", &cin},
-        {0, "clauses-out", GB_OPT_STR, "DIR", NULL, "save learned clauses to DIR/clauses.gbc",
-         &cout},
-        {0, "check", GB_OPT_FLAG, NULL, NULL,
-         "verify every answer against plain Z3 and concrete evaluation; fail on a mismatch",
-         &check},
-        {'v', "verbose", GB_OPT_FLAG, NULL, NULL, "print each disagreement", &verbose},
+        GB_OPTION_STR(0, "mode", "plain|full|both", NULL, "full", &mode,
+                      "plain = slicing + Z3 only; full = every stage; both = side by side"),
+        GB_OPTION_UINT(0, "solver-timeout", "MS", "GLASSBOX_SOLVER_TIMEOUT", GB_SOLVER_TIMEOUT_MS,
+                       &tmo, "Z3 time limit per query"),
+        GB_OPTION_UINT(0, "budget", "MS", NULL, GB_SOLVER_BUDGET_MS, &budget,
+                       "Z3 time per trace before only paying sites are solved"),
+        GB_OPTION_FLAG(0, "no-optimistic", &no_opt, "do not relax unsatisfiable queries"),
+        GB_OPTION_STR(0, "clauses-in", "DIR", NULL, NULL, &cin,
+                      "load learned clauses (*.gbc) from DIR"),
+        GB_OPTION_STR(0, "clauses-out", "DIR", NULL, NULL, &cout,
+                      "save learned clauses to DIR/clauses.gbc"),
+        GB_OPTION_FLAG(0, "check", &check,
+                       "verify every answer against plain Z3 and concrete evaluation; fail on a "
+                       "mismatch"),
+        GB_OPTION_FLAG('v', "verbose", &verbose, "print each disagreement"),
     };
     const gb_cmd_t cmd = {"solve", "[options] TRACE.gbt|DIR...",
                           "Expands recorded traces offline: flips every entry as the search\n"
@@ -287,19 +287,19 @@ int gb_cmd_solve(int argc, char **argv)
     const char *pos[8];
     int npos, nrest;
     char **rest;
-    int r = gb_opts_parse(&cmd, nargc, nargv, pos, &npos, &rest, &nrest);
-    if (r == 0 && (npos < 1 || nrest || (strcmp(mode, "plain") && strcmp(mode, "full") &&
-                                          strcmp(mode, "both")) || tmo == 0)) {
+    gb_parsed_t parsed = gb_opts_parse(&cmd, nargc, nargv, pos, &npos, &rest, &nrest);
+    if (parsed == GB_PARSED_OK &&
+        (npos < 1 || nrest ||
+         (strcmp(mode, "plain") && strcmp(mode, "full") && strcmp(mode, "both")) || tmo == 0)) {
         fprintf(stderr, "glassbox solve: usage: glassbox solve [--mode=plain|full|both] "
                         "TRACE.gbt... (see --help)\n");
-        r = -1;
+        parsed = GB_PARSED_BAD;
     }
     solve_cfg_t c = {(unsigned)tmo, (unsigned)budget, !no_opt, check, verbose, cin, cout};
     gb_err_t e;
-    if (r == 0)
-        r = run(mode, pos, npos, &c, &e) == 0 ? 0 : gb_cli_fail("solve", e.msg);
-    else
-        r = r > 0 ? 0 : 2;
+    gb_exit_t rc = gb_opts_exit(parsed);
+    if (parsed == GB_PARSED_OK && run(mode, pos, npos, &c, &e) != 0)
+        rc = gb_cli_fail("solve", e.msg);
     free(nargv);
-    return r;
+    return rc;
 }

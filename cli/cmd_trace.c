@@ -11,13 +11,16 @@
 #include "fuzz_bridge.h"
 #include "symbolic.h"
 
-int gb_cmd_trace(int argc, char **argv)
+gb_exit_t gb_cmd_trace(int argc, char **argv)
 {
-    const char *out = NULL;
-    unsigned long long t = 10000;
+    const char *out;
+    unsigned long long t;
+    /* The search's trace time limit at its default run time limit. */
     const gb_opt_t opts[] = {
-        {'o', "output", GB_OPT_STR, "FILE.gbt", NULL, "where to write the trace (required)", &out},
-        {'t', "timeout", GB_OPT_UINT, "MS", NULL, "time limit for the run (default 10000)", &t},
+        GB_OPTION_STR('o', "output", "FILE.gbt", NULL, NULL, &out,
+                      "where to write the trace (required)"),
+        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_TRACE_TIMEOUT_MS(GB_RUN_TIMEOUT_MS), &t,
+                       "time limit for the run"),
     };
     const gb_cmd_t cmd = {"trace", "INPUT -o FILE.gbt -- TRACE_BIN [ARGS...]",
                           "Runs TRACE_BIN (a glassbox-cc --mode=trace build) once on INPUT and\n"
@@ -28,15 +31,16 @@ int gb_cmd_trace(int argc, char **argv)
                           "GLASSBOX_INPUT names it (docs/tracer.md, \"Input sources\").",
                           opts, GB_N(opts)};
     gb_args_t a;
-    int r = gb_opts_args(&cmd, argc, argv, &a);
-    if (r >= 0)
-        return r;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
     if (a.npos != 1 || !out || a.nrest < 1)
-        return fprintf(stderr, "glassbox trace: usage: glassbox trace INPUT -o FILE.gbt -- "
-                               "TRACE_BIN [ARGS...] (see --help)\n"), 2;
+        return gb_cli_error(GB_EXIT_USAGE, "trace",
+                            "usage: glassbox trace INPUT -o FILE.gbt -- "
+                            "TRACE_BIN [ARGS...] (see --help)");
     gb_err_t e;
     if (access(a.pos[0], R_OK) != 0)
-        return fprintf(stderr, "glassbox trace: cannot read input %s\n", a.pos[0]), 1;
+        return gb_cli_error(GB_EXIT_FAIL, "trace", "cannot read input %s", a.pos[0]);
     if (gb_check_executable(a.rest[0], &e) != 0)
         return gb_cli_fail("trace", e.msg);
     int has = gb_binary_has_marker(a.rest[0], GB_MARKER_TRACE, &e);
@@ -63,6 +67,6 @@ int gb_cmd_trace(int argc, char **argv)
         printf(" (status %d)", res.exit_code);
     printf("%s\n", info.complete ? "" : ", trace incomplete");
     gb_trace_free(tr);
-    return 0;
+    return GB_EXIT_OK;
 }
 

@@ -9,7 +9,7 @@
 /* One line per subcommand; a new command adds its line here. */
 static const struct {
     const char *name;
-    int (*run)(int argc, char **argv);
+    gb_exit_t (*run)(int argc, char **argv);
 } commands[] = {
     {"fuzz", gb_cmd_fuzz},
     {"trace", gb_cmd_trace},
@@ -38,16 +38,16 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
-        return 2;
+        return GB_EXIT_USAGE;
     }
     const char *c = argv[1];
     if (!strcmp(c, "-h") || !strcmp(c, "--help") || !strcmp(c, "help")) {
         usage(stdout);
-        return 0;
+        return GB_EXIT_OK;
     }
     for (size_t i = 0; i < GB_N(commands); i++)
         if (!strcmp(c, commands[i].name))
             return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "glassbox: unknown command '%s' (try glassbox --help)\n", c);
-    return 2;
+    return GB_EXIT_USAGE;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* One option table per command drives parsing, --help and the GLASSBOX_*
- * environment overrides. */
+ * environment overrides, and holds each option's default. */
 #ifndef GB_CLI_OPTS_H
 #define GB_CLI_OPTS_H
 
@@ -8,15 +8,49 @@
 
 typedef enum gb_opt_kind { GB_OPT_STR, GB_OPT_UINT, GB_OPT_FLAG } gb_opt_kind_t;
 
+/* The exit codes of every command. */
+typedef enum gb_exit {
+    GB_EXIT_OK = 0,
+    GB_EXIT_FAIL = 1,  /* the command failed; one line on stderr says why */
+    GB_EXIT_USAGE = 2, /* bad usage; one line on stderr says what is wrong */
+} gb_exit_t;
+
+/* What parsing a command line found. */
+typedef enum gb_parsed {
+    GB_PARSED_OK,   /* the command goes on */
+    GB_PARSED_HELP, /* --help was printed */
+    GB_PARSED_BAD,  /* bad usage; a one-line error was printed */
+} gb_parsed_t;
+
+/* An option. Its default is stored into *dst before the environment and
+ * the command line are read, and --help prints it after `help`: a number
+ * always, a string unless NULL, a flag never (flags start off). */
 typedef struct gb_opt {
     char shrt;          /* 0 = none */
     const char *lng;    /* without the leading "--" */
     gb_opt_kind_t kind;
     const char *arg;    /* argument name for --help */
     const char *env;    /* GLASSBOX_* override, or NULL */
-    const char *help;
+    const char *help;   /* one sentence, without the default; --help wraps it */
     void *dst;          /* const char **, unsigned long long *, or int * */
+    unsigned long long def; /* GB_OPT_UINT's default */
+    const char *def_str;    /* GB_OPT_STR's default, or NULL */
 } gb_opt_t;
+
+/* Table rows, one per kind. Defaults come from base/gb_config.h. */
+/* (clang-format would spread each initializer over four lines.) */
+/* clang-format off */
+#define GB_OPTION_STR(shrt, lng, arg, env, def, dst, help)                                         \
+    {shrt, lng, GB_OPT_STR, arg, env, help, dst, 0, def}
+#define GB_OPTION_UINT(shrt, lng, arg, env, def, dst, help)                                        \
+    {shrt, lng, GB_OPT_UINT, arg, env, help, dst, def, NULL}
+#define GB_OPTION_FLAG(shrt, lng, dst, help)                                                       \
+    {shrt, lng, GB_OPT_FLAG, NULL, NULL, help, dst, 0, NULL}
+/* clang-format on */
+
+/* A gb_config.h value as a string literal, for help text that states one. */
+#define GB_OPT_XSTR(x) GB_OPT_STR_(x)
+#define GB_OPT_STR_(x) #x
 
 typedef struct gb_cmd {
     const char *name;
@@ -26,11 +60,12 @@ typedef struct gb_cmd {
     size_t nopts;
 } gb_cmd_t;
 
-/* Parses argv[1..] (argv[0] is the command name). Positional arguments
+/* Parses argv[1..] (argv[0] is the command name) after storing every
+ * option's default and the GLASSBOX_* overrides. Positional arguments
  * before "--" go to pos[], those after it to rest[]. Prints a one-line
- * error and returns -1 on bad usage; returns 1 after printing --help. */
-int gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, int *npos,
-                  char ***rest, int *nrest);
+ * error on bad usage, or the help for --help. */
+gb_parsed_t gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, int *npos,
+                          char ***rest, int *nrest);
 void gb_opts_help(const gb_cmd_t *cmd);
 
 /* What gb_opts_args leaves: positional arguments, and those after "--". */
@@ -41,12 +76,19 @@ typedef struct gb_args {
     int nrest;
 } gb_args_t;
 
-/* gb_opts_parse into `a`. Returns -1 when the command should go on, else
- * the exit code to return at once (0 after --help, 2 on bad usage). */
-int gb_opts_args(const gb_cmd_t *cmd, int argc, char **argv, gb_args_t *a);
+/* gb_opts_parse into `a`. */
+gb_parsed_t gb_opts_args(const gb_cmd_t *cmd, int argc, char **argv, gb_args_t *a);
 
-/* Prints "glassbox CMD: MSG" on stderr and returns 1. */
-int gb_cli_fail(const char *cmd, const char *msg);
+/* The exit code for what parsing found: OK after --help, USAGE when bad. */
+gb_exit_t gb_opts_exit(gb_parsed_t p);
+
+/* Prints "glassbox CMD: " and the formatted message as one line on stderr
+ * and returns `code`: `return gb_cli_error(GB_EXIT_USAGE, "fuzz", ...)`. */
+gb_exit_t gb_cli_error(gb_exit_t code, const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* gb_cli_error(GB_EXIT_FAIL, cmd, "%s", msg). */
+gb_exit_t gb_cli_fail(const char *cmd, const char *msg);
 
 /* argv joined with spaces (for fuzzer_stats' command_line); static buffer. */
 char *gb_cli_join(int argc, char **argv);

@@ -13,8 +13,7 @@
 #include <stdint.h>
 
 #include "gb_base.h"
-
-#define GB_MAX_INPUT (1u << 20) /* AFL++ ignores larger files when syncing */
+#include "gb_config.h" /* GB_MAX_INPUT */
 
 /* ---- Seeds ----------------------------------------------------------- */
 

@@ -14,13 +14,17 @@
 #include <unistd.h>
 
 #include "bridge_int.h"
+#include "gb_abi.h"
+#include "gb_config.h"
 
 /* The segment is always 8 MiB, the largest map a 4.04c hello can announce
  * (FS_OPT_MAX_MAPSIZE), so a larger announced map never needs a new
  * segment and a restart keeps the same id. Only the announced size is
  * cleared per run, and untouched pages cost nothing. */
 #define FSRV_SHM_BYTES (1u << 23)
-#define FSRV_DEFAULT_MAP 65536u /* what pre-options targets use (MAP_SIZE) */
+/* A target that announces no size: AFL++'s MAP_SIZE, which is our cov
+ * builds' map too (ids below GB_MAP_SIZE). */
+#define FSRV_DEFAULT_MAP GB_MAP_SIZE
 
 #define FSRV_CTL_FD 198
 #define FSRV_ST_FD 199
@@ -44,6 +48,9 @@
  * status after our SIGKILL) get this long before the forkserver counts as
  * broken. */
 #define FSRV_CTL_MS 5000
+/* A target's start-up (loading, constructors) before its hello may take
+ * twice the run limit, and never less than this. */
+#define FSRV_HELLO_MIN_MS 5000
 
 struct gb_fsrv {
     char **argv; /* deep copy: a restart needs it after the caller's is gone */
@@ -91,9 +98,15 @@ static int write_u32(int fd, uint32_t v)
     return w == (ssize_t)sizeof v ? 0 : -1;
 }
 
-/* Reads exactly n bytes. timeout_ms < 0 waits forever. Returns 0, 1 on
- * timeout, -1 on EOF or error. */
-static int read_timed(int fd, void *buf, size_t n, int timeout_ms)
+/* How a read from the forkserver ended. */
+typedef enum fsrv_read {
+    FSRV_READ_OK,
+    FSRV_READ_TIMEOUT, /* nothing within the time limit: the child may still run */
+    FSRV_READ_FAILED,  /* EOF or error: the forkserver is gone */
+} fsrv_read_t;
+
+/* Reads exactly n bytes. timeout_ms < 0 waits forever. */
+static fsrv_read_t read_timed(int fd, void *buf, size_t n, int timeout_ms)
 {
     uint8_t *p = buf;
     uint64_t deadline = gbb_now_us() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms) * 1000u;
@@ -102,7 +115,7 @@ static int read_timed(int fd, void *buf, size_t n, int timeout_ms)
         if (timeout_ms >= 0) {
             uint64_t now = gbb_now_us();
             if (now >= deadline)
-                return 1;
+                return FSRV_READ_TIMEOUT;
             wait = (int)((deadline - now + 999) / 1000);
         }
         struct pollfd pfd = {fd, POLLIN, 0};
@@ -110,21 +123,21 @@ static int read_timed(int fd, void *buf, size_t n, int timeout_ms)
         if (pr < 0 && errno == EINTR)
             continue;
         if (pr < 0)
-            return -1;
+            return FSRV_READ_FAILED;
         if (pr == 0)
             continue; /* the deadline check above decides */
         ssize_t r = read(fd, p, n);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
-            return -1;
+            return FSRV_READ_FAILED;
         p += r;
         n -= (size_t)r;
     }
-    return 0;
+    return FSRV_READ_OK;
 }
 
-static int read_u32(int fd, uint32_t *v, int timeout_ms)
+static fsrv_read_t read_u32(int fd, uint32_t *v, int timeout_ms)
 {
     return read_timed(fd, v, sizeof *v, timeout_ms);
 }
@@ -210,7 +223,7 @@ static int skip_bytes(int fd, uint32_t len)
     uint8_t buf[4096];
     while (len > 0) {
         uint32_t n = len < sizeof buf ? len : (uint32_t)sizeof buf;
-        if (read_timed(fd, buf, n, FSRV_CTL_MS) != 0)
+        if (read_timed(fd, buf, n, FSRV_CTL_MS) != FSRV_READ_OK)
             return -1;
         len -= n;
     }
@@ -227,11 +240,11 @@ static int handshake_new(gb_fsrv_t *f, uint32_t hello, gb_err_t *e)
         return gb_err_set(e, "%s speaks forkserver protocol version %u; this client knows %u", t,
                           hello & 0xffu, FS_NEW_VERSION);
     if (write_u32(f->ctl_fd, hello ^ 0xffffffffu) != 0 ||
-        read_u32(f->st_fd, &opts, FSRV_CTL_MS) != 0)
+        read_u32(f->st_fd, &opts, FSRV_CTL_MS) != FSRV_READ_OK)
         return gb_err_set(e, "%s: forkserver handshake broken off after the magic", t);
     f->map_size = FSRV_DEFAULT_MAP;
     if (opts & FS_NEW_OPT_MAPSIZE) {
-        if (read_u32(f->st_fd, &v, FSRV_CTL_MS) != 0)
+        if (read_u32(f->st_fd, &v, FSRV_CTL_MS) != FSRV_READ_OK)
             return gb_err_set(e, "%s: forkserver handshake broken off (map size)", t);
         f->map_size = v;
     }
@@ -240,10 +253,10 @@ static int handshake_new(gb_fsrv_t *f, uint32_t hello, gb_err_t *e)
     if (opts & FS_NEW_OPT_SHDMEM_FUZZ)
         return gb_err_set(e, "%s wants shared-memory input, which Glassbox does not provide", t);
     if (opts & FS_NEW_OPT_AUTODICT) {
-        if (read_u32(f->st_fd, &v, FSRV_CTL_MS) != 0 || skip_bytes(f->st_fd, v) != 0)
+        if (read_u32(f->st_fd, &v, FSRV_CTL_MS) != FSRV_READ_OK || skip_bytes(f->st_fd, v) != 0)
             return gb_err_set(e, "%s: forkserver handshake broken off (dictionary)", t);
     }
-    if (read_u32(f->st_fd, &v, FSRV_CTL_MS) != 0 || v != hello)
+    if (read_u32(f->st_fd, &v, FSRV_CTL_MS) != FSRV_READ_OK || v != hello)
         return gb_err_set(e, "%s: forkserver handshake did not end with the magic", t);
     return 0;
 }
@@ -273,12 +286,13 @@ static int handshake_old(gb_fsrv_t *f, uint32_t hello, gb_err_t *e)
 static int fsrv_handshake(gb_fsrv_t *f, gb_err_t *e)
 {
     uint32_t hello;
-    int hello_ms = f->timeout_ms * 2 > 5000 ? (int)(f->timeout_ms * 2) : 5000;
-    int rc = read_u32(f->st_fd, &hello, hello_ms);
-    if (rc != 0) {
+    int hello_ms =
+        f->timeout_ms * 2 > FSRV_HELLO_MIN_MS ? (int)(f->timeout_ms * 2) : FSRV_HELLO_MIN_MS;
+    fsrv_read_t got = read_u32(f->st_fd, &hello, hello_ms);
+    if (got != FSRV_READ_OK) {
         char how[128] = "";
         fsrv_kill(f, how, sizeof how);
-        if (rc > 0)
+        if (got == FSRV_READ_TIMEOUT)
             snprintf(how, sizeof how, "no hello within %d ms", hello_ms);
         if (strstr(how, "signal")) /* instrumented or not, it died first: say so */
             return gb_err_set(e, "%s crashed at startup, before its forkserver handshake (%s); "
@@ -287,6 +301,7 @@ static int fsrv_handshake(gb_fsrv_t *f, gb_err_t *e)
         return gb_err_set(e, "%s is not instrumented for AFL++ (no forkserver handshake); %s",
                           f->argv[0], how);
     }
+    int rc;
     if ((hello & 0xffffff00u) == FS_NEW_ERROR)
         rc = gb_err_set(e, "%s reported a forkserver error %u: %s", f->argv[0], hello & 0xffu,
                         fsrv_error_text(hello & 0xffu));
@@ -358,7 +373,7 @@ static int fsrv_copy_opts(gb_fsrv_t *f, const gb_fsrv_opts_t *o)
         if (!(f->argv[i] = gb_strdup(o->argv[i])))
             return -1;
     f->input_path = gb_strdup(o->input_path);
-    f->timeout_ms = o->timeout_ms ? o->timeout_ms : 1000;
+    f->timeout_ms = o->timeout_ms ? o->timeout_ms : GB_RUN_TIMEOUT_MS;
     f->mem_limit_mb = o->mem_limit_mb;
     f->show_output = o->show_output;
     return f->input_path ? 0 : -1;
@@ -487,22 +502,22 @@ int gb_fsrv_run(gb_fsrv_t *f, const uint8_t *input, size_t len, gb_run_result_t 
     uint32_t child, status;
     if (write_u32(f->ctl_fd, f->last_timed_out ? 1u : 0u) != 0)
         return fsrv_died(f, "before the run", e);
-    if (read_u32(f->st_fd, &child, (int)f->timeout_ms + FSRV_CTL_MS) != 0)
+    if (read_u32(f->st_fd, &child, (int)f->timeout_ms + FSRV_CTL_MS) != FSRV_READ_OK)
         return fsrv_died(f, "while forking", e);
     if ((int32_t)child <= 0)
         return fsrv_died(f, "(it sent no child pid)", e);
 
     uint64_t spent_ms = (gbb_now_us() - t0) / 1000u;
     int left = spent_ms >= f->timeout_ms ? 0 : (int)(f->timeout_ms - spent_ms);
-    int rc = read_u32(f->st_fd, &status, left);
+    fsrv_read_t got = read_u32(f->st_fd, &status, left);
     int timed_out = 0;
-    if (rc > 0) {
+    if (got == FSRV_READ_TIMEOUT) {
         kill((pid_t)child, SIGKILL);
         timed_out = 1;
-        rc = read_u32(f->st_fd, &status, FSRV_CTL_MS);
+        got = read_u32(f->st_fd, &status, FSRV_CTL_MS);
     }
     r->time_us = gbb_now_us() - t0;
-    if (rc != 0)
+    if (got != FSRV_READ_OK)
         return fsrv_died(f, "during the run", e);
     f->last_timed_out = timed_out;
     gb_bridge_classify((int)status, timed_out, r);

@@ -36,7 +36,7 @@ typedef struct gb_fsrv gb_fsrv_t;
 typedef struct gb_fsrv_opts {
     char *const *argv;      /* target argv (argv[0] = path), NULL-terminated */
     const char *input_path; /* gb_fsrv_run writes each input here (argv names it) */
-    unsigned timeout_ms;    /* per run; 0 = 1000 */
+    unsigned timeout_ms;    /* per run; 0 = GB_RUN_TIMEOUT_MS */
     unsigned mem_limit_mb;  /* RLIMIT_AS for the target; 0 = none */
     int show_output;        /* 0: target stdout/stderr go to /dev/null */
 } gb_fsrv_opts_t;
@@ -116,11 +116,18 @@ typedef struct gb_peers_opts {
     size_t max_input;          /* 0 = GB_MAX_INPUT */
 } gb_peers_opts_t;
 
-/* Takes one new input ("here are new inputs"): returns 0 when taken, 1 to
- * stop the sync before it (it is offered again next time), -1 on a fatal
- * error (with `e`). The data belong to the caller of the callback. */
-typedef int (*gb_peer_input_fn)(void *ctx, const uint8_t *data, size_t len, const char *desc,
-                                gb_err_t *e);
+/* What the callback did with an input. FATAL is -1 so that a failing
+ * gb_err_set(e, ...) can be returned as it is. */
+typedef enum gb_take {
+    GB_TAKE_FATAL = -1, /* a fatal error (in `e`): the sync stops and fails */
+    GB_TAKE_OK = 0,     /* taken: the cursor moves past it */
+    GB_TAKE_LATER = 1,  /* not taken: the sync stops before it; it is offered again next time */
+} gb_take_t;
+
+/* Takes one new input ("here are new inputs"). The data belong to the
+ * caller of the callback. */
+typedef gb_take_t (*gb_peer_input_fn)(void *ctx, const uint8_t *data, size_t len, const char *desc,
+                                      gb_err_t *e);
 
 /* Creates the libFuzzer dir if given. Nothing is read yet. */
 int gb_peers_new(const gb_peers_opts_t *o, gb_peers_t **out, gb_err_t *e);

@@ -136,15 +136,17 @@ static void check_renumbered(peer_t *q, const gb_entry_t *en, size_t n)
 
 /* Reads `name` in `dirfd` and hands it over. A file that is not a regular
  * file of at most max_input bytes (a symlink, a directory, a FIFO, too
- * large, gone) is skipped: AFL++ skips large files too. */
-static int hand_over(const gb_peers_t *p, int dirfd, const char *name, const char *desc,
-                     gb_peer_input_fn fn, void *ctx, gb_err_t *e)
+ * large, gone) is skipped: AFL++ skips large files too. The functions
+ * below return a gb_take_t for the sync as a whole: FATAL (-1, with `e`)
+ * also when they fail themselves. */
+static gb_take_t hand_over(const gb_peers_t *p, int dirfd, const char *name, const char *desc,
+                           gb_peer_input_fn fn, void *ctx, gb_err_t *e)
 {
     uint8_t *data;
     size_t len;
     if (gb_read_file_at(dirfd, name, p->o.max_input, &data, &len, NULL) != 0)
-        return 0;
-    int r = fn(ctx, data, len, desc, e);
+        return GB_TAKE_OK;
+    gb_take_t r = fn(ctx, data, len, desc, e);
     gb_free(data);
     return r;
 }
@@ -155,62 +157,62 @@ static int open_dir_at(int dirfd, const char *name)
     return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
-static int read_queue(gb_peers_t *p, peer_t *q, int qfd, gb_peer_input_fn fn, void *ctx,
-                      gb_err_t *e)
+static gb_take_t read_queue(gb_peers_t *p, peer_t *q, int qfd, gb_peer_input_fn fn, void *ctx,
+                            gb_err_t *e)
 {
     gb_entry_t *en;
     size_t n;
     if (gb_entries_list_at(qfd, &en, &n, NULL) != 0)
-        return 0;
+        return GB_TAKE_OK;
     check_renumbered(q, en, n);
     uint32_t before = q->next_id;
-    int r = 0;
-    for (size_t i = 0; i < n && r == 0; i++) {
+    gb_take_t r = GB_TAKE_OK;
+    for (size_t i = 0; i < n && r == GB_TAKE_OK; i++) {
         if (en[i].id < q->next_id)
             continue;
         char desc[200];
         snprintf(desc, sizeof desc, "sync:%.40s,src:%06u", q->name, en[i].id);
         r = hand_over(p, qfd, en[i].name, desc, fn, ctx, e);
-        if (r != 0)
+        if (r != GB_TAKE_OK)
             break; /* not taken: the cursor stays before it */
         q->next_id = en[i].id + 1;
         gb_free(q->last_name);
         q->last_name = gb_strdup(en[i].name);
     }
-    if (r >= 0 && q->next_id != before && save_cursor(p, q, e) != 0)
-        r = -1;
+    if (r != GB_TAKE_FATAL && q->next_id != before && save_cursor(p, q, e) != 0)
+        r = GB_TAKE_FATAL;
     gb_entries_free(en, n);
     return r;
 }
 
-static int sync_peer(gb_peers_t *p, int syncfd, const char *name, gb_peer_input_fn fn, void *ctx,
-                     gb_err_t *e)
+static gb_take_t sync_peer(gb_peers_t *p, int syncfd, const char *name, gb_peer_input_fn fn,
+                           void *ctx, gb_err_t *e)
 {
     int pfd = open_dir_at(syncfd, name);
     int qfd = pfd >= 0 ? open_dir_at(pfd, "queue") : -1;
     if (pfd >= 0)
         close(pfd);
     if (qfd < 0)
-        return 0; /* not an instance, or a symlink: not ours to read */
+        return GB_TAKE_OK; /* not an instance, or a symlink: not ours to read */
     peer_t *q = peer_get(p, name);
-    int r = q ? read_queue(p, q, qfd, fn, ctx, e) : gb_err_set(e, "out of memory");
+    gb_take_t r = q ? read_queue(p, q, qfd, fn, ctx, e) : gb_err_set(e, "out of memory");
     close(qfd);
     return r;
 }
 
-static int lf_import(gb_peers_t *p, gb_peer_input_fn fn, void *ctx, gb_err_t *e)
+static gb_take_t lf_import(gb_peers_t *p, gb_peer_input_fn fn, void *ctx, gb_err_t *e)
 {
     int dfd = open(p->o.libfuzzer_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0)
-        return errno == ENOENT ? 0 : gb_err_sys(e, "cannot read %s", p->o.libfuzzer_dir);
+        return errno == ENOENT ? GB_TAKE_OK : gb_err_sys(e, "cannot read %s", p->o.libfuzzer_dir);
     DIR *d = fdopendir(dfd);
     if (!d) {
         close(dfd);
         return gb_err_sys(e, "cannot read %s", p->o.libfuzzer_dir);
     }
     struct dirent *de;
-    int r = 0;
-    while (r == 0 && (de = readdir(d)) != NULL) {
+    gb_take_t r = GB_TAKE_OK;
+    while (r == GB_TAKE_OK && (de = readdir(d)) != NULL) {
         if (de->d_name[0] == '.')
             continue;
         uint64_t h = gb_hash64(de->d_name, strlen(de->d_name), 0);
@@ -219,7 +221,7 @@ static int lf_import(gb_peers_t *p, gb_peer_input_fn fn, void *ctx, gb_err_t *e)
         char desc[64];
         snprintf(desc, sizeof desc, "sync:libfuzzer,sha1:%.12s", de->d_name);
         r = hand_over(p, dirfd(d), de->d_name, desc, fn, ctx, e);
-        if (r == 0 && gb_hset_add(&p->lf_names, h) < 0)
+        if (r == GB_TAKE_OK && gb_hset_add(&p->lf_names, h) < 0)
             r = gb_err_set(e, "out of memory");
     }
     closedir(d);
@@ -232,18 +234,18 @@ int gb_peers_sync(gb_peers_t *p, gb_peer_input_fn fn, void *ctx, gb_err_t *e)
     DIR *d = syncfd >= 0 ? fdopendir(syncfd) : NULL;
     if (!d && syncfd >= 0)
         close(syncfd);
-    int r = 0;
+    gb_take_t r = GB_TAKE_OK;
     struct dirent *de;
-    while (d && r == 0 && (de = readdir(d)) != NULL) {
+    while (d && r == GB_TAKE_OK && (de = readdir(d)) != NULL) {
         if (de->d_name[0] == '.' || strcmp(de->d_name, p->o.name) == 0)
             continue;
         r = sync_peer(p, dirfd(d), de->d_name, fn, ctx, e);
     }
     if (d)
         closedir(d);
-    if (r == 0 && p->o.libfuzzer_dir)
+    if (r == GB_TAKE_OK && p->o.libfuzzer_dir)
         r = lf_import(p, fn, ctx, e);
-    return r < 0 ? -1 : 0;
+    return r == GB_TAKE_FATAL ? -1 : 0;
 }
 
 /* Writes the input as DIR/<sha1> unless it is there: staged in our tmp dir

@@ -13,16 +13,23 @@
 
 #include "cfg_int.h"
 
-#define CFG_MAGIC 0x46434247u /* "GBCF" */
-#define CFG_VERSION 1u
-#define CFG_MAP 65536u /* block ids are below the coverage map size */
+/* Short names for tracer/gbcfg.h's and gbt.h's, which hold the values. */
+#define CFG_MAGIC GBCFG_MAGIC
+#define CFG_VERSION GBCFG_VERSION
+#define CFG_MAP GB_MAP_SIZE /* block ids are below the coverage map size */
 #define CFG_MAX_BYTES (1u << 30)
 #define NONE UINT32_MAX
 
-enum { B_RET = 1u, B_INDIRECT = 2u, B_SETJMP = 4u, B_DEAD = 8u, B_KNOWN_FLAGS = 15u };
-enum { T_OTHER = 0, T_BR = 1, T_SWITCH = 2 };
-enum { S_LOCAL = 1u, S_ADDR_TAKEN = 2u };
-enum { PC_BRANCH = 0, PC_SWITCH = 2 }; /* gbt.h's gbt_pc_kind */
+enum {
+    B_RET = GBCFG_B_RET,
+    B_INDIRECT = GBCFG_B_INDIRECT,
+    B_SETJMP = GBCFG_B_SETJMP,
+    B_DEAD = GBCFG_B_DEAD,
+    B_KNOWN_FLAGS = GBCFG_B_KNOWN,
+};
+enum { T_OTHER = GBCFG_T_OTHER, T_BR = GBCFG_T_BR, T_SWITCH = GBCFG_T_SWITCH };
+enum { S_LOCAL = GBCFG_S_LOCAL, S_ADDR_TAKEN = GBCFG_S_ADDR_TAKEN };
+enum { PC_BRANCH = GBT_PC_BRANCH, PC_SWITCH = GBT_PC_SWITCH };
 
 typedef struct cblock {
     uint32_t id, flags, kind, site, func;

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "gb_base.h"
+#include "gbcfg.h" /* the section's constants; GB_MAP_SIZE */
+#include "gbt.h"   /* enum gbt_pc_kind */
 
 typedef struct gb_cfg gb_cfg_t;
 
@@ -35,7 +37,7 @@ int gb_cfg_has_block(const gb_cfg_t *c, uint32_t id);
 int gb_cfg_has_site(const gb_cfg_t *c, unsigned kind, uint32_t site);
 
 /* Whether flipping the path-constraint entry (kind, site, taken) — kind as
- * in enum gbt_pc_kind — may reach a block whose id `virgin` (GB map size
+ * in enum gbt_pc_kind — may reach a block whose id `virgin` (GB_MAP_SIZE
  * bytes, 0 = never hit) has never seen. Returns 0 only when the CFG proves
  * it cannot: the new direction's successor and everything reachable from
  * it (the function, its callees transitively, and on a return the callers'

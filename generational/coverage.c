@@ -19,9 +19,9 @@ static uint8_t bucket(uint8_t n)
 
 void gb_cov_score(gb_cov_t *c, const uint8_t *map, size_t n, gb_score_t *out)
 {
-    uint8_t bits[GB_COV_MAP / 8] = {0};
+    uint8_t bits[GB_MAP_SIZE / 8] = {0};
     uint32_t fresh = 0, nov = 0;
-    for (size_t i = 0; i < n && i < GB_COV_MAP; i++) {
+    for (size_t i = 0; i < n && i < GB_MAP_SIZE; i++) {
         if (!map[i])
             continue;
         bits[i >> 3] |= (uint8_t)(1u << (i & 7));

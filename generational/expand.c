@@ -19,11 +19,14 @@ static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, gb_err_t *e)
 {
     if (gb_write_atomic(s->trace_input, gb_campaign_tmpdir(s->camp), it->data, it->len, e) != 0)
         return NULL;
-    /* The trace build keeps shadow state: it gets four times the memory. */
-    gb_trace_run_opts_t to = {.bin = s->o.trace_bin, .args = s->o.target_args,
-                              .nargs = s->o.n_target_args, .input = s->trace_input,
-                              .trace_out = s->trace_file, .timeout_ms = s->o.trace_timeout_ms,
-                              .mem_limit_mb = s->o.mem_limit_mb * 4};
+    /* The trace build keeps shadow state: it gets GB_TRACE_MEM_FACTOR times the memory. */
+    gb_trace_run_opts_t to = {.bin = s->o.trace_bin,
+                              .args = s->o.target_args,
+                              .nargs = s->o.n_target_args,
+                              .input = s->trace_input,
+                              .trace_out = s->trace_file,
+                              .timeout_ms = s->o.trace_timeout_ms,
+                              .mem_limit_mb = s->o.mem_limit_mb * GB_TRACE_MEM_FACTOR};
     gb_run_result_t r;
     if (gb_trace_run(&to, &r, e) != 0)
         return NULL;

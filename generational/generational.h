@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "gb_base.h"
+#include "gb_config.h"
 
 typedef struct gb_search_opts {
     const char *trace_bin;      /* --mode=trace build */
@@ -21,11 +22,12 @@ typedef struct gb_search_opts {
     size_t n_target_args;
     const char *out;            /* campaign root (-o) */
     const char *name;           /* instance name (-n), default "glassbox" */
-    unsigned timeout_ms;        /* per cov run (-t), default 1000 */
-    unsigned trace_timeout_ms;  /* per trace run, default max(10 x timeout, 5000) */
-    unsigned solver_timeout_ms; /* per Z3 query, default 2000 */
+    /* Defaults (taken for 0) are in base/gb_config.h. */
+    unsigned timeout_ms;        /* per cov run (-t), default GB_RUN_TIMEOUT_MS */
+    unsigned trace_timeout_ms;  /* per trace run, default GB_TRACE_TIMEOUT_MS(timeout_ms) */
+    unsigned solver_timeout_ms; /* per Z3 query, default GB_SOLVER_TIMEOUT_MS */
     unsigned solver_budget_ms;  /* Z3 time per trace before only paying sites are
-                                   solved (--solver-budget), 0 = default 30000 */
+                                   solved (--solver-budget), default GB_SOLVER_BUDGET_MS */
     uint64_t max_seconds;       /* stop after this long (-V), 0 = until done */
     int optimistic;             /* relax UNSAT queries (QSYM), default on */
     /* Called after fuzzer_stats is rewritten (every status_every_ms, and
@@ -36,8 +38,9 @@ typedef struct gb_search_opts {
     /* Called once per kind of trouble worth a person's attention (the first
      * hang, a full disk, a trace that saw no block), with what to do. */
     void (*on_notice)(const char *msg, void *ctx);
-    unsigned mem_limit_mb;      /* address-space limit for target runs, 0 = none */
-    unsigned status_every_ms;   /* default 2000 */
+    unsigned mem_limit_mb;      /* address-space limit for cov runs, 0 = none; trace
+                                   runs get GB_TRACE_MEM_FACTOR times as much */
+    unsigned status_every_ms;   /* default GB_STATUS_EVERY_MS */
     const char *command_line;   /* for fuzzer_stats */
     int resume;                 /* continue the campaign in OUT/NAME (--resume) */
     const char *libfuzzer_dir;  /* a libFuzzer corpus dir to trade with, or NULL */

@@ -21,11 +21,12 @@ int gb_wait_for_space(gb_search_t *s, int err)
     if ((err != ENOSPC && err != EDQUOT) || gb_search_out_of_time(s))
         return 0; /* out of time while the disk is full: the write's error ends the run */
     char msg[4300];
-    snprintf(msg, sizeof msg, "the disk holding %s is full: writing paused, retrying every 2 s "
-                              "(nothing is lost; free some space to go on)",
-             gb_campaign_dir(s->camp));
+    snprintf(msg, sizeof msg,
+             "the disk holding %s is full: writing paused, retrying every %d s "
+             "(nothing is lost; free some space to go on)",
+             gb_campaign_dir(s->camp), GB_DISK_RETRY_S);
     gb_notice(s, GB_NOTE_DISK, msg);
-    struct timespec ts = {2, 0};
+    struct timespec ts = {GB_DISK_RETRY_S, 0};
     nanosleep(&ts, NULL);
     return 1;
 }

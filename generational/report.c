@@ -64,7 +64,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "last_find", "%llu", (unsigned long long)(s->last_find_ms / 1000));
     kv(k, "blocks_covered", "%u", st.blocks);
     kv(k, "edges_found", "%u", st.blocks);
-    kv(k, "bitmap_cvg", "%.2f%%", 100.0 * st.blocks / GB_COV_MAP);
+    kv(k, "bitmap_cvg", "%.2f%%", 100.0 * st.blocks / GB_MAP_SIZE);
     kv(k, "children_generated", "%llu", (unsigned long long)st.children);
     kv(k, "children_duplicate", "%llu", (unsigned long long)st.duplicates);
     kv(k, "children_divergent", "%llu", (unsigned long long)st.divergent);
@@ -122,7 +122,7 @@ int gb_report_write(gb_search_t *s, gb_err_t *e)
         .relative_time = run / 1000,
         .corpus_count = st.queue,
         .pending_total = st.pending,
-        .map_size = 100.0 * st.blocks / GB_COV_MAP,
+        .map_size = 100.0 * st.blocks / GB_MAP_SIZE,
         .saved_crashes = st.crashes,
         .saved_hangs = st.hangs,
         .execs_per_sec = per_sec(st.execs, run),

@@ -163,10 +163,11 @@ int gb_run_input(gb_search_t *s, const uint8_t *data, size_t len, const char *de
     return gb_run_keep(s, it, kind, desc, e);
 }
 
-int gb_run_import(void *search, const uint8_t *data, size_t len, const char *desc, gb_err_t *e)
+gb_take_t gb_run_import(void *search, const uint8_t *data, size_t len, const char *desc,
+                        gb_err_t *e)
 {
     gb_search_t *s = search;
     if (s->stop)
-        return 1; /* offered again by the next sync */
-    return gb_run_input(s, data, len, desc, 1, e);
+        return GB_TAKE_LATER; /* offered again by the next sync */
+    return gb_run_input(s, data, len, desc, 1, e) == 0 ? GB_TAKE_OK : GB_TAKE_FATAL;
 }

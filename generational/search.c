@@ -15,11 +15,11 @@ static void set_defaults(gb_search_opts_t *o)
     if (!o->name || !*o->name)
         o->name = "glassbox";
     if (!o->timeout_ms)
-        o->timeout_ms = 1000;
+        o->timeout_ms = GB_RUN_TIMEOUT_MS;
     if (!o->trace_timeout_ms)
-        o->trace_timeout_ms = o->timeout_ms * 10 > 5000 ? o->timeout_ms * 10 : 5000;
+        o->trace_timeout_ms = GB_TRACE_TIMEOUT_MS(o->timeout_ms);
     if (!o->status_every_ms)
-        o->status_every_ms = 2000;
+        o->status_every_ms = GB_STATUS_EVERY_MS;
 }
 
 static int check_binary(const char *path, const char *marker, const char *mode, gb_err_t *e)

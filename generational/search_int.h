@@ -9,10 +9,10 @@
 #include "cfg_int.h"
 #include "corpus.h"
 #include "fuzz_bridge.h"
+#include "gb_abi.h"    /* GB_MAP_SIZE */
+#include "gb_config.h" /* the search's intervals and limits */
 #include "generational.h"
 #include "symbolic.h"
-
-#define GB_COV_MAP 65536u
 
 /* ---- worklist.c: inputs waiting for expansion -------------------------- */
 
@@ -53,7 +53,7 @@ void gb_item_free(gb_item_t *it);
 /* ---- coverage.c: what all runs covered --------------------------------- */
 
 typedef struct gb_cov {
-    uint8_t virgin[GB_COV_MAP]; /* hit-count bucket bits seen per block (0 = never hit) */
+    uint8_t virgin[GB_MAP_SIZE]; /* hit-count bucket bits seen per block (0 = never hit) */
     uint32_t blocks;            /* blocks covered by any run */
     uint64_t novel_total;       /* new (block, bucket) pairs over all runs: detects payoff */
 } gb_cov_t;
@@ -82,8 +82,6 @@ typedef struct gb_sites {
     size_t n, cap;
 } gb_sites_t;
 
-#define GB_SITE_FREE_TRIES 8 /* unpaid flips of one site before back-off */
-
 /* The record of flipping `site` to direction `dir` (NULL when out of memory). */
 gb_site_stat_t *gb_sites_get(gb_sites_t *t, uint32_t site, unsigned dir);
 /* 0 when the direction is backed off: its last GB_SITE_FREE_TRIES children
@@ -102,10 +100,6 @@ typedef struct gb_pulse {
     uint64_t last_status_ms; /* fuzzer_stats and plot_data written */
     uint64_t last_solver_ms; /* learned clauses and answers shared */
 } gb_pulse_t;
-
-#define GB_SYNC_EVERY_MS 5000     /* how often peers' queues are read */
-#define GB_SOLVER_SYNC_MS 30000u  /* how often learned clauses are shared */
-#define GB_MAX_REPAIRS 4          /* rounds of repairing one optimistic child */
 
 struct gb_search {
     gb_search_opts_t o;
@@ -162,7 +156,8 @@ int gb_run_keep(gb_search_t *s, gb_item_t *it, gb_run_kind_t kind, const char *d
 int gb_run_input(gb_search_t *s, const uint8_t *data, size_t len, const char *desc, int imported,
                  gb_err_t *e);
 /* gb_run_input for a peer's input: fuzz-bridge's gb_peer_input_fn. */
-int gb_run_import(void *search, const uint8_t *data, size_t len, const char *desc, gb_err_t *e);
+gb_take_t gb_run_import(void *search, const uint8_t *data, size_t len, const char *desc,
+                        gb_err_t *e);
 
 /* expand.c: ExpandExecution of one input. */
 int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);

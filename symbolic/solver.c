@@ -13,8 +13,8 @@
 
 #include "symbolic_int.h"
 
-#define GB_DEFAULT_TIMEOUT_MS 2000u
-#define GB_DEFAULT_BUDGET_MS 30000u /* Z3 time per trace before only paying sites are solved */
+#define GB_DEFAULT_TIMEOUT_MS GB_SOLVER_TIMEOUT_MS /* base/gb_config.h */
+#define GB_DEFAULT_BUDGET_MS GB_SOLVER_BUDGET_MS
 #define GB_ADAPT_SLOTS 4096u        /* (site, direction) records, direct-mapped */
 #define GB_MAX_STREAK 4u            /* each timeout in a row halves the limit, up to 1/16 */
 #define GB_MIN_TIMEOUT_MS 50u

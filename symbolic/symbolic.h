@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "gb_base.h"
+#include "gb_config.h" /* GB_SOLVER_TIMEOUT_MS, GB_SOLVER_BUDGET_MS */
+#include "gbt.h"       /* the kinds of path-constraint entries and of END records */
 
 /* ---- Traces ---------------------------------------------------------- */
 
@@ -43,7 +45,7 @@ typedef struct gb_trace_info {
 void gb_trace_get_info(const gb_trace_t *t, gb_trace_info_t *info);
 
 typedef struct gb_pc_info {
-    unsigned kind;  /* enum gbt_pc_kind */
+    enum gbt_pc_kind kind;
     unsigned taken; /* 0 or 1 */
     uint32_t site;
 } gb_pc_info_t;
@@ -75,11 +77,11 @@ enum {
 };
 
 typedef struct gb_solver_opts {
-    unsigned timeout_ms; /* per Z3 call; 0 = default 2000 */
+    unsigned timeout_ms; /* per Z3 call; 0 = GB_SOLVER_TIMEOUT_MS */
     int optimistic;      /* 1 = pins are soft: drop those in the unsat core; then ¬PC[j] alone */
     unsigned disable;    /* GB_SOLVER_NO_* bits; 0 = every stage on */
     unsigned budget_ms;  /* Z3 time per trace before only paying sites are solved;
-                            0 = default 30000 */
+                            0 = GB_SOLVER_BUDGET_MS */
 } gb_solver_opts_t;
 
 typedef enum gb_qstatus {

@@ -158,7 +158,8 @@ int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uin
 
 /* ---- Answer cache (cache.c) ---- */
 typedef struct gb_answer {
-    unsigned status, optimistic;
+    gb_qstatus_t status;
+    unsigned optimistic;
     uint32_t tmo; /* the time limit a timeout ran out of */
     size_t n;
     uint32_t *offs;

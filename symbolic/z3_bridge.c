@@ -484,7 +484,7 @@ static size_t drop_soft(const uint32_t *core, size_t ncore, uint32_t *act, size_
  * unsat core. These only choose among models of the exact query, so
  * relaxing them never makes an answer optimistic. */
 #define GB_LEN_PREFS 4
-#define GB_LEN_PREF_MAX (1u << 20)
+#define GB_LEN_PREF_MAX GB_MAX_INPUT /* no input is longer */
 
 static size_t len_prefs(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint32_t *vars,
                         size_t nvars, size_t nc, Z3_ast *pl)

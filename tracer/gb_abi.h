@@ -1,11 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The ABI of the trace runtime: codes glassbox-cc's instrumentation
  * passes to __gb_intrin and the shadow layout it reads inline (shared by
- * tracer/cc and tracer/rt), and the environment a host sets to ask a trace
- * build for a trace (shared with fuzz-bridge/, which runs trace builds).
+ * tracer/cc and tracer/rt), the size of the block id space, and the
+ * environment a host sets to ask a trace build for a trace (shared with
+ * fuzz-bridge/, which runs trace builds).
  * Not part of the trace format. */
 #ifndef GB_ABI_H
 #define GB_ABI_H
+
+/* Block ids (docs/trace-format.md, "Ids") are an index into a coverage
+ * map of this many bytes: the cov build's AFL++ map, the trace runtime's
+ * seen-bitmap, the host's coverage and the CFG section all use them. It is
+ * AFL++'s default MAP_SIZE, the map the cov build's afl-compiler-rt.o and
+ * a forkserver client assume when a target announces no size, and small
+ * enough that clearing and scanning it each run costs little; ids then
+ * collide at about 8 per 1,000 blocks. A power of two (the runtime masks
+ * ids with GB_MAP_SIZE - 1). Changing it means rebuilding every target. */
+#define GB_MAP_SIZE 65536u
 
 /* Where a trace build writes its trace; without it the build runs plainly. */
 #define GB_ENV_TRACE_OUT "GLASSBOX_TRACE_OUT"

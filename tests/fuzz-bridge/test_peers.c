@@ -33,18 +33,18 @@ typedef struct got {
     char descs[16][200];
 } got_t;
 
-static int take(void *ctx, const uint8_t *data, size_t len, const char *desc, gb_err_t *e)
+static gb_take_t take(void *ctx, const uint8_t *data, size_t len, const char *desc, gb_err_t *e)
 {
     (void)e;
     got_t *g = ctx;
     if (g->stop_after && g->n >= g->stop_after)
-        return 1;
+        return GB_TAKE_LATER;
     if (len >= strlen(SECRET) && memmem(data, len, SECRET, strlen(SECRET)))
         g->secret++;
     if (g->n < 16)
         snprintf(g->descs[g->n], sizeof g->descs[0], "%s", desc);
     g->n++;
-    return 0;
+    return GB_TAKE_OK;
 }
 
 static void put(const char *path, const char *text)

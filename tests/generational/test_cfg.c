@@ -14,9 +14,6 @@
 #include "cfg_int.h"
 #include "symbolic.h"
 
-#define MAP 65536u
-enum { BR = 0, PIN = 1, SW = 2, CHECK = 3 }; /* gbt.h's entry kinds */
-
 static int fails;
 static const char *work;
 
@@ -86,7 +83,7 @@ static gb_pc_info_t pc_at(const gb_trace_t *t, size_t i)
 static uint32_t covered(const uint8_t *virgin)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < MAP; i++)
+    for (uint32_t i = 0; i < GB_MAP_SIZE; i++)
         n += virgin[i] != 0;
     return n;
 }
@@ -101,7 +98,7 @@ static void expect_shape(const gb_trace_t *t, const char *shape, const char *in)
     char got[64] = "";
     for (size_t i = 0; i < info.pcs && i < sizeof got - 1; i++) {
         gb_pc_info_t pc = pc_at(t, i);
-        char k = pc.kind == BR ? 'b' : pc.kind == SW ? 's' : '?';
+        char k = pc.kind == GBT_PC_BRANCH ? 'b' : pc.kind == GBT_PC_SWITCH ? 's' : '?';
         got[i] = pc.taken && k != '?' ? (char)(k - 'a' + 'A') : k;
     }
     EXPECT(strcmp(got, shape) == 0, "trace of %.4s has entries %s, want %s", in, got, shape);
@@ -133,7 +130,7 @@ static void test_reach(const char *tbin, const char *cbin)
     }
     if (fails)
         return;
-    static uint8_t b[MAP], a[MAP], cm[MAP];
+    static uint8_t b[GB_MAP_SIZE], a[GB_MAP_SIZE], cm[GB_MAP_SIZE];
     for (int i = 0; i < 5; i++) {
         cover(a, t[i]);
         if (i != 4)
@@ -157,10 +154,13 @@ static void test_reach(const char *tbin, const char *cbin)
     EXPECT(!gb_cfg_incomplete(c), "a CFG that lists every block is not incomplete");
     /* Pins, checks and unknown sites are never decided. */
     gb_pc_info_t pc = pc_at(t[0], 1);
-    EXPECT(gb_cfg_flip_may_reach(c, PIN, pc.site, 1, a, covered(a)) == 1, "a PIN is decided");
-    EXPECT(gb_cfg_flip_may_reach(c, CHECK, pc.site, 1, a, covered(a)) == 1, "a CHECK is decided");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, pc.site, 1, a, covered(a)) == 1, "wrong kind is decided");
-    EXPECT(gb_cfg_flip_may_reach(c, BR, pc.site ^ 0x5a5a5a5au, 1, a, covered(a)) == 1,
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_PIN, pc.site, 1, a, covered(a)) == 1,
+           "a PIN is decided");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_CHECK, pc.site, 1, a, covered(a)) == 1,
+           "a CHECK is decided");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, pc.site, 1, a, covered(a)) == 1,
+           "wrong kind is decided");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_BRANCH, pc.site ^ 0x5a5a5a5au, 1, a, covered(a)) == 1,
            "an unknown site is decided");
     /* A covered block the CFG does not list: from then on nothing is skipped. */
     uint32_t foreign = 1;
@@ -182,7 +182,7 @@ static void test_reach(const char *tbin, const char *cbin)
 
     /* D, fresh: the indirect call's target never ran. Returning from the
      * harness counts as code outside the CFG, which may call it. */
-    static uint8_t dm[MAP];
+    static uint8_t dm[GB_MAP_SIZE];
     for (int i = 0; i < 5; i++)
         if (i != 3)
             cover(dm, t[i]);
@@ -200,7 +200,7 @@ static void test_sites(const char *tbin, const char *cbin)
 {
     static const char *in[5] = {"ACx0", "BDy0", "ACz0", "I000", "ACx\007"};
     gb_cfg_t *c = load(cbin);
-    static uint8_t v[MAP];
+    static uint8_t v[GB_MAP_SIZE];
     memset(v, 0, sizeof v);
     gb_trace_t *t[5];
     for (int i = 0; i < 5; i++) {
@@ -310,19 +310,23 @@ static void test_handmade(void)
         EXPECT(0, "the hand-written section does not parse: %s", e.msg);
         return;
     }
-    static uint8_t v[MAP];
+    static uint8_t v[GB_MAP_SIZE];
     const uint32_t cov[] = {100, 101, 102, 103, 104, 106, 300, 301};
     for (size_t i = 0; i < sizeof cov / sizeof cov[0]; i++)
         v[cov[i]] = 1;
     uint32_t n = (uint32_t)(sizeof cov / sizeof cov[0]);
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2000, 0, v, n) == 0, "memcpy called back");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2001, 0, v, n) == 1, "qsort cannot call back");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2002, 0, v, n) == 0, "g or a dead block counted");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2003, 0, v, n) == 1, "an indirect call cannot reach cb");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2000, 1, v, n) == 1, "!= case 0 cannot take case 1");
-    EXPECT(gb_cfg_flip_may_reach(c, SW, 0x2004, 0, v, n) == 1, "a site past the cases is known");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2000, 0, v, n) == 0, "memcpy called back");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2001, 0, v, n) == 1, "qsort cannot call back");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2002, 0, v, n) == 0,
+           "g or a dead block counted");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2003, 0, v, n) == 1,
+           "an indirect call cannot reach cb");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2000, 1, v, n) == 1,
+           "!= case 0 cannot take case 1");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2004, 0, v, n) == 1,
+           "a site past the cases is known");
     /* g is local: its return goes back to f's case 2, then the dead block */
-    EXPECT(gb_cfg_flip_may_reach(c, BR, 0x3000, 1, v, n) == 0, "g's branch reaches cb");
+    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_BRANCH, 0x3000, 1, v, n) == 0, "g's branch reaches cb");
     gb_cfg_free(c);
     b.b[flags_at] = 0x10; /* f's first block: flag bit 4 */
     EXPECT(gb_cfg_parse(b.b, b.n, &c, &e) == -1, "an unknown block flag parses");
@@ -369,7 +373,7 @@ static void test_bad(const char *cbin)
     d[0] ^= 1;
     /* Random corruption: rejected or parsed, never a crash, and whatever
      * parses can be asked. */
-    static uint8_t v[MAP];
+    static uint8_t v[GB_MAP_SIZE];
     srand(1);
     for (int it = 0; it < 3000; it++) {
         size_t at = (size_t)rand() % len;

@@ -7,7 +7,7 @@
 #include <llvm-c/Core.h>
 #include <stdint.h>
 
-#define GB_MAP_SIZE 65536u /* AFL++'s default map: block ids stay below it */
+#include "gb_abi.h" /* GB_MAP_SIZE: block ids stay below it */
 
 typedef enum gb_cc_mode { GB_CC_TRACE = 1, GB_CC_COV = 2 } gb_cc_mode_t;
 

@@ -2,24 +2,13 @@
 /* The static CFG of a module (blocks, successors, direct callees, branch
  * and switch sites), written as words into a non-allocated `.gb_cfg`
  * section that the linker concatenates across objects. docs/cfg-format.md
- * is the spec; generational/cfg.c reads it. */
+ * is the spec, tracer/gbcfg.h its constants; generational/cfg.c reads it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cc_int.h"
-
-#define CFG_MAGIC 0x46434247u /* "GBCF" read as a little-endian word */
-#define CFG_VERSION 1u
-
-enum { /* block flags (docs/cfg-format.md) */
-    B_RET = 1u,      /* ret or resume: control leaves the function */
-    B_INDIRECT = 2u, /* a call through a pointer */
-    B_SETJMP = 4u,   /* calls a returns_twice function: a longjmp may land here */
-    B_DEAD = 8u,     /* ends in unreachable and calls nothing: never runs */
-};
-enum { T_OTHER = 0, T_BR = 1, T_SWITCH = 2 };
-enum { S_LOCAL = 1u, S_ADDR_TAKEN = 2u }; /* symbol and function flags */
+#include "gbcfg.h"
 
 typedef struct words {
     uint32_t *v;
@@ -91,6 +80,11 @@ static int is_local(LLVMValueRef fn)
     return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
 }
 
+static uint32_t sym_flags(LLVMValueRef fn)
+{
+    return (is_local(fn) ? GBCFG_S_LOCAL : 0) | (address_taken(fn) ? GBCFG_S_ADDR_TAKEN : 0);
+}
+
 static int skipped_fn(LLVMValueRef fn)
 {
     size_t len;
@@ -138,7 +132,7 @@ static int put_syms(words_t *w, LLVMModuleRef m, symtab_t *t)
             continue;
         size_t len;
         const char *name = LLVMGetValueName2(fn, &len);
-        put(w, (is_local(fn) ? S_LOCAL : 0) | (address_taken(fn) ? S_ADDR_TAKEN : 0));
+        put(w, sym_flags(fn));
         put_str(w, name, len);
         t->v[t->n] = (sym_t){fn, (uint32_t)t->n};
         t->n++;
@@ -171,7 +165,7 @@ static unsigned ordinal_of(LLVMBasicBlockRef *blocks, size_t n, LLVMBasicBlockRe
 static void put_block(words_t *w, const symtab_t *syms, const gb_ids_t *ids,
                       LLVMBasicBlockRef *blocks, size_t n, unsigned ord)
 {
-    uint32_t flags = 0, kind = T_OTHER, ncalls = 0, site = 0;
+    uint32_t flags = 0, kind = GBCFG_T_OTHER, ncalls = 0, site = 0;
     unsigned k = 0, any_call = 0;
     LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[ord]);
     for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[ord]); i;
@@ -180,29 +174,29 @@ static void put_block(words_t *w, const symtab_t *syms, const gb_ids_t *ids,
         if (is_call(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) {
             LLVMValueRef f = direct_callee(i);
             if (!f)
-                flags |= B_INDIRECT;
+                flags |= GBCFG_B_INDIRECT;
             else if (!skipped_fn(f))
                 ncalls++;
             if (returns_twice(i, f))
-                flags |= B_SETJMP;
+                flags |= GBCFG_B_SETJMP;
         }
         if (i == term)
             site = gb_ids_site(ids, ord, k);
     }
     LLVMOpcode op = term ? LLVMGetInstructionOpcode(term) : LLVMUnreachable;
     if (op == LLVMRet || op == LLVMResume)
-        flags |= B_RET;
+        flags |= GBCFG_B_RET;
     if (op == LLVMIndirectBr)
-        flags |= B_INDIRECT; /* its targets are listed as successors anyway */
+        flags |= GBCFG_B_INDIRECT;          /* its targets are listed as successors anyway */
     if (op == LLVMUnreachable && !any_call) /* llvm.trap + unreachable does run */
-        flags |= B_DEAD;
+        flags |= GBCFG_B_DEAD;
     if (op == LLVMBr && LLVMIsConditional(term))
-        kind = T_BR;
+        kind = GBCFG_T_BR;
     else if (op == LLVMSwitch)
-        kind = T_SWITCH;
+        kind = GBCFG_T_SWITCH;
     put(w, gb_ids_block(ids, ord));
-    put(w, flags | kind << 8);
-    put(w, kind == T_OTHER ? 0 : site);
+    put(w, flags | kind << GBCFG_KIND_SHIFT);
+    put(w, kind == GBCFG_T_OTHER ? 0 : site);
     unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
     put(w, ns);
     for (unsigned s = 0; s < ns; s++)
@@ -224,7 +218,7 @@ static int put_function(words_t *w, const symtab_t *syms, gb_ids_t *ids, LLVMVal
         return -1;
     LLVMGetBasicBlocks(fn, blocks);
     ids->func = name;
-    put(w, (is_local(fn) ? S_LOCAL : 0) | (address_taken(fn) ? S_ADDR_TAKEN : 0));
+    put(w, sym_flags(fn));
     put_str(w, name, len);
     put(w, (uint32_t)n);
     for (size_t b = 0; b < n; b++)
@@ -260,8 +254,8 @@ int gb_cc_emit_cfg(LLVMModuleRef m)
     uint32_t nfuncs = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
         nfuncs += !LLVMIsDeclaration(fn) && !skipped_fn(fn);
-    put(&w, CFG_MAGIC);
-    put(&w, CFG_VERSION);
+    put(&w, GBCFG_MAGIC);
+    put(&w, GBCFG_VERSION);
     put(&w, 0); /* record length in words, filled in below */
     put_str(&w, module, len);
     symtab_t syms = {0};
