@@ -96,4 +96,29 @@
  * be shared, and the solver's length preferences end here. */
 #define GB_MAX_INPUT (1u << 20)
 
+/* ---- The trace runtime (tracer/rt/state.c; each has a GLASSBOX_* override,
+ * docs/tracer.md) ------------------------------------------------------- */
+
+/* Path-constraint entries one trace records: a parser's loop over a large
+ * input otherwise writes millions, far more than one expansion can flip. */
+#define GB_RT_MAX_PCS 100000
+
+/* Expression depth past which a result becomes concrete: the solver, the
+ * SMT-LIB printer and the trace reader walk expressions recursively, so a
+ * deep chain (an accumulating checksum) would cost stack and time for a
+ * term no query could use. GB_RT_MAX_DEPTH_CAP bounds the override: deeper
+ * walks would overflow the 8 MiB default stack. */
+#define GB_RT_MAX_DEPTH 1000
+#define GB_RT_MAX_DEPTH_CAP 60000
+
+/* Expression nodes one trace builds before the rest become concrete: at 32
+ * bytes a node, 20 Mi nodes are 640 MiB of arena, within the trace build's
+ * memory limit (GB_MEM_LIMIT_MB x GB_TRACE_MEM_FACTOR). */
+#define GB_RT_MAX_NODES (20u << 20)
+
+/* Hits of one (site, calling context) recorded before back-off (then only
+ * power-of-two hit counts): QSYM's scheme, so a hot loop's branch costs a
+ * few entries instead of one per iteration. */
+#define GB_RT_BACKOFF_FREE 16
+
 #endif

@@ -26,7 +26,7 @@ static int ended;
 /* Blocks already in the trace. Exported: instrumented code tests a
  * block's bit inline and calls __gb_block only when it is clear; api.c
  * sets every bit when no trace can open. */
-RT_EXPORT uint8_t __gb_block_seen[65536 / 8];
+RT_EXPORT uint8_t __gb_block_seen[GB_MAP_SIZE / 8];
 static uint8_t header[GBT_HEADER_SIZE];
 static int header_v2; /* the header says version 2 (tables) */
 
@@ -171,7 +171,7 @@ RT_HIDDEN void rt_out_pc(unsigned kind, int taken, uint32_t site, rt_expr_t *con
 
 RT_HIDDEN void rt_out_block(uint32_t id)
 {
-    id &= 0xffff;
+    id &= GB_MAP_SIZE - 1;
     /* The seen bit first: it answers nearly every call, alone. */
     if ((__gb_block_seen[id >> 3] & (1u << (id & 7))) || fd < 0 || ended)
         return;

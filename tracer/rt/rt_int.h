@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gb_abi.h"
 #include "gbt.h"
 
 #define RT_HIDDEN __attribute__((visibility("hidden")))
@@ -174,7 +175,7 @@ extern __thread void *__gb_params[];
 extern __thread void *__gb_ret;
 extern __thread void *__gb_callee;
 extern __thread uint32_t __gb_ctx; /* call-context hash (gb_abi.h) */
-RT_EXPORT extern uint8_t __gb_block_seen[65536 / 8];
+RT_EXPORT extern uint8_t __gb_block_seen[GB_MAP_SIZE / 8];
 
 RT_HIDDEN rt_expr_t *rt_model_param(const void *self, unsigned i);
 RT_HIDDEN rt_expr_t *rt_model_byte(const uint8_t *p);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_config.h"
 #include "rt_int.h"
 
 #define GB_MAX_PARAMS 16
@@ -35,12 +36,12 @@ RT_HIDDEN void rt_init(void)
     if (done)
         return;
     done = 1;
-    rt.lim.max_pcs = env_u64("GLASSBOX_MAX_PCS", 100000);
-    rt.lim.max_depth = (unsigned)env_u64("GLASSBOX_MAX_DEPTH", 1000);
-    if (rt.lim.max_depth > 60000)
-        rt.lim.max_depth = 60000;
-    rt.lim.max_nodes = env_u64("GLASSBOX_MAX_NODES", 20u << 20);
-    rt.lim.backoff_free = (unsigned)env_u64("GLASSBOX_BACKOFF", 16);
+    rt.lim.max_pcs = env_u64("GLASSBOX_MAX_PCS", GB_RT_MAX_PCS);
+    rt.lim.max_depth = (unsigned)env_u64("GLASSBOX_MAX_DEPTH", GB_RT_MAX_DEPTH);
+    if (rt.lim.max_depth > GB_RT_MAX_DEPTH_CAP)
+        rt.lim.max_depth = GB_RT_MAX_DEPTH_CAP;
+    rt.lim.max_nodes = env_u64("GLASSBOX_MAX_NODES", GB_RT_MAX_NODES);
+    rt.lim.backoff_free = (unsigned)env_u64("GLASSBOX_BACKOFF", GB_RT_BACKOFF_FREE);
     const char *bc = getenv("GLASSBOX_BACKOFF_CTX");
     rt.lim.backoff_ctx = !(bc && strcmp(bc, "0") == 0);
     /* Off by default: exact table reads made the demo campaign's queries
