@@ -10,16 +10,8 @@
 #include <unistd.h>
 #include <dirent.h>
 
+#include "check.h"
 #include "gb_base.h"
-
-static int failures;
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static size_t count_entries(const char *dir)
 {
@@ -116,7 +108,7 @@ int main(void)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", root);
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    return failures != 0;
+    if (check_failures)
+        fprintf(stderr, "%d check(s) failed\n", check_failures);
+    return check_failures != 0;
 }

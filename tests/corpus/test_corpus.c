@@ -9,34 +9,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "corpus.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
-            failures++;                                                                           \
-            fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);                       \
-            fprintf(stderr, __VA_ARGS__);                                                         \
-            fputc('\n', stderr);                                                                  \
-        }                                                                                         \
-    } while (0)
 
 static char root[4096];
 
 static void pathf(char *buf, size_t n, const char *fmt, const char *a)
 {
     snprintf(buf, n, fmt, root, a);
-}
-
-static int write_file(const char *path, const void *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    size_t w = len ? fwrite(data, 1, len, f) : 0;
-    return fclose(f) == 0 && w == len ? 0 : -1;
 }
 
 static char *read_text(const char *path)
@@ -117,62 +97,62 @@ static void test_layout_and_names(void)
     pathf(out, sizeof out, "%s/%s", "out1");
     gb_err_t e = {""};
     gb_campaign_t *c = NULL;
-    CHECK(gb_campaign_open(out, "glassbox-1", &c, &e) == 0, "open: %s", e.msg);
+    CHECK_MSG(gb_campaign_open(out, "glassbox-1", &c, &e) == 0, "open: %s", e.msg);
     if (!c)
         return;
     const char *subs[] = {"queue", "crashes", "hangs", ".tmp"};
     for (size_t i = 0; i < 4; i++) {
         snprintf(p, sizeof p, "%s/glassbox-1/%s", out, subs[i]);
-        CHECK(is_dir(p), "%s missing", p);
+        CHECK_MSG(is_dir(p), "%s missing", p);
     }
     snprintf(p, sizeof p, "%s/glassbox-1", out);
-    CHECK(strcmp(gb_campaign_dir(c), p) == 0, "dir %s", gb_campaign_dir(c));
+    CHECK_MSG(strcmp(gb_campaign_dir(c), p) == 0, "dir %s", gb_campaign_dir(c));
     snprintf(p, sizeof p, "%s/glassbox-1/.tmp", out);
-    CHECK(strcmp(gb_campaign_tmpdir(c), p) == 0, "tmpdir %s", gb_campaign_tmpdir(c));
+    CHECK_MSG(strcmp(gb_campaign_tmpdir(c), p) == 0, "tmpdir %s", gb_campaign_tmpdir(c));
 
     const char *descs[] = {"orig:seed1", "orig:seed2", "src:000000,op:gen,pos:12,+cov",
                            "src:000001,op:gen,pos:0", "orig:empty"};
     for (uint32_t i = 0; i < 5; i++) {
         uint32_t id = 99;
         size_t len = i == 4 ? 0 : strlen(descs[i]);
-        CHECK(gb_campaign_add_queue(c, (const uint8_t *)descs[i], len, descs[i], &id, &e) == 0,
+        CHECK_MSG(gb_campaign_add_queue(c, (const uint8_t *)descs[i], len, descs[i], &id, &e) == 0,
               "add %u: %s", i, e.msg);
-        CHECK(id == i, "id %u for entry %u", id, i);
+        CHECK_MSG(id == i, "id %u for entry %u", id, i);
     }
     uint32_t id = 99;
-    CHECK(gb_campaign_add_queue(c, (const uint8_t *)"x", 1, "a/b", &id, &e) == -1, "slash");
-    CHECK(gb_campaign_add_queue(c, (const uint8_t *)"x", 1, "", &id, &e) == -1, "empty desc");
+    CHECK_MSG(gb_campaign_add_queue(c, (const uint8_t *)"x", 1, "a/b", &id, &e) == -1, "slash");
+    CHECK_MSG(gb_campaign_add_queue(c, (const uint8_t *)"x", 1, "", &id, &e) == -1, "empty desc");
     static uint8_t big[GB_MAX_INPUT + 1];
-    CHECK(gb_campaign_add_queue(c, big, sizeof big, "big", &id, &e) == -1, "oversized input");
-    CHECK(gb_campaign_add_queue(c, big, GB_MAX_INPUT, "max", &id, &e) == 0 && id == 5,
+    CHECK_MSG(gb_campaign_add_queue(c, big, sizeof big, "big", &id, &e) == -1, "oversized input");
+    CHECK_MSG(gb_campaign_add_queue(c, big, GB_MAX_INPUT, "max", &id, &e) == 0 && id == 5,
           "max-size input: id %u %s", id, e.msg);
-    CHECK(gb_campaign_queue_count(c) == 6, "count %u", gb_campaign_queue_count(c));
+    CHECK_MSG(gb_campaign_queue_count(c) == 6, "count %u", gb_campaign_queue_count(c));
 
     snprintf(p, sizeof p, "%s/glassbox-1/queue", out);
     const char *want = "id:000000,orig:seed1\nid:000001,orig:seed2\n"
                        "id:000002,src:000000,op:gen,pos:12,+cov\nid:000003,src:000001,op:gen,pos:0\n"
                        "id:000004,orig:empty\nid:000005,max\n";
-    CHECK(strcmp(list_dir(p), want) == 0, "queue holds:\n%s", list_dir(p));
+    CHECK_MSG(strcmp(list_dir(p), want) == 0, "queue holds:\n%s", list_dir(p));
     snprintf(p, sizeof p, "%s/glassbox-1/queue/id:000002,src:000000,op:gen,pos:12,+cov", out);
     char *txt = read_text(p);
-    CHECK(txt && strcmp(txt, descs[2]) == 0, "content of entry 2");
+    CHECK_MSG(txt && strcmp(txt, descs[2]) == 0, "content of entry 2");
     free(txt);
 
-    CHECK(gb_campaign_add_crash(c, (const uint8_t *)"boom", 4, 6, "src:000001,op:gen", &id, &e) ==
+    CHECK_MSG(gb_campaign_add_crash(c, (const uint8_t *)"boom", 4, 6, "src:000001,op:gen", &id, &e) ==
               0 && id == 0, "crash: %s", e.msg);
-    CHECK(gb_campaign_add_crash(c, (const uint8_t *)"bang", 4, 11, "src:000002,op:gen", &id, &e) ==
+    CHECK_MSG(gb_campaign_add_crash(c, (const uint8_t *)"bang", 4, 11, "src:000002,op:gen", &id, &e) ==
               0 && id == 1, "crash 2: %s", e.msg);
-    CHECK(gb_campaign_add_crash(c, (const uint8_t *)"x", 1, 100, "s", &id, &e) == -1, "sig 100");
-    CHECK(gb_campaign_add_hang(c, (const uint8_t *)"zz", 2, "src:000003,op:gen", &id, &e) == 0 &&
+    CHECK_MSG(gb_campaign_add_crash(c, (const uint8_t *)"x", 1, 100, "s", &id, &e) == -1, "sig 100");
+    CHECK_MSG(gb_campaign_add_hang(c, (const uint8_t *)"zz", 2, "src:000003,op:gen", &id, &e) == 0 &&
               id == 0, "hang: %s", e.msg);
     snprintf(p, sizeof p, "%s/glassbox-1/crashes", out);
-    CHECK(strcmp(list_dir(p), "README.txt\nid:000000,sig:06,src:000001,op:gen\n"
+    CHECK_MSG(strcmp(list_dir(p), "README.txt\nid:000000,sig:06,src:000001,op:gen\n"
                               "id:000001,sig:11,src:000002,op:gen\n") == 0,
           "crashes holds:\n%s", list_dir(p));
     snprintf(p, sizeof p, "%s/glassbox-1/hangs", out);
-    CHECK(strcmp(list_dir(p), "id:000000,src:000003,op:gen\n") == 0, "hangs:\n%s", list_dir(p));
+    CHECK_MSG(strcmp(list_dir(p), "id:000000,src:000003,op:gen\n") == 0, "hangs:\n%s", list_dir(p));
     snprintf(p, sizeof p, "%s/glassbox-1/.tmp", out);
-    CHECK(strcmp(list_dir(p), "") == 0, "temp files left:\n%s", list_dir(p));
+    CHECK_MSG(strcmp(list_dir(p), "") == 0, "temp files left:\n%s", list_dir(p));
     gb_campaign_close(c);
 }
 
@@ -184,28 +164,28 @@ static void test_refusals(void)
     uint64_t before = hash_tree(p);
     gb_err_t e = {""};
     gb_campaign_t *c = NULL;
-    CHECK(gb_campaign_open(out, "glassbox-1", &c, &e) == -1 && c == NULL, "reopened");
-    CHECK(strstr(e.msg, "glassbox-1/queue is not empty; refusing to overwrite") != NULL, "msg: %s",
+    CHECK_MSG(gb_campaign_open(out, "glassbox-1", &c, &e) == -1 && c == NULL, "reopened");
+    CHECK_MSG(strstr(e.msg, "glassbox-1/queue is not empty; refusing to overwrite") != NULL, "msg: %s",
           e.msg);
-    CHECK(hash_tree(p) == before && before != 0, "files changed by a refused open");
+    CHECK_MSG(hash_tree(p) == before && before != 0, "files changed by a refused open");
 
     const char *bad[] = {"", "a/b", "..", "a b", "x.y"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CHECK(gb_campaign_open(out, bad[i], &c, &e) == -1, "name '%s' accepted", bad[i]);
-        CHECK(strstr(e.msg, "bad campaign name") != NULL, "msg: %s", e.msg);
+        CHECK_MSG(gb_campaign_open(out, bad[i], &c, &e) == -1, "name '%s' accepted", bad[i]);
+        CHECK_MSG(strstr(e.msg, "bad campaign name") != NULL, "msg: %s", e.msg);
     }
 
     /* Root passes permission checks, so use paths that fail for anyone: a
      * directory under a regular file, a regular file as OUT, and /proc. */
     char file[4200], under[4300];
     pathf(file, sizeof file, "%s/%s", "a-file");
-    write_file(file, "x", 1);
+    check_write_file(file, "x", 1);
     snprintf(under, sizeof under, "%s/sub", file);
-    CHECK(gb_campaign_open(under, "n", &c, &e) == -1 && !strchr(e.msg, '\n'), "under a file");
-    CHECK(strstr(e.msg, file) != NULL, "msg names the path: %s", e.msg);
-    CHECK(gb_campaign_open(file, "n", &c, &e) == -1 && strstr(e.msg, "not a directory"), "%s",
+    CHECK_MSG(gb_campaign_open(under, "n", &c, &e) == -1 && !strchr(e.msg, '\n'), "under a file");
+    CHECK_MSG(strstr(e.msg, file) != NULL, "msg names the path: %s", e.msg);
+    CHECK_MSG(gb_campaign_open(file, "n", &c, &e) == -1 && strstr(e.msg, "not a directory"), "%s",
           e.msg);
-    CHECK(gb_campaign_open("/proc/glassbox-test-out", "n", &c, &e) == -1, "/proc accepted");
+    CHECK_MSG(gb_campaign_open("/proc/glassbox-test-out", "n", &c, &e) == -1, "/proc accepted");
 }
 
 static void test_previous_crashes(void)
@@ -214,29 +194,29 @@ static void test_previous_crashes(void)
     pathf(out, sizeof out, "%s/%s", "out2");
     snprintf(p, sizeof p, "%s/n/crashes", out);
     gb_err_t e = {""};
-    CHECK(gb_mkdirs(p, &e) == 0, "%s", e.msg);
+    CHECK_MSG(gb_mkdirs(p, &e) == 0, "%s", e.msg);
     snprintf(p, sizeof p, "%s/n/crashes/id:000003,sig:11,old", out);
-    write_file(p, "old", 3);
+    check_write_file(p, "old", 3);
     gb_campaign_t *c = NULL;
-    CHECK(gb_campaign_open(out, "n", &c, &e) == 0, "open over old crashes: %s", e.msg);
+    CHECK_MSG(gb_campaign_open(out, "n", &c, &e) == 0, "open over old crashes: %s", e.msg);
     uint32_t id = 0;
-    CHECK(c && gb_campaign_add_crash(c, (const uint8_t *)"new", 3, 6, "d", &id, &e) == 0 &&
+    CHECK_MSG(c && gb_campaign_add_crash(c, (const uint8_t *)"new", 3, 6, "d", &id, &e) == 0 &&
               id == 4, "crash id continues: %u", id);
     char *txt = read_text(p);
-    CHECK(txt && strcmp(txt, "old") == 0, "old crash untouched");
+    CHECK_MSG(txt && strcmp(txt, "old") == 0, "old crash untouched");
     free(txt);
     /* Someone else put a file where the next queue entry goes: refused, the
      * file kept, the id not consumed. */
     snprintf(p, sizeof p, "%s/n/queue/id:000000,d", out);
-    write_file(p, "theirs", 6);
-    CHECK(c && gb_campaign_add_queue(c, (const uint8_t *)"mine", 4, "d", &id, &e) == -1 &&
+    check_write_file(p, "theirs", 6);
+    CHECK_MSG(c && gb_campaign_add_queue(c, (const uint8_t *)"mine", 4, "d", &id, &e) == -1 &&
               strstr(e.msg, "refusing to overwrite"), "overwrote: %s", e.msg);
     txt = read_text(p);
-    CHECK(txt && strcmp(txt, "theirs") == 0, "existing entry replaced");
+    CHECK_MSG(txt && strcmp(txt, "theirs") == 0, "existing entry replaced");
     free(txt);
-    CHECK(c && gb_campaign_queue_count(c) == 0, "id consumed by a failed add");
+    CHECK_MSG(c && gb_campaign_queue_count(c) == 0, "id consumed by a failed add");
     snprintf(p, sizeof p, "%s/n/.tmp", out);
-    CHECK(strcmp(list_dir(p), "") == 0, "stage left behind:\n%s", list_dir(p));
+    CHECK_MSG(strcmp(list_dir(p), "") == 0, "stage left behind:\n%s", list_dir(p));
     gb_campaign_close(c);
 }
 
@@ -246,37 +226,37 @@ static void test_stats_and_plot(void)
     pathf(out, sizeof out, "%s/%s", "out3");
     gb_err_t e = {""};
     gb_campaign_t *c = NULL;
-    CHECK(gb_campaign_open(out, "main", &c, &e) == 0, "%s", e.msg);
+    CHECK_MSG(gb_campaign_open(out, "main", &c, &e) == 0, "%s", e.msg);
     if (!c)
         return;
     gb_stat_t st[4] = {{"start_time", "1700000000"}, {"execs_done", "456"},
                        {"afl_banner", "glassbox t"}, {"a_very_long_key_nm", "9"}};
-    CHECK(gb_campaign_write_stats(c, st, 4, &e) == 0, "%s", e.msg);
+    CHECK_MSG(gb_campaign_write_stats(c, st, 4, &e) == 0, "%s", e.msg);
     snprintf(p, sizeof p, "%s/main/fuzzer_stats", out);
     char *txt = read_text(p);
-    CHECK(txt && strcmp(txt, "start_time        : 1700000000\nexecs_done        : 456\n"
+    CHECK_MSG(txt && strcmp(txt, "start_time        : 1700000000\nexecs_done        : 456\n"
                              "afl_banner        : glassbox t\na_very_long_key_nm: 9\n") == 0,
           "fuzzer_stats:\n%s", txt ? txt : "(none)");
     /* Parse it back as tools do: key = text before ':' trimmed. */
     int line = 0;
     for (char *s = txt ? strtok(txt, "\n") : NULL; s; s = strtok(NULL, "\n"), line++) {
         char key[64], val[64];
-        CHECK(sscanf(s, "%63s : %63[^\n]", key, val) == 2 || sscanf(s, "%63[^:]: %63[^\n]", key,
+        CHECK_MSG(sscanf(s, "%63s : %63[^\n]", key, val) == 2 || sscanf(s, "%63[^:]: %63[^\n]", key,
                                                                     val) == 2, "line %s", s);
-        CHECK(line < 4 && strcmp(key, st[line].key) == 0 && strcmp(val, st[line].value) == 0,
+        CHECK_MSG(line < 4 && strcmp(key, st[line].key) == 0 && strcmp(val, st[line].value) == 0,
               "line %d parsed %s=%s", line, key, val);
     }
     free(txt);
-    CHECK(gb_campaign_write_stats(c, st, 1, &e) == 0, "%s", e.msg);
+    CHECK_MSG(gb_campaign_write_stats(c, st, 1, &e) == 0, "%s", e.msg);
     txt = read_text(p);
-    CHECK(txt && strcmp(txt, "start_time        : 1700000000\n") == 0, "rewritten whole");
+    CHECK_MSG(txt && strcmp(txt, "start_time        : 1700000000\n") == 0, "rewritten whole");
     free(txt);
     gb_stat_t badst = {"bad:key", "1"};
-    CHECK(gb_campaign_write_stats(c, &badst, 1, &e) == -1, "key with ':'");
+    CHECK_MSG(gb_campaign_write_stats(c, &badst, 1, &e) == -1, "key with ':'");
 
     gb_plot_row_t r1 = {1, 2, 3, 4, 5, 6, 12.345, 7, 8, 9, 100.5, 10, 11};
     gb_plot_row_t r2 = {61, 0, 0, 40, 0, 0, 0.0, 0, 0, 1, 1234.567, 99999, 123};
-    CHECK(gb_campaign_plot(c, &r1, &e) == 0 && gb_campaign_plot(c, &r2, &e) == 0, "%s", e.msg);
+    CHECK_MSG(gb_campaign_plot(c, &r1, &e) == 0 && gb_campaign_plot(c, &r2, &e) == 0, "%s", e.msg);
     snprintf(p, sizeof p, "%s/main/plot_data", out);
     txt = read_text(p);
     const char *want =
@@ -285,10 +265,10 @@ static void test_stats_and_plot(void)
         "edges_found\n"
         "1, 2, 3, 4, 5, 6, 12.35%, 7, 8, 9, 100.50, 10, 11\n"
         "61, 0, 0, 40, 0, 0, 0.00%, 0, 0, 1, 1234.57, 99999, 123\n";
-    CHECK(txt && strcmp(txt, want) == 0, "plot_data:\n%s", txt ? txt : "(none)");
+    CHECK_MSG(txt && strcmp(txt, want) == 0, "plot_data:\n%s", txt ? txt : "(none)");
     free(txt);
     snprintf(p, sizeof p, "%s/main/.tmp", out);
-    CHECK(strcmp(list_dir(p), "") == 0, "temp files left:\n%s", list_dir(p));
+    CHECK_MSG(strcmp(list_dir(p), "") == 0, "temp files left:\n%s", list_dir(p));
     gb_campaign_close(c);
 }
 
@@ -299,35 +279,35 @@ static void test_seeds(void)
     size_t n = 9;
     gb_err_t e = {""};
     pathf(dir, sizeof dir, "%s/%s", "no-such-seeds");
-    CHECK(gb_seeds_load(dir, &s, &n, &e) == -1 && strstr(e.msg, dir) && s == NULL && n == 0,
+    CHECK_MSG(gb_seeds_load(dir, &s, &n, &e) == -1 && strstr(e.msg, dir) && s == NULL && n == 0,
           "missing dir: %s", e.msg);
     pathf(dir, sizeof dir, "%s/%s", "seeds");
     gb_mkdirs(dir, &e);
     snprintf(p, sizeof p, "%s/.hidden", dir);
-    write_file(p, "h", 1);
+    check_write_file(p, "h", 1);
     snprintf(p, sizeof p, "%s/subdir", dir);
     gb_mkdirs(p, &e);
-    CHECK(gb_seeds_load(dir, &s, &n, &e) == -1 && strstr(e.msg, "no seed files in"), "empty: %s",
+    CHECK_MSG(gb_seeds_load(dir, &s, &n, &e) == -1 && strstr(e.msg, "no seed files in"), "empty: %s",
           e.msg);
     const char *names[] = {"b", "a", "c"}, *data[] = {"bb", "a", ""};
     for (int i = 0; i < 3; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-        write_file(p, data[i], strlen(data[i]));
+        check_write_file(p, data[i], strlen(data[i]));
     }
-    CHECK(gb_seeds_load(dir, &s, &n, &e) == 0 && n == 3, "load: %s (n %zu)", e.msg, n);
+    CHECK_MSG(gb_seeds_load(dir, &s, &n, &e) == 0 && n == 3, "load: %s (n %zu)", e.msg, n);
     if (n == 3 && s) {
-        CHECK(!strcmp(s[0].name, "a") && !strcmp(s[1].name, "b") && !strcmp(s[2].name, "c"),
+        CHECK_MSG(!strcmp(s[0].name, "a") && !strcmp(s[1].name, "b") && !strcmp(s[2].name, "c"),
               "sorted");
-        CHECK(s[0].len == 1 && s[0].data[0] == 'a' && s[1].len == 2 && s[2].len == 0, "data");
+        CHECK_MSG(s[0].len == 1 && s[0].data[0] == 'a' && s[1].len == 2 && s[2].len == 0, "data");
     }
     gb_seeds_free(s, n);
     static uint8_t big[GB_MAX_INPUT + 1];
     snprintf(p, sizeof p, "%s/huge", dir);
-    write_file(p, big, GB_MAX_INPUT);
-    CHECK(gb_seeds_load(dir, &s, &n, &e) == 0 && n == 4, "max-size seed: %s", e.msg);
+    check_write_file(p, big, GB_MAX_INPUT);
+    CHECK_MSG(gb_seeds_load(dir, &s, &n, &e) == 0 && n == 4, "max-size seed: %s", e.msg);
     gb_seeds_free(s, n);
-    write_file(p, big, sizeof big);
-    CHECK(gb_seeds_load(dir, &s, &n, &e) == -1 && strstr(e.msg, "too large") && strstr(e.msg, p),
+    check_write_file(p, big, sizeof big);
+    CHECK_MSG(gb_seeds_load(dir, &s, &n, &e) == -1 && strstr(e.msg, "too large") && strstr(e.msg, p),
           "too large: %s", e.msg);
     unlink(p);
 }
@@ -347,7 +327,7 @@ static void test_alloc_failure(void)
         gb_alloc_fail_after(k);
         if (gb_campaign_open(out, name, &c, &e) != 0) {
             errors++;
-            CHECK(e.msg[0] != '\0', "open failed without a message");
+            CHECK_MSG(e.msg[0] != '\0', "open failed without a message");
         } else {
             gb_stat_t st = {"execs_done", "1"};
             uint32_t id;
@@ -363,7 +343,7 @@ static void test_alloc_failure(void)
             gb_seeds_free(s, n);
         gb_alloc_fail_after(-1);
     }
-    CHECK(errors > 0, "allocation failure was never reported");
+    CHECK_MSG(errors > 0, "allocation failure was never reported");
 }
 
 int main(int argc, char **argv)
@@ -384,8 +364,8 @@ int main(int argc, char **argv)
     test_stats_and_plot();
     test_seeds();
     test_alloc_failure();
-    if (failures) {
-        fprintf(stderr, "test_corpus: %d failure(s); files kept in %s\n", failures, root);
+    if (check_failures) {
+        fprintf(stderr, "test_corpus: %d failure(s); files kept in %s\n", check_failures, root);
         return 1;
     }
     char cmd[4200];

@@ -8,19 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "fuzz_bridge.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
-            failures++;                                                                           \
-            fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);                       \
-            fprintf(stderr, __VA_ARGS__);                                                         \
-            fputc('\n', stderr);                                                                  \
-        }                                                                                         \
-    } while (0)
 
 static const char *t_cov, *t_plain, *fake, *workdir;
 static char input_path[4096];
@@ -48,36 +37,36 @@ static void test_cov_target(void)
     char *argv[] = {(char *)t_cov, input_path, NULL};
     gb_err_t e = {""};
     gb_fsrv_t *f = start(argv, 500, 0, &e);
-    CHECK(f != NULL, "start: %s", e.msg);
+    CHECK_MSG(f != NULL, "start: %s", e.msg);
     if (!f)
         return;
-    CHECK(gb_fsrv_map_size(f) == 65536, "map size %zu", gb_fsrv_map_size(f));
+    CHECK_MSG(gb_fsrv_map_size(f) == 65536, "map size %zu", gb_fsrv_map_size(f));
     const uint8_t *m = gb_fsrv_map(f);
     gb_run_result_t r = run_str(f, "A");
-    CHECK(r.status == GB_RUN_OK && r.exit_code == 0, "A: status %d", r.status);
-    CHECK(m[1] == 1 && m[100] == 1 && m[200] == 0, "A map %d %d %d", m[1], m[100], m[200]);
+    CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 0, "A: status %d", r.status);
+    CHECK_MSG(m[1] == 1 && m[100] == 1 && m[200] == 0, "A map %d %d %d", m[1], m[100], m[200]);
     r = run_str(f, "B");
-    CHECK(m[1] == 1 && m[100] == 0 && m[200] == 2, "B map %d %d %d", m[1], m[100], m[200]);
+    CHECK_MSG(m[1] == 1 && m[100] == 0 && m[200] == 2, "B map %d %d %d", m[1], m[100], m[200]);
     r = run_str(f, "xC");
-    CHECK(m[60000] == 7 && m[100] == 0 && m[200] == 0, "xC map %d", m[60000]);
+    CHECK_MSG(m[60000] == 7 && m[100] == 0 && m[200] == 0, "xC map %d", m[60000]);
     r = run_str(f, "crash");
-    CHECK(r.status == GB_RUN_CRASH && r.signal == SIGABRT, "crash: %d sig %d", r.status, r.signal);
+    CHECK_MSG(r.status == GB_RUN_CRASH && r.signal == SIGABRT, "crash: %d sig %d", r.status, r.signal);
     r = run_str(f, "segv");
-    CHECK(r.status == GB_RUN_CRASH && r.signal == SIGSEGV, "segv: %d sig %d", r.status, r.signal);
+    CHECK_MSG(r.status == GB_RUN_CRASH && r.signal == SIGSEGV, "segv: %d sig %d", r.status, r.signal);
     r = run_str(f, "exit:42");
-    CHECK(r.status == GB_RUN_OK && r.exit_code == 42, "exit:42 -> %d/%d", r.status, r.exit_code);
+    CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 42, "exit:42 -> %d/%d", r.status, r.exit_code);
     r = run_str(f, "len");
-    CHECK(r.status == GB_RUN_OK && r.exit_code == 3, "shorter input not truncated: %d",
+    CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 3, "shorter input not truncated: %d",
           r.exit_code);
 
     r = run_str(f, "loop");
-    CHECK(r.status == GB_RUN_TIMEOUT && r.signal == SIGKILL, "loop: status %d", r.status);
-    CHECK(r.time_us >= 490000 && r.time_us < 1500000, "loop took %llu us",
+    CHECK_MSG(r.status == GB_RUN_TIMEOUT && r.signal == SIGKILL, "loop: status %d", r.status);
+    CHECK_MSG(r.time_us >= 490000 && r.time_us < 1500000, "loop took %llu us",
           (unsigned long long)r.time_us);
     r = run_str(f, "A");
-    CHECK(r.status == GB_RUN_OK && m[100] == 1, "run after a timeout: status %d", r.status);
+    CHECK_MSG(r.status == GB_RUN_OK && m[100] == 1, "run after a timeout: status %d", r.status);
     r = run_str(f, "sleep");
-    CHECK(r.status == GB_RUN_TIMEOUT, "sleep 2 s under 500 ms: status %d", r.status);
+    CHECK_MSG(r.status == GB_RUN_TIMEOUT, "sleep 2 s under 500 ms: status %d", r.status);
 
     /* Many runs in a row stay consistent (no drift in the protocol). */
     int bad = 0;
@@ -91,7 +80,7 @@ static void test_cov_target(void)
                          : k == 1 ? m[200] == 2 && m[100] == 0 : r.exit_code == i % 200);
         bad += !ok;
     }
-    CHECK(bad == 0, "%d of 2000 runs inconsistent", bad);
+    CHECK_MSG(bad == 0, "%d of 2000 runs inconsistent", bad);
     gb_fsrv_stop(f);
 }
 
@@ -100,21 +89,21 @@ static void test_stdin_and_limits(void)
     char *argv[] = {(char *)t_cov, NULL};
     gb_err_t e = {""};
     gb_fsrv_t *f = start(argv, 1000, 0, &e);
-    CHECK(f != NULL, "start without a file argument: %s", e.msg);
+    CHECK_MSG(f != NULL, "start without a file argument: %s", e.msg);
     if (f) {
         gb_run_result_t r = run_str(f, "lenXYZ");
-        CHECK(r.status == GB_RUN_OK && r.exit_code == 6, "stdin run: %d/%d", r.status, r.exit_code);
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 6, "stdin run: %d/%d", r.status, r.exit_code);
         r = run_str(f, "len12");
-        CHECK(r.exit_code == 5, "stdin rewound and truncated: %d", r.exit_code);
+        CHECK_MSG(r.exit_code == 5, "stdin rewound and truncated: %d", r.exit_code);
         r = run_str(f, "big");
-        CHECK(r.status == GB_RUN_OK && r.exit_code == 0, "no mem limit: %d", r.exit_code);
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 0, "no mem limit: %d", r.exit_code);
         gb_fsrv_stop(f);
     }
     f = start(argv, 1000, 64, &e);
-    CHECK(f != NULL, "start with a 64 MB limit: %s", e.msg);
+    CHECK_MSG(f != NULL, "start with a 64 MB limit: %s", e.msg);
     if (f) {
         gb_run_result_t r = run_str(f, "big");
-        CHECK(r.status == GB_RUN_OK && r.exit_code == 55, "64 MB limit: %d", r.exit_code);
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 55, "64 MB limit: %d", r.exit_code);
         gb_fsrv_stop(f);
     }
 }
@@ -123,8 +112,8 @@ static void expect_start_fails(char **argv, const char *needle)
 {
     gb_err_t e = {""};
     gb_fsrv_t *f = start(argv, 300, 0, &e);
-    CHECK(f == NULL, "%s %s started", argv[0], argv[1] ? argv[1] : "");
-    CHECK(strstr(e.msg, needle) != NULL, "message '%s' lacks '%s'", e.msg, needle);
+    CHECK_MSG(f == NULL, "%s %s started", argv[0], argv[1] ? argv[1] : "");
+    CHECK_MSG(strstr(e.msg, needle) != NULL, "message '%s' lacks '%s'", e.msg, needle);
     gb_fsrv_stop(f);
 }
 
@@ -160,32 +149,32 @@ static void test_fake_protocols(void)
     gb_err_t e = {""};
     char *magic[] = {(char *)fake, "magic", input_path, NULL};
     gb_fsrv_t *f = start(magic, 1000, 0, &e);
-    CHECK(f != NULL, "magic handshake: %s", e.msg);
+    CHECK_MSG(f != NULL, "magic handshake: %s", e.msg);
     if (f) {
-        CHECK(gb_fsrv_map_size(f) == 1234, "magic map size %zu", gb_fsrv_map_size(f));
+        CHECK_MSG(gb_fsrv_map_size(f) == 1234, "magic map size %zu", gb_fsrv_map_size(f));
         gb_run_result_t r = run_str(f, "hi");
-        CHECK(r.status == GB_RUN_OK && r.exit_code == 2 && gb_fsrv_map(f)[5] == 'h',
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 2 && gb_fsrv_map(f)[5] == 'h',
               "magic run: %d/%d", r.status, r.exit_code);
         r = run_str(f, "crash");
-        CHECK(r.status == GB_RUN_CRASH && r.signal == SIGABRT, "magic crash: %d", r.status);
+        CHECK_MSG(r.status == GB_RUN_CRASH && r.signal == SIGABRT, "magic crash: %d", r.status);
         gb_fsrv_stop(f);
     }
     char *old[] = {(char *)fake, "oldopts", input_path, NULL};
     f = start(old, 1000, 0, &e);
-    CHECK(f != NULL, "4.04c options hello: %s", e.msg);
+    CHECK_MSG(f != NULL, "4.04c options hello: %s", e.msg);
     if (f) {
-        CHECK(gb_fsrv_map_size(f) == 4096, "oldopts map size %zu", gb_fsrv_map_size(f));
+        CHECK_MSG(gb_fsrv_map_size(f) == 4096, "oldopts map size %zu", gb_fsrv_map_size(f));
         gb_run_result_t r = run_str(f, "xyz");
-        CHECK(r.status == GB_RUN_OK && r.exit_code == 3, "oldopts run: %d", r.status);
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 3, "oldopts run: %d", r.status);
         gb_fsrv_stop(f);
     }
     unsetenv("ASAN_OPTIONS");
     char *chk[] = {(char *)fake, "check", input_path, NULL};
     f = start(chk, 1000, 0, &e);
-    CHECK(f != NULL, "check: %s", e.msg);
+    CHECK_MSG(f != NULL, "check: %s", e.msg);
     for (int i = 0; f && i < 3; i++) {
         gb_run_result_t r = run_str(f, i == 1 ? "second input" : "first");
-        CHECK(r.status == GB_RUN_OK && r.exit_code == 0, "hygiene bits %d (1 fd leak, 2 asan, "
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 0, "hygiene bits %d (1 fd leak, 2 asan, "
               "4 shm fuzz id, 8 stdin)", r.exit_code);
     }
     gb_fsrv_stop(f);
@@ -196,19 +185,19 @@ static void test_restart(void)
     gb_err_t e = {""};
     char *die[] = {(char *)fake, "die:3", input_path, NULL};
     gb_fsrv_t *f = start(die, 1000, 0, &e);
-    CHECK(f != NULL, "die:3: %s", e.msg);
+    CHECK_MSG(f != NULL, "die:3: %s", e.msg);
     if (!f)
         return;
     for (int i = 0; i < 3; i++) {
         gb_run_result_t r = run_str(f, "ab");
-        CHECK(r.status == GB_RUN_OK && r.exit_code == 2, "die:3 run %d: %d", i, r.status);
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 2, "die:3 run %d: %d", i, r.status);
     }
     gb_run_result_t r;
     int rc = gb_fsrv_run(f, (const uint8_t *)"ab", 2, &r, &e);
-    CHECK(rc == -1 && r.status == GB_RUN_ERROR && strstr(e.msg, "died"), "dead: rc %d '%s'", rc,
+    CHECK_MSG(rc == -1 && r.status == GB_RUN_ERROR && strstr(e.msg, "died"), "dead: rc %d '%s'", rc,
           e.msg);
     r = run_str(f, "abc");
-    CHECK(r.status == GB_RUN_OK && r.exit_code == 3, "after restart: %d", r.status);
+    CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 3, "after restart: %d", r.status);
     gb_fsrv_stop(f);
 }
 
@@ -225,14 +214,14 @@ static void test_alloc_failure(void)
         gb_alloc_fail_after(-1);
         if (!f) {
             failed++;
-            CHECK(strstr(e.msg, "out of memory") != NULL, "after %ld allocations: %s", n, e.msg);
+            CHECK_MSG(strstr(e.msg, "out of memory") != NULL, "after %ld allocations: %s", n, e.msg);
             continue;
         }
         gb_run_result_t r = run_str(f, "A");
-        CHECK(r.status == GB_RUN_OK, "run after %ld allocations", n);
+        CHECK_MSG(r.status == GB_RUN_OK, "run after %ld allocations", n);
         gb_fsrv_stop(f);
     }
-    CHECK(failed > 0, "allocation failure never reached gb_fsrv_start");
+    CHECK_MSG(failed > 0, "allocation failure never reached gb_fsrv_start");
 }
 
 int main(int argc, char **argv)
@@ -254,9 +243,9 @@ int main(int argc, char **argv)
     test_alloc_failure();
     gb_fsrv_stop(NULL);
     unlink(input_path);
-    if (failures)
-        fprintf(stderr, "test_fsrv: %d failure(s)\n", failures);
+    if (check_failures)
+        fprintf(stderr, "test_fsrv: %d failure(s)\n", check_failures);
     else
         printf("test_fsrv: ok\n");
-    return failures ? 1 : 0;
+    return check_failures ? 1 : 0;
 }

@@ -12,19 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "fuzz_bridge.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
-            failures++;                                                                           \
-            fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);                       \
-            fprintf(stderr, __VA_ARGS__);                                                         \
-            fputc('\n', stderr);                                                                  \
-        }                                                                                         \
-    } while (0)
 
 #define SECRET "SECRET-OUTSIDE-THE-SYNC-DIR"
 
@@ -112,15 +101,15 @@ int main(int argc, char **argv)
 
     snprintf(q, sizeof q, "%s/evil/queue", sync);
     snprintf(path, sizeof path, "%s/id:000000,link", q);
-    CHECK(symlink("../../../outside/secret", path) == 0, "symlink: %s", strerror(errno));
+    CHECK_MSG(symlink("../../../outside/secret", path) == 0, "symlink: %s", strerror(errno));
     snprintf(path, sizeof path, "%s/id:000001,abs-link", q);
     char target[4200];
     snprintf(target, sizeof target, "%s/secret", outside);
-    CHECK(symlink(target, path) == 0, "symlink: %s", strerror(errno));
+    CHECK_MSG(symlink(target, path) == 0, "symlink: %s", strerror(errno));
     snprintf(path, sizeof path, "%s/id:000002,dir", q);
-    CHECK(mkdir(path, 0755) == 0, "mkdir: %s", strerror(errno));
+    CHECK_MSG(mkdir(path, 0755) == 0, "mkdir: %s", strerror(errno));
     snprintf(path, sizeof path, "%s/id:000003,fifo", q);
-    CHECK(mkfifo(path, 0644) == 0, "mkfifo: %s", strerror(errno));
+    CHECK_MSG(mkfifo(path, 0644) == 0, "mkfifo: %s", strerror(errno));
     snprintf(path, sizeof path, "%s/id:000004,big", q);
     put(path, "0123456789012345678901234567890123456789 larger than the cap");
     snprintf(path, sizeof path, "%s/id:000005,ok", q);
@@ -128,30 +117,30 @@ int main(int argc, char **argv)
     /* A peer dir and a queue dir that are symlinks out of the sync dir. */
     snprintf(path, sizeof path, "%s/linked-peer", sync);
     snprintf(target, sizeof target, "%s/elsewhere", outside);
-    CHECK(symlink(target, path) == 0, "symlink: %s", strerror(errno));
+    CHECK_MSG(symlink(target, path) == 0, "symlink: %s", strerror(errno));
     snprintf(path, sizeof path, "%s/linked-queue", sync);
-    CHECK(mkdir(path, 0755) == 0, "mkdir: %s", strerror(errno));
+    CHECK_MSG(mkdir(path, 0755) == 0, "mkdir: %s", strerror(errno));
     snprintf(path, sizeof path, "%s/linked-queue/queue", sync);
     snprintf(target, sizeof target, "%s/elsewhere/queue", outside);
-    CHECK(symlink(target, path) == 0, "symlink: %s", strerror(errno));
+    CHECK_MSG(symlink(target, path) == 0, "symlink: %s", strerror(errno));
 
     got_t g = {0};
-    CHECK(sync_once(sync, &g, 32) == 0, "first sync failed");
-    CHECK(g.secret == 0, "a file outside the sync dir was imported %d times", g.secret);
-    CHECK(g.n == 3, "want 3 inputs (first, second, small), got %d", g.n);
+    CHECK_MSG(sync_once(sync, &g, 32) == 0, "first sync failed");
+    CHECK_MSG(g.secret == 0, "a file outside the sync dir was imported %d times", g.secret);
+    CHECK_MSG(g.n == 3, "want 3 inputs (first, second, small), got %d", g.n);
     int honest = 0, ok = 0;
     for (int i = 0; i < g.n && i < 16; i++) {
         honest += strstr(g.descs[i], "sync:honest,src:00000") != NULL;
         ok += strcmp(g.descs[i], "sync:evil,src:000005") == 0;
     }
-    CHECK(honest == 2 && ok == 1, "descs: %s | %s | %s", g.descs[0], g.descs[1], g.descs[2]);
+    CHECK_MSG(honest == 2 && ok == 1, "descs: %s | %s | %s", g.descs[0], g.descs[1], g.descs[2]);
 
     /* Cursors persist: a new exchange reads only what is new. */
     snprintf(path, sizeof path, "%s/honest/queue/id:000002,orig:c", sync);
     put(path, "third");
     got_t g2 = {0};
-    CHECK(sync_once(sync, &g2, 32) == 0, "second sync failed");
-    CHECK(g2.n == 1 && strcmp(g2.descs[0], "sync:honest,src:000002") == 0,
+    CHECK_MSG(sync_once(sync, &g2, 32) == 0, "second sync failed");
+    CHECK_MSG(g2.n == 1 && strcmp(g2.descs[0], "sync:honest,src:000002") == 0,
           "want only the new entry, got %d (%s)", g2.n, g2.descs[0]);
 
     /* An input the callback does not take is offered again. */
@@ -159,14 +148,14 @@ int main(int argc, char **argv)
     put(path, "fourth");
     got_t g3 = {0};
     got_t refuse = {.stop_after = 1, .n = 1}; /* refuses the first offer */
-    CHECK(sync_once(sync, &refuse, 32) == 0, "refusing sync failed");
-    CHECK(sync_once(sync, &g3, 32) == 0, "third sync failed");
-    CHECK(g3.n == 1 && strcmp(g3.descs[0], "sync:honest,src:000003") == 0,
+    CHECK_MSG(sync_once(sync, &refuse, 32) == 0, "refusing sync failed");
+    CHECK_MSG(sync_once(sync, &g3, 32) == 0, "third sync failed");
+    CHECK_MSG(g3.n == 1 && strcmp(g3.descs[0], "sync:honest,src:000003") == 0,
           "a refused input was not offered again: got %d (%s)", g3.n, g3.descs[0]);
 
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
+    if (check_failures)
+        fprintf(stderr, "%d check(s) failed\n", check_failures);
     else
         printf("peers: ok\n");
-    return failures != 0;
+    return check_failures != 0;
 }

@@ -5,16 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "search_int.h"
-
-static int failures;
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static gb_item_t *item(uint32_t score, size_t len, uint64_t seq)
 {
@@ -92,7 +84,7 @@ int main(void)
     test_many();
     test_hset();
     test_item_copy();
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    return failures != 0;
+    if (check_failures)
+        fprintf(stderr, "%d check(s) failed\n", check_failures);
+    return check_failures != 0;
 }

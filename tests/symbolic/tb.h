@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Test helpers for symbolic/: a trace builder on the gbt.h encoders (so the
- * tests write traces exactly as the tracer runtime would) and CHECK macros. */
+ * tests write traces exactly as the tracer runtime would); checks come from
+ * tests/check.h. */
 #ifndef GB_TESTS_SYMBOLIC_TB_H
 #define GB_TESTS_SYMBOLIC_TB_H
 
@@ -8,38 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "gb_base.h"
 #include "gbt.h"
 #include "symbolic.h"
-
-static int tb_failures;
-
-#define CHECK(c)                                                                   \
-    do {                                                                           \
-        if (!(c)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);  \
-            tb_failures++;                                                         \
-        }                                                                          \
-    } while (0)
-
-#define CHECK_MSG(c, ...)                                                          \
-    do {                                                                           \
-        if (!(c)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #c);  \
-            fprintf(stderr, __VA_ARGS__);                                          \
-            fputc('\n', stderr);                                                   \
-            tb_failures++;                                                         \
-        }                                                                          \
-    } while (0)
-
-static inline int tb_exit(const char *name)
-{
-    if (tb_failures)
-        fprintf(stderr, "%s: %d check(s) failed\n", name, tb_failures);
-    else
-        printf("%s: ok\n", name);
-    return tb_failures ? 1 : 0;
-}
 
 /* A trace being built: the file so far, plus the open block's payload. */
 typedef struct tb {

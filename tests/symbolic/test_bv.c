@@ -246,5 +246,5 @@ int main(void)
             for (uint64_t b = 0; b <= gb_mask(w); b++)
                 check_pair(NULL, w, a, b);
     printf("bv: %llu comparisons\n", compared);
-    return tb_exit("symbolic_bv");
+    return check_exit("symbolic_bv");
 }

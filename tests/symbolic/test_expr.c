@@ -173,5 +173,5 @@ int main(void)
     folding();
     semantics();
     deep_chain();
-    return tb_exit("symbolic_expr");
+    return check_exit("symbolic_expr");
 }

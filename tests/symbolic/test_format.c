@@ -225,5 +225,5 @@ int main(int argc, char **argv)
     check_encoders();
     check_unknown_and_incomplete();
     check_hash_consing();
-    return tb_exit("symbolic_format");
+    return check_exit("symbolic_format");
 }

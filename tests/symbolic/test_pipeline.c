@@ -489,5 +489,5 @@ int main(void)
     cache();
     cache_tables();
     neighbours_first();
-    return tb_exit("pipeline");
+    return check_exit("pipeline");
 }

@@ -20,7 +20,7 @@ static void expect_reject_at(const char *file, int line, const uint8_t *p, size_
     if (!ok) {
         fprintf(stderr, "%s:%d: expected rejection \"%s\" at offset %ld, got r=%d \"%s\"\n",
                 file, line, what, off, r, e.msg);
-        tb_failures++;
+        check_failures++;
     }
     if (r == 0)
         gb_trace_free(t);
@@ -265,5 +265,5 @@ int main(void)
     node_cases();
     other_record_cases();
     sequence_cases();
-    return tb_exit("symbolic_reject");
+    return check_exit("symbolic_reject");
 }

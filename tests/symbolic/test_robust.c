@@ -182,5 +182,5 @@ int main(void)
         tb_free(b);
     }
     gb_solver_free(s);
-    return tb_exit("symbolic_robust");
+    return check_exit("symbolic_robust");
 }

@@ -134,5 +134,5 @@ int main(void)
            (unsigned long long)st.solver_time_ms);
     CHECK(st.queries_sat == 0 && st.queries_timeout == 0);
     gb_solver_free(s);
-    return tb_exit("symbolic_semantics");
+    return check_exit("symbolic_semantics");
 }

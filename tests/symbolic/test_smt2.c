@@ -215,5 +215,5 @@ int main(void)
     random_roundtrip();
     run_end();
     write_error();
-    return tb_exit("symbolic_smt2");
+    return check_exit("symbolic_smt2");
 }

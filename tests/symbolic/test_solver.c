@@ -476,5 +476,5 @@ int main(void)
     past_input_len();
     timeout();
     random_traces();
-    return tb_exit("symbolic_solver");
+    return check_exit("symbolic_solver");
 }
