@@ -8,6 +8,7 @@
 #include "cfg_int.h"
 #include "corpus.h"
 #include "fuzz_bridge.h"
+#include "gb_hmap.h"
 #include "generational.h"
 #include "symbolic.h"
 
@@ -48,11 +49,13 @@ void gb_worklist_free(gb_worklist_t *w);
 gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq);
 void gb_item_free(gb_item_t *it);
 
-/* A set of 64-bit hashes (inputs already run, crash signatures). */
-typedef struct gb_hset {
-    uint64_t *slots;
-    size_t n, cap;
-} gb_hset_t;
+/* A set of 64-bit hashes (inputs already run, crash signatures); a zeroed
+ * one is empty. A gb_hmap.h map whose functions live in worklist.c. */
+typedef struct gb_hkey {
+    uint64_t key; /* 0 = empty slot; the hash 0 is stored as 1 */
+} gb_hkey_t;
+GB_HMAP_KEYED_TYPE(gb_u64set, gb_hkey_t)
+typedef gb_u64set_t gb_hset_t;
 
 int gb_hset_add(gb_hset_t *h, uint64_t key); /* 1 if new, 0 if present, -1 on OOM */
 void gb_hset_free(gb_hset_t *h);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The worklist (a binary max-heap) and a small hash set. */
+/* The worklist (a binary max-heap) and the search's hash set. */
 #include <string.h>
 
 #include "search_int.h"
@@ -93,40 +93,27 @@ void gb_worklist_free(gb_worklist_t *w)
     memset(w, 0, sizeof *w);
 }
 
-/* Open addressing; key 0 is stored as 1 (a collision we accept). */
+/* The hashes are XXH3 values, but the multiply is kept: slots are where
+ * they were before the set used gb_hmap.h. */
+static uint64_t hset_hash(uint64_t key)
+{
+    return key * 0x9e3779b97f4a7c15ull;
+}
+
+GB_HMAP_KEYED_FUNCS(gb_u64set, gb_hkey_t, uint64_t, hset_hash, gb_calloc, gb_free)
+
 int gb_hset_add(gb_hset_t *h, uint64_t key)
 {
-    key = key ? key : 1;
-    if (2 * (h->n + 1) > h->cap) {
-        size_t nc = h->cap ? 2 * h->cap : 1024;
-        uint64_t *ns = gb_calloc(nc, sizeof *ns);
-        if (!ns)
-            return -1;
-        for (size_t i = 0; i < h->cap; i++) {
-            if (!h->slots[i])
-                continue;
-            size_t k = (size_t)(h->slots[i] * 0x9e3779b97f4a7c15ull) & (nc - 1);
-            while (ns[k])
-                k = (k + 1) & (nc - 1);
-            ns[k] = h->slots[i];
-        }
-        gb_free(h->slots);
-        h->slots = ns;
-        h->cap = nc;
-    }
-    size_t k = (size_t)(key * 0x9e3779b97f4a7c15ull) & (h->cap - 1);
-    while (h->slots[k]) {
-        if (h->slots[k] == key)
-            return 0;
-        k = (k + 1) & (h->cap - 1);
-    }
-    h->slots[k] = key;
-    h->n++;
-    return 1;
+    key = key ? key : 1; /* a collision we accept */
+    int fresh;
+    gb_hkey_t *s = gb_u64set_put(h, key, &fresh);
+    if (!s)
+        return -1;
+    s->key = key;
+    return fresh;
 }
 
 void gb_hset_free(gb_hset_t *h)
 {
-    gb_free(h->slots);
-    memset(h, 0, sizeof *h);
+    gb_u64set_free(h);
 }
