@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gb_hmap.h"
 #include "gbt.h"
 #include "symbolic.h"
 
