@@ -46,11 +46,20 @@
  *   void   clear(m)          empties the map, keeping its slots.
  *   int    reserve(m, n)     room for n entries in all, so the next puts
  *                            cannot fail; 0, or -1 with the map unchanged.
+ *   int    reset(m, n)       empties the map into fresh slots with room for
+ *                            n entries; 0, or -1 with the map unchanged. For
+ *                            an index map whose caller re-adds its entries
+ *                            in array order: faster than reserve's rehash,
+ *                            which reads the keys in slot (random) order.
  *   slot*  find(m, key)      the slot holding key, or NULL.
+ *   int    full(m)           1 when the next new entry makes the map grow.
  *   slot*  put(m, key, &fresh)  find, or claim an empty slot for key
  *                            (*fresh = 1): the caller must fill it so that
  *                            it holds key before the next call on the map.
  *                            NULL when growing failed: the map is unchanged.
+ *   void   unput(m, slot)    gives back a fresh slot the caller could not
+ *                            fill (it is still empty): the map is as it was
+ *                            before the put, but for growth.
  *   slot*  add(m, key)       always claims a new slot (a multimap: several
  *                            entries may match one key); NULL as put.
  *   slot*  find_next(m, key, s)  the next slot after s on key's probe path
@@ -58,7 +67,8 @@
  *                            were added), or NULL.
  *   slot*  next(m, &pos)     iteration: pos = 0 first; every entry once, in
  *                            slot order, then NULL. No puts while iterating.
- * Slot pointers stay valid until the next put, add, reserve, clear or free.
+ * Slot pointers stay valid until the next put, add, reserve, reset, clear
+ * or free.
  */
 
 #define GB_HMAP_MIN_CAP 16u
@@ -98,24 +108,32 @@ static inline __attribute__((unused)) size_t gb_hmap_cap_for(size_t n)
         return &slots[i];                                                                          \
     }                                                                                              \
                                                                                                    \
-    /* From slot i on (cap > 0): the first slot matching k, or the empty slot                      \
-     * that ends the probe path. */                                                                \
+    /* From slot i on (cap > 0): the first slot matching k, or NULL at the                         \
+     * empty slot that ends the probe path. */                                                     \
     static inline __attribute__((unused))                                                          \
-    slot_t *name##_scan(const name##_t *m, key_t k, size_t i)                                      \
+    slot_t *name##_from(const name##_t *m, key_t k, size_t i)                                      \
     {                                                                                              \
         size_t mask = m->cap - 1;                                                                  \
-        for (;; i = (i + 1) & mask) {                                                              \
-            slot_t *s = &m->slots[i & mask];                                                       \
-            if (IS_EMPTY(s) || MATCH(m->ctx, s, k))                                                \
+        for (i &= mask;; i = (i + 1) & mask) {                                                     \
+            slot_t *s = &m->slots[i];                                                              \
+            if (IS_EMPTY(s))                                                                       \
+                return NULL;                                                                       \
+            if (MATCH(m->ctx, s, k))                                                               \
                 return s;                                                                          \
         }                                                                                          \
+    }                                                                                              \
+                                                                                                   \
+    /* `cap` fresh slots, or NULL (also when cap is 0: too many). */                               \
+    static inline __attribute__((unused)) slot_t *name##_alloc(size_t cap)                         \
+    {                                                                                              \
+        return cap ? (slot_t *)CALLOC(cap, sizeof(slot_t)) : NULL;                                 \
     }                                                                                              \
                                                                                                    \
     /* Moves every entry into `cap` fresh slots; -1 (map unchanged) when they                      \
      * cannot be had. Out of line: it is never on a hot path. */                                   \
     static __attribute__((unused, noinline)) int name##_rehash(name##_t *m, size_t cap)            \
     {                                                                                              \
-        slot_t *ns = cap ? (slot_t *)CALLOC(cap, sizeof(slot_t)) : NULL;                           \
+        slot_t *ns = name##_alloc(cap);                                                            \
         if (!ns)                                                                                   \
             return -1;                                                                             \
         for (size_t i = 0; i < m->cap; i++)                                                        \
@@ -124,6 +142,18 @@ static inline __attribute__((unused)) size_t gb_hmap_cap_for(size_t n)
         FREE(m->slots);                                                                            \
         m->slots = ns;                                                                             \
         m->cap = cap;                                                                              \
+        return 0;                                                                                  \
+    }                                                                                              \
+                                                                                                   \
+    static __attribute__((unused, noinline)) int name##_reset(name##_t *m, size_t n)               \
+    {                                                                                              \
+        slot_t *ns = name##_alloc(gb_hmap_cap_for(n));                                             \
+        if (!ns)                                                                                   \
+            return -1;                                                                             \
+        FREE(m->slots);                                                                            \
+        m->slots = ns;                                                                             \
+        m->cap = gb_hmap_cap_for(n);                                                               \
+        m->n = 0;                                                                                  \
         return 0;                                                                                  \
     }                                                                                              \
                                                                                                    \
@@ -158,25 +188,27 @@ static inline __attribute__((unused)) size_t gb_hmap_cap_for(size_t n)
                                                                                                    \
     static inline __attribute__((unused)) slot_t *name##_find(const name##_t *m, key_t k)          \
     {                                                                                              \
-        if (m->cap == 0)                                                                           \
-            return NULL;                                                                           \
-        slot_t *s = name##_scan(m, k, (size_t)HASH(m->ctx, k));                                    \
-        return IS_EMPTY(s) ? NULL : s;                                                             \
+        return m->cap ? name##_from(m, k, (size_t)HASH(m->ctx, k)) : NULL;                         \
     }                                                                                              \
                                                                                                    \
     static inline __attribute__((unused))                                                          \
     slot_t *name##_find_next(const name##_t *m, key_t k, const slot_t *after)                      \
     {                                                                                              \
-        slot_t *s = name##_scan(m, k, (size_t)(after - m->slots) + 1);                             \
-        return IS_EMPTY(s) ? NULL : s;                                                             \
+        return name##_from(m, k, (size_t)(after - m->slots) + 1);                                  \
     }                                                                                              \
                                                                                                    \
-    /* Claims the empty slot for a new entry of hash h, growing first when                         \
-     * the map would be more than half full. */                                                    \
+    /* 1 when a new entry needs more slots first. */                                               \
+    static inline __attribute__((unused)) int name##_full(const name##_t *m)                       \
+    {                                                                                              \
+        return (m->n + 1) * 2 > m->cap;                                                            \
+    }                                                                                              \
+                                                                                                   \
+    /* Claims the empty slot `hole` for a new entry of hash h, growing first                       \
+     * when the map would be more than half full. */                                               \
     static inline __attribute__((unused))                                                          \
     slot_t *name##_claim(name##_t *m, slot_t *hole, uint64_t h)                                    \
     {                                                                                              \
-        if ((m->n + 1) * 2 > m->cap) {                                                             \
+        if (name##_full(m)) {                                                                      \
             if (name##_reserve(m, m->n + 1) != 0)                                                  \
                 return NULL;                                                                       \
             hole = name##_hole(m->slots, m->cap - 1, h);                                           \
@@ -185,12 +217,29 @@ static inline __attribute__((unused)) size_t gb_hmap_cap_for(size_t n)
         return hole;                                                                               \
     }                                                                                              \
                                                                                                    \
+    /* One probe: it ends at the slot matching k or at the one to claim. */                        \
     static inline __attribute__((unused)) slot_t *name##_put(name##_t *m, key_t k, int *fresh)     \
     {                                                                                              \
         uint64_t h = HASH(m->ctx, k);                                                              \
-        slot_t *s = m->cap ? name##_scan(m, k, (size_t)h) : NULL;                                  \
-        *fresh = !s || IS_EMPTY(s);                                                                \
-        return *fresh ? name##_claim(m, s, h) : s;                                                 \
+        slot_t *s = NULL;                                                                          \
+        size_t mask = m->cap - 1;                                                                  \
+        for (size_t i = (size_t)h & mask; m->cap; i = (i + 1) & mask) {                            \
+            s = &m->slots[i];                                                                      \
+            if (IS_EMPTY(s))                                                                       \
+                break;                                                                             \
+            if (MATCH(m->ctx, s, k)) {                                                             \
+                *fresh = 0;                                                                        \
+                return s;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        *fresh = 1;                                                                                \
+        return name##_claim(m, s, h);                                                              \
+    }                                                                                              \
+                                                                                                   \
+    static inline __attribute__((unused)) void name##_unput(name##_t *m, slot_t *s)                \
+    {                                                                                              \
+        (void)s; /* an empty slot breaks no probe path: only the count changes */                  \
+        m->n--;                                                                                    \
     }                                                                                              \
                                                                                                    \
     static inline __attribute__((unused)) slot_t *name##_add(name##_t *m, key_t k)                 \

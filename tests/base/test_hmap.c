@@ -292,6 +292,22 @@ static void test_grow_failure(void)
     free(copy);
 }
 
+/* A fresh slot given back leaves the map as it was. */
+static void test_unput(void)
+{
+    kvmap_t m = {0};
+    for (uint64_t k = 1; k <= 100; k++)
+        kv_set(&m, k, k);
+    int fresh;
+    kv_t *s = kvmap_put(&m, 5000, &fresh);
+    CHECK(s && fresh && m.n == 101);
+    if (s)
+        kvmap_unput(&m, s);
+    CHECK(m.n == 100 && !kvmap_find(&m, 5000) && walk_ok(&m, 1));
+    CHECK(kv_set(&m, 5000, 5000) == 1 && m.n == 101 && walk_ok(&m, 1));
+    kvmap_free(&m);
+}
+
 /* The same through base's allocation wrapper and its failure injection. */
 typedef struct gslot {
     uint64_t key;
@@ -386,6 +402,17 @@ static void test_index_map(void)
         ok &= intern(&m, &ws, k) == (uint32_t)i;
     }
     CHECK(ok && ws.n == 300 && m.n == 300 && !wmap_find(&m, "w300"));
+    /* reset: the caller re-adds its entries in array order */
+    uint32_t *before = m.slots;
+    fail_in = 0;
+    CHECK(wmap_reset(&m, 1000) == -1 && m.slots == before && m.n == 300);
+    fail_in = -1;
+    CHECK(wmap_reset(&m, 1000) == 0 && m.n == 0 && m.cap >= 2000 && !wmap_find(&m, "w1"));
+    for (size_t i = 0; i < ws.n; i++)
+        *wmap_add(&m, ws.w[i]) = (uint32_t)i + 1;
+    for (int i = 0; i < 300; i++)
+        ok &= intern(&m, &ws, buf[i]) == (uint32_t)i;
+    CHECK(ok && ws.n == 300 && m.n == 300);
     wmap_free(&m);
 }
 
@@ -430,6 +457,7 @@ int main(void)
     test_zeroed();
     test_random();
     test_grow_failure();
+    test_unput();
     test_gb_alloc();
     test_index_map();
     test_multimap();
