@@ -62,6 +62,9 @@
  *                            before the put, but for growth.
  *   slot*  add(m, key)       always claims a new slot (a multimap: several
  *                            entries may match one key); NULL as put.
+ *   slot*  add_reserved(m, key)  add without the growth check, for bulk
+ *                            refills after reserve or reset: the caller
+ *                            guarantees room; never NULL.
  *   slot*  find_next(m, key, s)  the next slot after s on key's probe path
  *                            that matches (add's entries, in the order they
  *                            were added), or NULL.
@@ -246,6 +249,12 @@ static inline __attribute__((unused)) size_t gb_hmap_cap_for(size_t n)
     {                                                                                              \
         uint64_t h = HASH(m->ctx, k);                                                              \
         return name##_claim(m, m->cap ? name##_hole(m->slots, m->cap - 1, h) : NULL, h);           \
+    }                                                                                              \
+                                                                                                   \
+    static inline __attribute__((unused)) slot_t *name##_add_reserved(name##_t *m, key_t k)        \
+    {                                                                                              \
+        m->n++;                                                                                    \
+        return name##_hole(m->slots, m->cap - 1, HASH(m->ctx, k));                                 \
     }                                                                                              \
                                                                                                    \
     static inline __attribute__((unused)) slot_t *name##_next(const name##_t *m, size_t *pos)      \

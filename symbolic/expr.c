@@ -246,7 +246,7 @@ static int grow_index(gb_dag_t *d)
     if (gb_nodeset_reset(&d->htab, d->n + 1) != 0)
         return -1;
     for (size_t i = 0; i < d->n; i++)
-        *gb_nodeset_add(&d->htab, &d->nodes[i]) = (uint32_t)i + 1;
+        *gb_nodeset_add_reserved(&d->htab, &d->nodes[i]) = (uint32_t)i + 1;
     return 0;
 }
 

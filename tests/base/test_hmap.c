@@ -409,7 +409,7 @@ static void test_index_map(void)
     fail_in = -1;
     CHECK(wmap_reset(&m, 1000) == 0 && m.n == 0 && m.cap >= 2000 && !wmap_find(&m, "w1"));
     for (size_t i = 0; i < ws.n; i++)
-        *wmap_add(&m, ws.w[i]) = (uint32_t)i + 1;
+        *wmap_add_reserved(&m, ws.w[i]) = (uint32_t)i + 1;
     for (int i = 0; i < 300; i++)
         ok &= intern(&m, &ws, buf[i]) == (uint32_t)i;
     CHECK(ok && ws.n == 300 && m.n == 300);
