@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gb_hmap.h"
+
 /* Error: a one-line message, set by the function that failed. */
 typedef struct gb_err {
     char msg[512];
@@ -59,11 +61,12 @@ uint64_t gb_mono_ms(void);
 uint64_t gb_hash64(const void *data, size_t len, uint64_t seed);
 
 /* A set of 64-bit hashes (inputs already run, crash signatures, names
- * already seen). Zero-initialise; free with gb_hset_free. */
-typedef struct gb_hset {
-    uint64_t *slots;
-    size_t n, cap;
-} gb_hset_t;
+ * already seen): a gb_hmap.h map. Zero-initialise; free with gb_hset_free. */
+typedef struct gb_hkey {
+    uint64_t key; /* 0 = empty slot; the hash 0 is stored as 1 */
+} gb_hkey_t;
+GB_HMAP_KEYED_TYPE(gb_u64set, gb_hkey_t)
+typedef gb_u64set_t gb_hset_t;
 
 int gb_hset_add(gb_hset_t *h, uint64_t key); /* 1 if new, 0 if present, -1 on OOM */
 int gb_hset_has(const gb_hset_t *h, uint64_t key);

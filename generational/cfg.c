@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cfg_int.h"
+#include "gb_hmap.h"
 
 /* Short names for tracer/gbcfg.h's and gbt.h's, which hold the values. */
 #define CFG_MAGIC GBCFG_MAGIC
@@ -51,10 +52,9 @@ typedef struct csym {
 } csym_t;
 
 typedef struct csite {
-    uint32_t key;   /* site id */
+    uint64_t key;   /* site id + 1; 0 = empty */
     uint32_t block; /* NONE: two sites share this id, so it is never decided */
     uint32_t arm;   /* switch case index; NONE for a conditional branch */
-    uint32_t used;
 } csite_t;
 
 typedef struct cans {
@@ -62,6 +62,18 @@ typedef struct cans {
     uint32_t state;   /* ANS_* */
     uint32_t witness; /* an uncovered block it reached */
 } cans_t;
+
+static uint64_t site_hash(uint64_t key)
+{
+    return (key - 1) * 0x9e3779b97f4a7c15ull;
+}
+static uint64_t ans_hash(uint64_t key)
+{
+    return key * 0x9e3779b97f4a7c15ull;
+}
+
+GB_HMAP_DEFINE_KEYED(sitemap, csite_t, uint64_t, site_hash, gb_calloc, gb_free)
+GB_HMAP_DEFINE_KEYED(ansmap, cans_t, uint64_t, ans_hash, gb_calloc, gb_free)
 
 enum { ANS_ALWAYS = 1, ANS_NEVER = 2, ANS_WITNESS = 3 };
 
@@ -81,10 +93,8 @@ struct gb_cfg {
     csym_t *syms;
     size_t nsyms, cap_syms;
     u32v_t succ, calls, defs, callers, addr_taken, setjmps;
-    csite_t *sites;
-    size_t cap_sites, nsites;
-    cans_t *ans;
-    size_t cap_ans, nans;
+    sitemap_t sites;            /* branch and switch sites by id */
+    ansmap_t ans;               /* answers by (site, kind, taken) */
     uint8_t known[CFG_MAP / 8]; /* block ids the CFG lists */
     uint32_t last_covered;      /* `covered` when the known check last ran */
     int incomplete;
@@ -251,39 +261,57 @@ static uint64_t name_key(const char *name, uint32_t len, uint32_t flags, uint32_
     return gb_hash64(name, len, (flags & S_LOCAL) ? (uint64_t)module + 1 : 0);
 }
 
+/* The resolver's table: a slot holds a function index + 1, looked up by
+ * a symbol; several functions may match one (a multimap). */
+static uint64_t sym_hash(const gb_cfg_t *c, const csym_t *s)
+{
+    (void)c;
+    return name_key(s->name, s->len, s->flags, s->module);
+}
+
+static uint64_t def_hash(const gb_cfg_t *c, const uint32_t *d)
+{
+    const cfunc_t *f = &c->funcs[*d - 1];
+    return name_key(f->name, f->len, f->flags, f->module);
+}
+
+static int def_match(const gb_cfg_t *c, const uint32_t *d, const csym_t *s)
+{
+    return same_fn(s, &c->funcs[*d - 1]);
+}
+
+static int def_empty(const uint32_t *d)
+{
+    return *d == 0;
+}
+
+GB_HMAP_DEFINE(defmap, uint32_t, const csym_t *, const gb_cfg_t *, sym_hash, def_hash, def_match,
+               def_empty, gb_calloc, gb_free)
+
 /* Every symbol gets the definitions it names: a local one the function of
  * its own module, a global one every non-local definition of that name
  * (the linker kept one of several weak copies; all are possible). */
 static int resolve(gb_cfg_t *c)
 {
-    size_t cap = 64;
-    while (cap < 2 * c->nfuncs + 2)
-        cap *= 2;
-    uint32_t *tab = gb_calloc(cap, sizeof *tab); /* function index + 1 */
-    if (!tab)
+    defmap_t tab;
+    if (defmap_init(&tab, c, c->nfuncs + 1) != 0)
         return -1;
-    for (size_t i = 0; i < c->nfuncs; i++) {
+    for (size_t i = 0; i < c->nfuncs; i++) { /* reserved: never NULL */
         const cfunc_t *f = &c->funcs[i];
-        size_t h = (size_t)name_key(f->name, f->len, f->flags, f->module) & (cap - 1);
-        while (tab[h])
-            h = (h + 1) & (cap - 1);
-        tab[h] = (uint32_t)i + 1;
+        csym_t k = {f->name, f->len, f->module, f->flags, 0, 0};
+        *defmap_add_reserved(&tab, &k) = (uint32_t)i + 1;
     }
     int rc = 0;
     for (size_t i = 0; i < c->nsyms && rc == 0; i++) {
         csym_t *s = &c->syms[i];
         s->defs = (uint32_t)c->defs.n;
-        size_t h = (size_t)name_key(s->name, s->len, s->flags, s->module) & (cap - 1);
-        for (; tab[h] && rc == 0; h = (h + 1) & (cap - 1)) {
-            cfunc_t *f = &c->funcs[tab[h] - 1];
-            if (!same_fn(s, f))
-                continue;
-            rc = push(&c->defs, tab[h] - 1);
-            f->flags |= s->flags & S_ADDR_TAKEN; /* taken in any module */
+        for (uint32_t *d = defmap_find(&tab, s); d && rc == 0; d = defmap_find_next(&tab, s, d)) {
+            rc = push(&c->defs, *d - 1);
+            c->funcs[*d - 1].flags |= s->flags & S_ADDR_TAKEN; /* taken in any module */
         }
         s->ndefs = (uint32_t)c->defs.n - s->defs;
     }
-    gb_free(tab);
+    defmap_free(&tab);
     return rc;
 }
 
@@ -324,18 +352,14 @@ static int index_callers(gb_cfg_t *c)
     return 0;
 }
 
-static int add_site(gb_cfg_t *c, uint32_t key, uint32_t block, uint32_t arm)
+static void add_site(gb_cfg_t *c, uint32_t site, uint32_t block, uint32_t arm)
 {
-    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (c->cap_sites - 1);
-    while (c->sites[h].used && c->sites[h].key != key)
-        h = (h + 1) & (c->cap_sites - 1);
-    if (c->sites[h].used) {
-        c->sites[h].block = NONE; /* two branches share the id: never decide it */
-        return 0;
-    }
-    c->sites[h] = (csite_t){key, block, arm, 1};
-    c->nsites++;
-    return 0;
+    int fresh; /* reserved: never NULL */
+    csite_t *s = sitemap_put(&c->sites, (uint64_t)site + 1, &fresh);
+    if (fresh)
+        *s = (csite_t){(uint64_t)site + 1, block, arm};
+    else
+        s->block = NONE; /* two branches share the id: never decide it */
 }
 
 static int index_sites(gb_cfg_t *c)
@@ -343,11 +367,7 @@ static int index_sites(gb_cfg_t *c)
     size_t n = 0;
     for (size_t b = 0; b < c->nblocks; b++)
         n += c->blocks[b].kind == T_BR ? 1 : c->blocks[b].kind == T_SWITCH ? c->blocks[b].nsucc : 0;
-    c->cap_sites = 64;
-    while (c->cap_sites < 2 * n + 2)
-        c->cap_sites *= 2;
-    c->sites = gb_calloc(c->cap_sites, sizeof *c->sites);
-    if (!c->sites)
+    if (sitemap_init(&c->sites, NULL, n + 1) != 0)
         return -1;
     for (size_t b = 0; b < c->nblocks; b++) {
         const cblock_t *bl = &c->blocks[b];
@@ -518,8 +538,8 @@ void gb_cfg_free(gb_cfg_t *c)
     u32v_t *vs[] = {&c->succ, &c->calls, &c->defs, &c->callers, &c->addr_taken, &c->setjmps};
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
         gb_free(vs[i]->v);
-    gb_free(c->sites);
-    gb_free(c->ans);
+    sitemap_free(&c->sites);
+    ansmap_free(&c->ans);
     gb_free(c->seen);
     gb_free(c->fseen);
     gb_free(c->mode);
@@ -535,7 +555,7 @@ void gb_cfg_get_info(const gb_cfg_t *c, gb_cfg_info_t *info)
     info->modules = c->modules;
     info->functions = c->nfuncs;
     info->blocks = c->nblocks;
-    info->sites = c->nsites;
+    info->sites = c->sites.n;
 }
 
 int gb_cfg_incomplete(const gb_cfg_t *c) { return c && c->incomplete; }
@@ -666,13 +686,8 @@ static uint32_t search(gb_cfg_t *c, const uint8_t *virgin)
 
 static const csite_t *find_site(const gb_cfg_t *c, uint32_t site)
 {
-    size_t h = (size_t)(site * 0x9e3779b97f4a7c15ull) & (c->cap_sites - 1);
-    while (c->sites[h].used) {
-        if (c->sites[h].key == site)
-            return c->sites[h].block == NONE ? NULL : &c->sites[h];
-        h = (h + 1) & (c->cap_sites - 1);
-    }
-    return NULL;
+    const csite_t *s = sitemap_find(&c->sites, (uint64_t)site + 1);
+    return s && s->block != NONE ? s : NULL;
 }
 
 /* Queues the blocks the new direction starts at; 0 if the entry is not a
@@ -707,33 +722,14 @@ static int start(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken)
     return 1;
 }
 
+/* The cached answer for `key`, a fresh one (state 0) if none; NULL on OOM. */
 static cans_t *answer(gb_cfg_t *c, uint64_t key)
 {
-    if (2 * (c->nans + 1) > c->cap_ans) {
-        size_t nc = c->cap_ans ? 2 * c->cap_ans : 1024;
-        cans_t *na = gb_calloc(nc, sizeof *na);
-        if (!na)
-            return NULL;
-        for (size_t i = 0; i < c->cap_ans; i++) {
-            if (!c->ans[i].key)
-                continue;
-            size_t h = (size_t)(c->ans[i].key * 0x9e3779b97f4a7c15ull) & (nc - 1);
-            while (na[h].key)
-                h = (h + 1) & (nc - 1);
-            na[h] = c->ans[i];
-        }
-        gb_free(c->ans);
-        c->ans = na;
-        c->cap_ans = nc;
-    }
-    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (c->cap_ans - 1);
-    while (c->ans[h].key && c->ans[h].key != key)
-        h = (h + 1) & (c->cap_ans - 1);
-    if (!c->ans[h].key) {
-        c->ans[h].key = key;
-        c->nans++;
-    }
-    return &c->ans[h];
+    int fresh;
+    cans_t *a = ansmap_put(&c->ans, key, &fresh);
+    if (a && fresh)
+        a->key = key;
+    return a;
 }
 
 /* Coverage of a block the CFG does not list means code outside it runs. */

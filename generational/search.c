@@ -172,7 +172,7 @@ void gb_search_free(gb_search_t *s)
     gb_journal_close(s->journal);
     gb_campaign_close(s->camp);
     gb_worklist_free(&s->work);
-    gb_sites_free(&s->sites);
+    gb_sites_release(&s->sites);
     gb_hset_free(&s->seen);
     gb_hset_free(&s->crash_sigs);
     gb_hset_free(&s->hang_sigs);

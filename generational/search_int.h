@@ -11,6 +11,7 @@
 #include "fuzz_bridge.h"
 #include "gb_abi.h"    /* GB_MAP_SIZE */
 #include "gb_config.h" /* the search's intervals and limits */
+#include "gb_hmap.h"
 #include "generational.h"
 #include "symbolic.h"
 
@@ -77,10 +78,7 @@ typedef struct gb_site_stat {
     uint32_t paid;   /* of those, children that found something new: tried first */
 } gb_site_stat_t;
 
-typedef struct gb_sites {
-    gb_site_stat_t *slots; /* open addressing */
-    size_t n, cap;
-} gb_sites_t;
+GB_HMAP_KEYED_TYPE(gb_sites, gb_site_stat_t)
 
 /* The record of flipping `site` to direction `dir` (NULL when out of memory). */
 gb_site_stat_t *gb_sites_get(gb_sites_t *t, uint32_t site, unsigned dir);
@@ -89,7 +87,7 @@ gb_site_stat_t *gb_sites_get(gb_sites_t *t, uint32_t site, unsigned dir);
 int gb_sites_worth(const gb_site_stat_t *ss);
 /* Records one child's outcome. */
 void gb_sites_record(gb_site_stat_t *ss, int paid);
-void gb_sites_free(gb_sites_t *t);
+void gb_sites_release(gb_sites_t *t);
 
 /* ---- the search --------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The worklist (a binary max-heap) and a small hash set. */
+/* The worklist (a binary max-heap) and the search's hash set. */
 #include <string.h>
 
 #include "search_int.h"

@@ -16,29 +16,52 @@ typedef struct centry {
     uint32_t tmo, n, off; /* model bytes at pool[off .. off+n) */
 } centry_t;
 
+/* The index over e[]: a slot holds an entry's position + 1 (0 = empty),
+ * and the key is read from the entry. */
+GB_HMAP_TYPE(ans_index, uint32_t, const struct gb_cache *)
+
 struct gb_cache {
     centry_t *e;
     size_t n, cap;
-    uint32_t *idx; /* open addressing over e[], GB_NONE = empty */
-    size_t icap;
+    ans_index_t idx;
     uint32_t *poff; /* model pool: offsets and values */
     uint8_t *pval;
     size_t pn, pcap;
     size_t saved; /* entries already in the file */
 };
 
+static uint64_t key_hash(const gb_cache_t *c, const uint64_t *key)
+{
+    (void)c;
+    return key[0] ^ (key[1] >> 7);
+}
+
+static uint64_t slot_hash(const gb_cache_t *c, const uint32_t *s)
+{
+    return key_hash(c, c->e[*s - 1].key);
+}
+
+static int slot_match(const gb_cache_t *c, const uint32_t *s, const uint64_t *key)
+{
+    const centry_t *x = &c->e[*s - 1];
+    return x->key[0] == key[0] && x->key[1] == key[1];
+}
+
+static int slot_empty(const uint32_t *s)
+{
+    return *s == 0;
+}
+
+GB_HMAP_FUNCS(ans_index, uint32_t, const uint64_t *, const gb_cache_t *, key_hash, slot_hash,
+              slot_match, slot_empty, gb_calloc, gb_free)
+
 gb_cache_t *gb_cache_new(void)
 {
     gb_cache_t *c = gb_calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
-    c->icap = 1024;
-    c->idx = gb_malloc(c->icap * sizeof *c->idx);
-    if (!c->idx) {
+    if (c && ans_index_init(&c->idx, c, 512) != 0) {
         gb_free(c);
         return NULL;
     }
-    memset(c->idx, 0xff, c->icap * sizeof *c->idx);
     return c;
 }
 
@@ -47,7 +70,7 @@ void gb_cache_free(gb_cache_t *c)
     if (!c)
         return;
     gb_free(c->e);
-    gb_free(c->idx);
+    ans_index_free(&c->idx);
     gb_free(c->poff);
     gb_free(c->pval);
     gb_free(c);
@@ -55,27 +78,16 @@ void gb_cache_free(gb_cache_t *c)
 
 size_t gb_cache_count(const gb_cache_t *c) { return c->n; }
 
-static size_t islot(const uint64_t key[2], size_t cap)
+/* The entry with `key`, or GB_NONE. */
+static uint32_t find(const gb_cache_t *c, const uint64_t key[2])
 {
-    return (size_t)(key[0] ^ (key[1] >> 7)) & (cap - 1);
-}
-
-static uint32_t find(const gb_cache_t *c, const uint64_t key[2], size_t *slot)
-{
-    size_t h = islot(key, c->icap);
-    for (; c->idx[h] != GB_NONE; h = (h + 1) & (c->icap - 1)) {
-        const centry_t *x = &c->e[c->idx[h]];
-        if (x->key[0] == key[0] && x->key[1] == key[1])
-            break;
-    }
-    *slot = h;
-    return c->idx[h];
+    const uint32_t *s = ans_index_find(&c->idx, key);
+    return s ? *s - 1 : GB_NONE;
 }
 
 int gb_cache_get(const gb_cache_t *c, const uint64_t key[2], gb_answer_t *a)
 {
-    size_t slot;
-    uint32_t i = find(c, key, &slot);
+    uint32_t i = find(c, key);
     if (i == GB_NONE)
         return 0;
     const centry_t *x = &c->e[i];
@@ -88,6 +100,7 @@ int gb_cache_get(const gb_cache_t *c, const uint64_t key[2], gb_answer_t *a)
     return 1;
 }
 
+/* Room for one more entry and nbytes more model bytes. */
 static int grow(gb_cache_t *c, size_t nbytes)
 {
     if (c->n == c->cap) {
@@ -111,29 +124,12 @@ static int grow(gb_cache_t *c, size_t nbytes)
         c->pval = nv;
         c->pcap = nc;
     }
-    if ((c->n + 1) * 2 > c->icap) {
-        size_t nc = c->icap * 2;
-        uint32_t *ni = gb_malloc(nc * sizeof *ni);
-        if (!ni)
-            return -1;
-        memset(ni, 0xff, nc * sizeof *ni);
-        for (size_t i = 0; i < c->n; i++) {
-            size_t h = islot(c->e[i].key, nc);
-            while (ni[h] != GB_NONE)
-                h = (h + 1) & (nc - 1);
-            ni[h] = (uint32_t)i;
-        }
-        gb_free(c->idx);
-        c->idx = ni;
-        c->icap = nc;
-    }
     return 0;
 }
 
 int gb_cache_put(gb_cache_t *c, const uint64_t key[2], const gb_answer_t *a)
 {
-    size_t slot;
-    uint32_t i = find(c, key, &slot);
+    uint32_t i = find(c, key);
     if (i != GB_NONE && (c->e[i].status != GB_Q_TIMEOUT || a->status == GB_Q_TIMEOUT)) {
         if (c->e[i].status == GB_Q_TIMEOUT && a->tmo > c->e[i].tmo)
             c->e[i].tmo = a->tmo; /* a longer limit ran out too */
@@ -144,9 +140,12 @@ int gb_cache_put(gb_cache_t *c, const uint64_t key[2], const gb_answer_t *a)
     if (grow(c, a->n) != 0)
         return -1;
     if (i == GB_NONE) { /* new entry; else a timeout that now has an answer */
-        find(c, key, &slot); /* the table may have grown */
+        int fresh;
+        uint32_t *slot = ans_index_put(&c->idx, key, &fresh);
+        if (!slot)
+            return -1;
         i = (uint32_t)c->n++;
-        c->idx[slot] = i;
+        *slot = i + 1;
     }
     c->e[i] = (centry_t){{key[0], key[1]}, (uint8_t)a->status, (uint8_t)a->optimistic, a->tmo,
                          (uint32_t)a->n, (uint32_t)c->pn};

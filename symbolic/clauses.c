@@ -23,35 +23,37 @@ typedef struct lslot {
     uint32_t head, count;
 } lslot_t;
 
+/* A clause's hash, or a literal of a query. */
+typedef struct hkey {
+    uint64_t key; /* 0 = empty */
+} hkey_t;
+
+static uint64_t key_hash(uint64_t key)
+{
+    return key * 0x9e3779b97f4a7c15ull >> 16;
+}
+
+GB_HMAP_DEFINE_KEYED(litmap, lslot_t, uint64_t, key_hash, gb_calloc, gb_free)
+GB_HMAP_DEFINE_KEYED(keyset, hkey_t, uint64_t, key_hash, gb_calloc, gb_free)
+
 struct gb_clauses {
     clause_t *cl;
     size_t n, cap;
     uint64_t *lits;
     size_t nl, lcap;
-    lslot_t *map;
-    size_t mn, mcap;  /* power of two */
-    uint64_t *dedup;  /* hashes of stored clauses, open addressing, 0 = empty */
-    size_t dcap;
+    litmap_t map;
+    keyset_t dedup; /* hashes of stored clauses */
     size_t nlocal;
 };
 
 static uint64_t lit_key(uint64_t l) { return l ? l : 1; }
-
-static size_t slot_of(uint64_t key, size_t cap)
-{
-    return (size_t)(key * 0x9e3779b97f4a7c15ull >> 16) & (cap - 1);
-}
 
 gb_clauses_t *gb_clauses_new(void)
 {
     gb_clauses_t *c = gb_calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    c->mcap = 1024;
-    c->dcap = 1024;
-    c->map = gb_calloc(c->mcap, sizeof *c->map);
-    c->dedup = gb_calloc(c->dcap, sizeof *c->dedup);
-    if (!c->map || !c->dedup) {
+    if (litmap_init(&c->map, NULL, 512) != 0 || keyset_init(&c->dedup, NULL, 512) != 0) {
         gb_clauses_free(c);
         return NULL;
     }
@@ -64,8 +66,8 @@ void gb_clauses_free(gb_clauses_t *c)
         return;
     gb_free(c->cl);
     gb_free(c->lits);
-    gb_free(c->map);
-    gb_free(c->dedup);
+    litmap_free(&c->map);
+    keyset_free(&c->dedup);
     gb_free(c);
 }
 
@@ -78,77 +80,28 @@ size_t gb_clauses_count(const gb_clauses_t *c, size_t *local)
 
 static lslot_t *map_find(const gb_clauses_t *c, uint64_t key)
 {
-    for (size_t h = slot_of(key, c->mcap);; h = (h + 1) & (c->mcap - 1)) {
-        if (c->map[h].key == key)
-            return &c->map[h];
-        if (!c->map[h].key)
-            return NULL;
-    }
-}
-
-static int map_grow(gb_clauses_t *c)
-{
-    size_t nc = c->mcap * 2;
-    lslot_t *nm = gb_calloc(nc, sizeof *nm);
-    if (!nm)
-        return -1;
-    for (size_t i = 0; i < c->mcap; i++) {
-        if (!c->map[i].key)
-            continue;
-        size_t h = slot_of(c->map[i].key, nc);
-        while (nm[h].key)
-            h = (h + 1) & (nc - 1);
-        nm[h] = c->map[i];
-    }
-    gb_free(c->map);
-    c->map = nm;
-    c->mcap = nc;
-    return 0;
+    return litmap_find(&c->map, key);
 }
 
 /* The slot of `key`, created (no clauses, count 0) if absent. */
 static lslot_t *map_get(gb_clauses_t *c, uint64_t key)
 {
-    lslot_t *s = map_find(c, key);
-    if (s)
-        return s;
-    if ((c->mn + 1) * 2 > c->mcap && map_grow(c) != 0)
-        return NULL;
-    size_t h = slot_of(key, c->mcap);
-    while (c->map[h].key)
-        h = (h + 1) & (c->mcap - 1);
-    c->map[h] = (lslot_t){key, GB_NONE, 0};
-    c->mn++;
-    return &c->map[h];
+    int fresh;
+    lslot_t *s = litmap_put(&c->map, key, &fresh);
+    if (s && fresh)
+        *s = (lslot_t){key, GB_NONE, 0};
+    return s;
 }
 
 /* 1 if `h` was new (and is now recorded), 0 if present, -1 out of memory. */
 static int dedup_add(gb_clauses_t *c, uint64_t h)
 {
-    h = h ? h : 1;
-    if ((c->n + 1) * 2 > c->dcap) {
-        size_t nc = c->dcap * 2;
-        uint64_t *nd = gb_calloc(nc, sizeof *nd);
-        if (!nd)
-            return -1;
-        for (size_t i = 0; i < c->dcap; i++) {
-            if (!c->dedup[i])
-                continue;
-            size_t k = slot_of(c->dedup[i], nc);
-            while (nd[k])
-                k = (k + 1) & (nc - 1);
-            nd[k] = c->dedup[i];
-        }
-        gb_free(c->dedup);
-        c->dedup = nd;
-        c->dcap = nc;
-    }
-    size_t k = slot_of(h, c->dcap);
-    for (; c->dedup[k]; k = (k + 1) & (c->dcap - 1))
-        if (c->dedup[k] == h)
-            return 0;
-    c->dedup[k] = h;
-    return 1;
+    int fresh;
+    hkey_t *s = keyset_put(&c->dedup, h ? h : 1, &fresh);
+    if (!s)
+        return -1;
+    s->key = h ? h : 1;
+    return fresh;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -231,18 +184,10 @@ int gb_clauses_add(gb_clauses_t *c, const uint64_t *lits, size_t n, int local)
 
 /* ---- Matching -------------------------------------------------------- */
 
-static int set_has(const uint64_t *set, size_t cap, uint64_t k)
-{
-    for (size_t h = slot_of(k, cap); set[h]; h = (h + 1) & (cap - 1))
-        if (set[h] == k)
-            return 1;
-    return 0;
-}
-
-static int subset(const gb_clauses_t *c, const clause_t *x, const uint64_t *set, size_t cap)
+static int subset(const gb_clauses_t *c, const clause_t *x, const keyset_t *set)
 {
     for (uint32_t i = 0; i < x->n; i++)
-        if (!set_has(set, cap, c->lits[x->off + i]))
+        if (!keyset_find(set, c->lits[x->off + i]))
             return 0;
     return 1;
 }
@@ -251,26 +196,20 @@ int gb_clauses_match(const gb_clauses_t *c, const uint64_t *lits, size_t n)
 {
     if (c->n == 0 || n == 0)
         return 0;
-    size_t cap = 16;
-    while (cap < 2 * n)
-        cap *= 2;
-    uint64_t *set = gb_calloc(cap, sizeof *set);
-    if (!set)
+    keyset_t set;
+    if (keyset_init(&set, NULL, n) != 0)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = lit_key(lits[i]);
-        size_t h = slot_of(k, cap);
-        while (set[h] && set[h] != k)
-            h = (h + 1) & (cap - 1);
-        set[h] = k;
+    for (size_t i = 0; i < n; i++) { /* reserved: no put fails */
+        int fresh;
+        keyset_put(&set, lit_key(lits[i]), &fresh)->key = lit_key(lits[i]);
     }
     int hit = 0;
     for (size_t i = 0; i < n && !hit; i++) {
         const lslot_t *s = map_find(c, lit_key(lits[i]));
         for (uint32_t id = s ? s->head : GB_NONE; id != GB_NONE && !hit; id = c->cl[id].next)
-            hit = subset(c, &c->cl[id], set, cap);
+            hit = subset(c, &c->cl[id], &set);
     }
-    gb_free(set);
+    keyset_free(&set);
     return hit;
 }
 

@@ -63,35 +63,6 @@ uint64_t gb_dag_apply(const gb_dag_t *d, const gb_node_t *x, const uint64_t *a)
 
 /* ---- Hash-consing ---------------------------------------------------- */
 
-int gb_dag_init(gb_dag_t *d)
-{
-    memset(d, 0, sizeof *d);
-    d->hcap = 1024;
-    d->htab = gb_malloc(d->hcap * sizeof *d->htab);
-    if (!d->htab)
-        return -1;
-    memset(d->htab, 0xff, d->hcap * sizeof *d->htab);
-    return 0;
-}
-
-void gb_dag_fini(gb_dag_t *d)
-{
-    for (size_t i = 0; i < d->ntables; i++)
-        gb_free(d->tables[i].bytes);
-    gb_free(d->tables);
-    gb_free(d->nodes);
-    gb_free(d->htab);
-    gb_free(d->vars);
-    memset(d, 0, sizeof *d);
-}
-
-void gb_dag_seal(gb_dag_t *d)
-{
-    gb_free(d->htab);
-    d->htab = NULL;
-    d->hcap = 0;
-}
-
 static uint64_t node_hash(const gb_node_t *k)
 {
     uint8_t buf[24];
@@ -112,23 +83,59 @@ static int node_same(const gb_node_t *a, const gb_node_t *b)
            a->args[2] == b->args[2];
 }
 
-static int htab_grow(gb_dag_t *d)
+static uint64_t key_hash(const gb_dag_t *d, const gb_node_t *k)
 {
-    size_t ncap = d->hcap * 2;
-    uint32_t *nt = gb_malloc(ncap * sizeof *nt);
-    if (!nt)
-        return -1;
-    memset(nt, 0xff, ncap * sizeof *nt);
-    for (size_t i = 0; i < d->n; i++) {
-        size_t h = (size_t)d->nodes[i].hash & (ncap - 1);
-        while (nt[h] != GB_NONE)
-            h = (h + 1) & (ncap - 1);
-        nt[h] = (uint32_t)i;
-    }
-    gb_free(d->htab);
-    d->htab = nt;
-    d->hcap = ncap;
-    return 0;
+    (void)d;
+    return k->hash;
+}
+
+static uint64_t slot_hash(const gb_dag_t *d, const uint32_t *s)
+{
+    return d->nodes[*s - 1].hash;
+}
+
+static int slot_match(const gb_dag_t *d, const uint32_t *s, const gb_node_t *k)
+{
+    return node_same(&d->nodes[*s - 1], k);
+}
+
+static int slot_empty(const uint32_t *s)
+{
+    return *s == 0;
+}
+
+/* Zeroed by memset, as the table was before gb_hmap.h, not by calloc: fresh
+ * zero pages read from the first probes cost more cache misses than pages
+ * just written (cachegrind: 40% more last-level read misses). */
+static void *calloc_touched(size_t n, size_t size)
+{
+    void *p = n <= SIZE_MAX / size ? gb_malloc(n * size) : NULL;
+    return p ? memset(p, 0, n * size) : NULL;
+}
+
+GB_HMAP_FUNCS(gb_nodeset, uint32_t, const gb_node_t *, const gb_dag_t *, key_hash, slot_hash,
+              slot_match, slot_empty, calloc_touched, gb_free)
+
+int gb_dag_init(gb_dag_t *d)
+{
+    memset(d, 0, sizeof *d);
+    return gb_nodeset_init(&d->htab, d, 512);
+}
+
+void gb_dag_fini(gb_dag_t *d)
+{
+    for (size_t i = 0; i < d->ntables; i++)
+        gb_free(d->tables[i].bytes);
+    gb_free(d->tables);
+    gb_free(d->nodes);
+    gb_nodeset_free(&d->htab);
+    gb_free(d->vars);
+    memset(d, 0, sizeof *d);
+}
+
+void gb_dag_seal(gb_dag_t *d)
+{
+    gb_nodeset_free(&d->htab);
 }
 
 static int push_var(gb_dag_t *d, uint32_t idx)
@@ -145,34 +152,31 @@ static int push_var(gb_dag_t *d, uint32_t idx)
     return 0;
 }
 
-static int ensure_room(gb_dag_t *d)
+/* A larger index, refilled in node order: every node is in it, and reading
+ * their hashes in array order is faster than from the slots in their
+ * random order (a rehash from the slots made loading 10% slower). */
+static int grow_index(gb_dag_t *d)
 {
-    if ((d->n + 1) * 2 > d->hcap && htab_grow(d) != 0)
+    if (gb_nodeset_reset(&d->htab, d->n + 1) != 0)
         return -1;
+    for (size_t i = 0; i < d->n; i++)
+        *gb_nodeset_add_reserved(&d->htab, &d->nodes[i]) = (uint32_t)i + 1;
+    return 0;
+}
+
+/* Appends the new node `k`: its index, or GB_NONE when out of memory. */
+static uint32_t append(gb_dag_t *d, gb_node_t *k)
+{
+    if (d->n >= GB_NONE - 2)
+        return GB_NONE;
     if (d->n == d->cap) {
         size_t nc = d->cap ? d->cap * 2 : 256;
         gb_node_t *nn = gb_realloc(d->nodes, nc * sizeof *nn);
         if (!nn)
-            return -1;
+            return GB_NONE;
         d->nodes = nn;
         d->cap = nc;
     }
-    return 0;
-}
-
-/* Finds or appends the node `k` (already folded). */
-static uint32_t intern(gb_dag_t *d, gb_node_t *k)
-{
-    k->hash = node_hash(k);
-    size_t h = (size_t)k->hash & (d->hcap - 1);
-    for (; d->htab[h] != GB_NONE; h = (h + 1) & (d->hcap - 1))
-        if (node_same(&d->nodes[d->htab[h]], k))
-            return d->htab[h];
-    if (d->n >= GB_NONE - 2 || ensure_room(d) != 0)
-        return GB_NONE;
-    h = (size_t)k->hash & (d->hcap - 1); /* the table may have grown */
-    while (d->htab[h] != GB_NONE)
-        h = (h + 1) & (d->hcap - 1);
     uint32_t idx = (uint32_t)d->n;
     k->var = GB_NONE;
     if (k->op == GBT_OP_INPUT) {
@@ -181,7 +185,30 @@ static uint32_t intern(gb_dag_t *d, gb_node_t *k)
         k->var = (uint32_t)(d->nvars - 1);
     }
     d->nodes[d->n++] = *k;
-    d->htab[h] = idx;
+    return idx;
+}
+
+/* Finds or appends the node `k` (already folded). One probe finds it or
+ * the slot for it; only a hit allocates nothing. */
+static uint32_t intern(gb_dag_t *d, gb_node_t *k)
+{
+    k->hash = node_hash(k);
+    if (gb_nodeset_full(&d->htab)) { /* grow the index, but not for a hit */
+        const uint32_t *hit = gb_nodeset_find(&d->htab, k);
+        if (hit)
+            return *hit - 1;
+        if (grow_index(d) != 0)
+            return GB_NONE;
+    }
+    int fresh;
+    uint32_t *s = gb_nodeset_put(&d->htab, k, &fresh); /* there is room: cannot fail */
+    if (!fresh)
+        return *s - 1;
+    uint32_t idx = append(d, k);
+    if (idx == GB_NONE)
+        gb_nodeset_unput(&d->htab, s);
+    else
+        *s = idx + 1;
     return idx;
 }
 
@@ -370,38 +397,17 @@ uint32_t gb_dag_mk(gb_dag_t *d, unsigned op, unsigned width, unsigned nargs,
 
 /* ---- Reachability and evaluation ------------------------------------- */
 
-typedef struct u32set {
-    uint32_t *slot;
-    size_t cap, n;
-} u32set_t;
+/* Nodes seen by a walk: node index + 1 (0 = empty). */
+typedef struct nkey {
+    uint32_t key;
+} nkey_t;
 
-static int set_add(u32set_t *s, uint32_t v); /* 1 added, 0 present, -1 OOM */
-
-static int set_grow(u32set_t *s)
+static uint64_t nkey_hash(uint32_t key)
 {
-    u32set_t ns = {gb_malloc(s->cap * 2 * sizeof(uint32_t)), s->cap * 2, 0};
-    if (!ns.slot)
-        return -1;
-    memset(ns.slot, 0xff, ns.cap * sizeof(uint32_t));
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->slot[i] != GB_NONE)
-            set_add(&ns, s->slot[i]);
-    gb_free(s->slot);
-    *s = ns;
-    return 0;
+    return (uint32_t)((key - 1) * 2654435761u);
 }
 
-static int set_add(u32set_t *s, uint32_t v)
-{
-    size_t h = (size_t)(v * 2654435761u) & (s->cap - 1);
-    for (; s->slot[h] != GB_NONE; h = (h + 1) & (s->cap - 1))
-        if (s->slot[h] == v)
-            return 0;
-    s->slot[h] = v;
-    if (++s->n * 2 > s->cap && set_grow(s) != 0)
-        return -1;
-    return 1;
-}
+GB_HMAP_DEFINE_KEYED(walkset, nkey_t, uint32_t, nkey_hash, gb_calloc, gb_free)
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -430,21 +436,21 @@ static int vec_push(u32vec_t *a, uint32_t x)
 }
 
 /* Pushes `x` on the DFS stack unless already seen; 0 or -1 (OOM). */
-static int visit(u32set_t *seen, u32vec_t *stack, uint32_t x)
+static int visit(walkset_t *seen, u32vec_t *stack, uint32_t x)
 {
-    int a = set_add(seen, x);
-    if (a < 0)
+    int fresh;
+    nkey_t *s = walkset_put(seen, x + 1, &fresh);
+    if (!s)
         return -1;
-    return a == 1 ? vec_push(stack, x) : 0;
+    s->key = x + 1;
+    return fresh ? vec_push(stack, x) : 0;
 }
 
 size_t gb_dag_reach(const gb_dag_t *d, const uint32_t *roots, size_t nroots, uint32_t **out)
 {
-    u32set_t seen = {gb_malloc(64 * sizeof(uint32_t)), 64, 0};
+    walkset_t seen;
     u32vec_t stack = {NULL, 0, 0}, list = {NULL, 0, 0};
-    int ok = seen.slot != NULL;
-    if (ok)
-        memset(seen.slot, 0xff, seen.cap * sizeof(uint32_t));
+    int ok = walkset_init(&seen, NULL, 32) == 0;
     for (size_t r = 0; ok && r < nroots; r++) {
         ok = visit(&seen, &stack, roots[r]) == 0;
         while (ok && stack.n > 0) {
@@ -454,7 +460,7 @@ size_t gb_dag_reach(const gb_dag_t *d, const uint32_t *roots, size_t nroots, uin
                 ok = visit(&seen, &stack, d->nodes[x].args[i]) == 0;
         }
     }
-    gb_free(seen.slot);
+    walkset_free(&seen);
     gb_free(stack.v);
     if (!ok) {
         gb_free(list.v);

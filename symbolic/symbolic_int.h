@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "gb_bv.h"
+#include "gb_hmap.h"
 #include "gbt.h"
 #include "symbolic.h"
 
@@ -30,13 +31,17 @@ typedef struct gb_table {
     uint8_t *bytes;
 } gb_table_t;
 
+/* The hash-consing index (expr.c): a slot holds a node's DAG index + 1 (0 =
+ * empty) and the key is read from the node, through the DAG as context. */
+GB_HMAP_TYPE(gb_nodeset, uint32_t, const struct gb_dag *)
+
 /* The DAG is the per-trace arena: nodes only ever grow until the load ends,
- * then the hash table is released and the DAG is read-only. */
+ * then the hash table is released and the DAG is read-only. It must not
+ * move while the table exists (the table points back to it). */
 typedef struct gb_dag {
     gb_node_t *nodes;
     size_t n, cap;
-    uint32_t *htab; /* open addressing, node index or GB_NONE */
-    size_t hcap;    /* power of two */
+    gb_nodeset_t htab; /* every node, for hash-consing */
     uint32_t *vars; /* INPUT nodes, in creation order */
     size_t nvars, vcap;
     gb_table_t *tables; /* READ nodes' tables, in TABLE record order */

@@ -10,12 +10,22 @@
 /* Largest trace file gb_trace_load reads (the tracer caps traces far below). */
 #define GB_TRACE_FILE_MAX ((size_t)1 << 32)
 
+typedef struct bkey {
+    uint64_t key; /* block id + 1; 0 = empty slot */
+} bkey_t;
+
+static uint64_t block_hash(uint64_t key)
+{
+    return (uint32_t)((uint32_t)(key - 1) * 2654435761u);
+}
+
+GB_HMAP_DEFINE_KEYED(blockset, bkey_t, uint64_t, block_hash, gb_calloc, gb_free)
+
 typedef struct loader {
     gb_trace_t *t;
     uint32_t *idmap; /* trace node id -> DAG index; idmap[0] unused */
     size_t nids, idcap;
-    uint64_t *bset; /* block ids seen, stored as id + 1 (0 = empty slot) */
-    size_t bscap;
+    blockset_t bset; /* block ids seen */
     gb_err_t *e;
     unsigned version; /* from the header: 1, or 2 (tables) */
 } loader_t;
@@ -166,24 +176,6 @@ static int rec_pc(loader_t *L, const uint8_t *b, size_t blen, size_t off)
     return 0;
 }
 
-static int bset_grow(loader_t *L)
-{
-    size_t nc = L->bscap ? L->bscap * 2 : 256;
-    uint64_t *ns = gb_calloc(nc, sizeof *ns);
-    if (!ns)
-        return -1;
-    for (size_t i = 0; i < L->t->nblocks; i++) {
-        size_t h = (L->t->blocks[i] * 2654435761u) & (nc - 1);
-        while (ns[h] != 0)
-            h = (h + 1) & (nc - 1);
-        ns[h] = (uint64_t)L->t->blocks[i] + 1;
-    }
-    gb_free(L->bset);
-    L->bset = ns;
-    L->bscap = nc;
-    return 0;
-}
-
 /* Block ids should arrive once each; duplicates are tolerated, not counted. */
 static int rec_block(loader_t *L, const uint8_t *b, size_t blen, size_t off)
 {
@@ -192,13 +184,7 @@ static int rec_block(loader_t *L, const uint8_t *b, size_t blen, size_t off)
         return gb_err_set(L->e, "BLOCK body length %zu (expected %u) at offset %zu", blen,
                           GBT_BLOCK_BODY, off);
     uint32_t id = gbt_get32(b);
-    if ((t->nblocks + 1) * 2 > L->bscap && bset_grow(L) != 0)
-        return gb_err_set(L->e, "out of memory loading trace");
-    size_t h = (id * 2654435761u) & (L->bscap - 1);
-    for (; L->bset[h] != 0; h = (h + 1) & (L->bscap - 1))
-        if (L->bset[h] == (uint64_t)id + 1)
-            return 0;
-    if (t->nblocks == t->bcap) {
+    if (t->nblocks == t->bcap) { /* first, so that no id is in the set but not the array */
         size_t nc = t->bcap ? t->bcap * 2 : 64;
         uint32_t *nb = gb_realloc(t->blocks, nc * sizeof *nb);
         if (!nb)
@@ -206,8 +192,14 @@ static int rec_block(loader_t *L, const uint8_t *b, size_t blen, size_t off)
         t->blocks = nb;
         t->bcap = nc;
     }
-    L->bset[h] = (uint64_t)id + 1;
-    t->blocks[t->nblocks++] = id;
+    int fresh;
+    bkey_t *s = blockset_put(&L->bset, (uint64_t)id + 1, &fresh);
+    if (!s)
+        return gb_err_set(L->e, "out of memory loading trace");
+    if (fresh) {
+        s->key = (uint64_t)id + 1;
+        t->blocks[t->nblocks++] = id;
+    }
     return 0;
 }
 
@@ -339,7 +331,7 @@ int gb_trace_load_mem(const uint8_t *data, size_t len, unsigned flags, gb_trace_
         return gb_err_set(e, "no trace data");
     if (check_header(data, len, e) != 0)
         return -1;
-    loader_t L = {trace_new(), gb_malloc(256 * sizeof(uint32_t)), 1, 256, NULL, 0, e, 0};
+    loader_t L = {trace_new(), gb_malloc(256 * sizeof(uint32_t)), 1, 256, {0}, e, 0};
     if (!L.t || !L.idmap) {
         gb_trace_free(L.t);
         gb_free(L.idmap);
@@ -351,7 +343,7 @@ int gb_trace_load_mem(const uint8_t *data, size_t len, unsigned flags, gb_trace_
     L.t->info.input_hash = gbt_get64(data + 24);
     int r = parse_blocks(&L, data, len, flags);
     gb_free(L.idmap);
-    gb_free(L.bset);
+    blockset_free(&L.bset);
     if (r != 0) {
         gb_trace_free(L.t);
         return -1;

@@ -11,13 +11,22 @@
 
 #include "cc_int.h"
 #include "gb_abi.h"
+#include "gb_hmap.h"
 #include "gbt.h"
 
 #define MAX_PARAMS 16
 
 typedef struct smap_ent {
-    LLVMValueRef key, val;
+    LLVMValueRef key, val; /* key NULL = empty */
 } smap_ent_t;
+
+/* Values are LLVM objects: the low 4 bits of their addresses are zero. */
+static uint64_t smap_hash(LLVMValueRef k)
+{
+    return ((uintptr_t)k >> 4) * 0x9e3779b97f4a7c15ull;
+}
+
+GB_HMAP_DEFINE_KEYED(smap, smap_ent_t, LLVMValueRef, smap_hash, calloc, free)
 
 /* Per-module instrumentation context. */
 typedef struct ictx {
@@ -33,9 +42,7 @@ typedef struct ictx {
     /* blocks an invoke continues at: the caller's context is restored there */
     LLVMBasicBlockRef *landings;
     size_t nlandings, cap_landings;
-    /* shadow map, open addressing, per function */
-    smap_ent_t *map;
-    size_t map_cap, map_used;
+    smap_t map; /* shadow map, per function */
     /* phis whose shadow incoming values are filled at the end */
     LLVMValueRef *phis;
     size_t nphis, cap_phis;
@@ -306,48 +313,23 @@ static LLVMValueRef tls_global(ictx_t *x, const char *name, LLVMTypeRef ty)
 
 /* ---- shadow map ---------------------------------------------------- */
 
-static size_t slot_of(const ictx_t *x, LLVMValueRef k)
-{
-    size_t h = ((size_t)k >> 4) * 0x9e3779b97f4a7c15ull;
-    return h & (x->map_cap - 1);
-}
-
+/* Records v as the shadow of k; -1 when out of memory (k stays concrete). */
 static int map_put(ictx_t *x, LLVMValueRef k, LLVMValueRef v)
 {
-    if (2 * (x->map_used + 1) > x->map_cap) {
-        smap_ent_t *old = x->map;
-        size_t oc = x->map_cap;
-        x->map_cap = oc ? 2 * oc : 1024;
-        x->map = calloc(x->map_cap, sizeof *x->map);
-        if (!x->map)
-            return -1;
-        x->map_used = 0;
-        for (size_t i = 0; i < oc; i++)
-            if (old[i].key)
-                map_put(x, old[i].key, old[i].val);
-        free(old);
-    }
-    size_t s = slot_of(x, k);
-    while (x->map[s].key && x->map[s].key != k)
-        s = (s + 1) & (x->map_cap - 1);
-    if (!x->map[s].key)
-        x->map_used++;
-    x->map[s].key = k;
-    x->map[s].val = v;
+    int fresh;
+    smap_ent_t *s = smap_put(&x->map, k, &fresh);
+    if (!s)
+        return -1;
+    *s = (smap_ent_t){k, v};
     return 0;
 }
 
 static LLVMValueRef shadow(ictx_t *x, LLVMValueRef v)
 {
-    if (!x->map_cap || !(LLVMIsAInstruction(v) || LLVMIsAArgument(v)))
-        return x->nullp;
-    size_t s = slot_of(x, v);
-    while (x->map[s].key) {
-        if (x->map[s].key == v)
-            return x->map[s].val;
-        s = (s + 1) & (x->map_cap - 1);
-    }
-    return x->nullp;
+    smap_ent_t *s = NULL;
+    if (LLVMIsAInstruction(v) || LLVMIsAArgument(v))
+        s = smap_find(&x->map, v);
+    return s ? s->val : x->nullp;
 }
 
 /* ---- types and values ---------------------------------------------- */
@@ -1313,10 +1295,8 @@ static int instrument_function(ictx_t *x, LLVMValueRef fn, gb_cc_mode_t mode, ui
         for (size_t i = 0; i < n; i++)
             cov_counter(x, fb[i].bb, fb[i].id);
     } else {
-        x->map_used = 0;
+        smap_clear(&x->map);
         x->nlazies = 0;
-        if (x->map)
-            memset(x->map, 0, x->map_cap * sizeof *x->map);
         /* The entry block's original code starts after the prologue. */
         LLVMValueRef entry_first = LLVMGetFirstInstruction(blocks[0]);
         prologue(x, fn);
@@ -1467,7 +1447,7 @@ int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, c
     if (rc != 0)
         snprintf(err, errlen, "out of memory while instrumenting");
     free(used);
-    free(x.map);
+    smap_free(&x.map);
     free(x.phis);
     free(x.lazies);
     free(x.landings);

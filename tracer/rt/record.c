@@ -1,28 +1,85 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What goes into the path constraint: back-off by (site, calling context),
  * branch entries and pins. */
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "gb_hmap.h"
 #include "rt_int.h"
+
+/* The back-off table's memory comes from mmap, not from the target's
+ * malloc, which may be instrumented or in a state the runtime must not
+ * enter; the length is kept in front of the slots for munmap. */
+#define MAP_HEAD 64 /* keeps the slots cache-line aligned */
+
+static void *map_calloc(size_t n, size_t size)
+{
+    if (size && n > (SIZE_MAX - MAP_HEAD) / size)
+        return NULL;
+    size_t len = n * size + MAP_HEAD;
+    void *p =
+        mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    *(size_t *)p = len;
+    return (char *)p + MAP_HEAD;
+}
+
+static void map_free(void *p)
+{
+    if (p)
+        munmap((char *)p - MAP_HEAD, *(size_t *)(void *)((char *)p - MAP_HEAD));
+}
+
+/* One (site, context) and how often it was hit. */
+typedef struct bo_slot {
+    uint64_t key;  /* context << 32 | site */
+    uint32_t hits; /* 0 = empty slot */
+} bo_slot_t;
+
+/* The site sits in the low bits: fold the context's bits into them. */
+static uint64_t bo_hash(const void *ctx, uint64_t key)
+{
+    (void)ctx;
+    uint64_t h = key * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 32);
+}
+
+static uint64_t bo_slot_hash(const void *ctx, const bo_slot_t *s)
+{
+    return bo_hash(ctx, s->key);
+}
+static int bo_match(const void *ctx, const bo_slot_t *s, uint64_t key)
+{
+    (void)ctx;
+    return s->key == key;
+}
+static int bo_empty(const bo_slot_t *s)
+{
+    return s->hits == 0;
+}
+
+GB_HMAP_DEFINE(bo_map, bo_slot_t, uint64_t, const void *, bo_hash, bo_slot_hash, bo_match, bo_empty,
+               map_calloc, map_free)
+
+/* Only the tracing thread gets here: other threads have no shadows. */
+static bo_map_t backoff;
 
 /* QSYM-style back-off: a (site, calling context) records its first
  * `backoff_free` hits, then only hits whose count is a power of two. The
  * context (__gb_ctx) tells apart the callers of a shared helper, so one
- * caller's loop does not use up another's budget. Open addressing; a
- * slot is free while its count is 0. */
+ * caller's loop does not use up another's budget. Out of memory, every
+ * hit is recorded. */
 static int backoff_allows(uint32_t site)
 {
-    enum { SLOTS = 1 << 17 };
-    static uint64_t keys[SLOTS];
-    static uint32_t hits[SLOTS];
     uint64_t key = (uint64_t)(rt.lim.backoff_ctx ? __gb_ctx : 0) << 32 | site;
-    uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 47);
-    for (unsigned probe = 0; probe < 64; probe++, h = (h + 1) & (SLOTS - 1)) {
-        if (hits[h] == 0 || keys[h] == key) {
-            keys[h] = key;
-            uint32_t n = ++hits[h];
-            return n <= rt.lim.backoff_free || (n & (n - 1)) == 0;
-        }
-    }
-    return 1;
+    int fresh;
+    bo_slot_t *s = bo_map_put(&backoff, key, &fresh);
+    if (RT_UNLIKELY(!s))
+        return 1;
+    s->key = key;
+    uint32_t n = ++s->hits;
+    return n <= rt.lim.backoff_free || (n & (n - 1)) == 0;
 }
 
 /* Whether an entry at `site` is recorded, asked before its condition is
