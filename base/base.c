@@ -49,6 +49,28 @@ char *gb_strdup(const char *s)
     return d;
 }
 
+int gb_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : (first ? first : 1);
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2)
+            return -1;
+        nc *= 2;
+    }
+    if (size && nc > SIZE_MAX / size)
+        return -1;
+    void *old;
+    memcpy(&old, arrp, sizeof old); /* arrp is a T **: no aliasing through void ** */
+    void *grown = gb_realloc(old, nc * size);
+    if (!grown)
+        return -1;
+    memcpy(arrp, &grown, sizeof grown);
+    *cap = nc;
+    return 0;
+}
+
 void gb_free(void *p) { free(p); }
 
 int gb_err_set(gb_err_t *e, const char *fmt, ...)

@@ -29,6 +29,11 @@ void *gb_realloc(void *p, size_t n);
 char *gb_strdup(const char *s);
 void gb_free(void *p);
 
+/* Makes room for `need` elements of `size` bytes in the array whose pointer
+ * is at `arrp` (a T **) and whose capacity is *cap: doubles it, starting at
+ * `first`, until it holds `need`. 0, or -1 with the array unchanged. */
+int gb_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first);
+
 /* Test hook: after `n` more successful allocations, every allocation fails.
  * n < 0 turns injection off (the default). */
 void gb_alloc_fail_after(long n);

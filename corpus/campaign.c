@@ -226,14 +226,8 @@ int gb_entries_list(const char *dir, gb_entry_t **entries, size_t *n, gb_err_t *
 /* Appends one id: entry; -1 when out of memory. */
 static int entry_add(gb_entry_t **entries, size_t *n, size_t *cap, uint32_t id, const char *name)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 64;
-        gb_entry_t *ne = gb_realloc(*entries, nc * sizeof *ne);
-        if (!ne)
-            return -1;
-        *entries = ne;
-        *cap = nc;
-    }
+    if (gb_grow(entries, cap, *n + 1, sizeof **entries, 64) != 0)
+        return -1;
     if (!((*entries)[*n].name = gb_strdup(name)))
         return -1;
     (*entries)[*n].id = id;

@@ -19,14 +19,8 @@ static int seed_cmp(const void *a, const void *b)
 static int seed_push(gb_seed_t **v, size_t *n, size_t *cap, const char *dir, const char *name,
                      gb_err_t *e)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 16;
-        gb_seed_t *nv = gb_realloc(*v, nc * sizeof *nv);
-        if (!nv)
-            return gb_err_set(e, "out of memory loading seeds from %s", dir);
-        *v = nv;
-        *cap = nc;
-    }
+    if (gb_grow(v, cap, *n + 1, sizeof **v, 16) != 0)
+        return gb_err_set(e, "out of memory loading seeds from %s", dir);
     char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
         return gb_err_set(e, "seed path too long: %s/%s", dir, name);

@@ -25,14 +25,8 @@ static void swap(gb_item_t **h, size_t i, size_t j)
 
 int gb_worklist_push(gb_worklist_t *w, gb_item_t *it)
 {
-    if (w->n == w->cap) {
-        size_t nc = w->cap ? 2 * w->cap : 256;
-        gb_item_t **nh = gb_realloc(w->heap, nc * sizeof *nh);
-        if (!nh)
-            return -1;
-        w->heap = nh;
-        w->cap = nc;
-    }
+    if (gb_grow(&w->heap, &w->cap, w->n + 1, sizeof *w->heap, 256) != 0)
+        return -1;
     size_t i = w->n++;
     w->heap[i] = it;
     while (i > 0 && before(w->heap[i], w->heap[(i - 1) / 2])) {

@@ -103,14 +103,8 @@ int gb_cache_get(const gb_cache_t *c, const uint64_t key[2], gb_answer_t *a)
 /* Room for one more entry and nbytes more model bytes. */
 static int grow(gb_cache_t *c, size_t nbytes)
 {
-    if (c->n == c->cap) {
-        size_t nc = c->cap ? c->cap * 2 : 256;
-        centry_t *ne = gb_realloc(c->e, nc * sizeof *ne);
-        if (!ne)
-            return -1;
-        c->e = ne;
-        c->cap = nc;
-    }
+    if (gb_grow(&c->e, &c->cap, c->n + 1, sizeof *c->e, 256) != 0)
+        return -1;
     if (c->pn + nbytes > c->pcap) {
         size_t nc = c->pcap ? c->pcap * 2 : 4096;
         while (nc < c->pn + nbytes)

@@ -112,24 +112,10 @@ static int cmp_u64(const void *a, const void *b)
 
 static int reserve(gb_clauses_t *c, size_t nlits)
 {
-    if (c->n == c->cap) {
-        size_t nc = c->cap ? c->cap * 2 : 256;
-        clause_t *ncl = gb_realloc(c->cl, nc * sizeof *ncl);
-        if (!ncl)
-            return -1;
-        c->cl = ncl;
-        c->cap = nc;
-    }
-    if (c->nl + nlits > c->lcap) {
-        size_t nc = c->lcap ? c->lcap * 2 : 1024;
-        while (nc < c->nl + nlits)
-            nc *= 2;
-        uint64_t *nlv = gb_realloc(c->lits, nc * sizeof *nlv);
-        if (!nlv)
-            return -1;
-        c->lits = nlv;
-        c->lcap = nc;
-    }
+    if (gb_grow(&c->cl, &c->cap, c->n + 1, sizeof *c->cl, 256) != 0)
+        return -1;
+    if (gb_grow(&c->lits, &c->lcap, c->nl + nlits, sizeof *c->lits, 1024) != 0)
+        return -1;
     return 0;
 }
 

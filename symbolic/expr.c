@@ -140,14 +140,8 @@ void gb_dag_seal(gb_dag_t *d)
 
 static int push_var(gb_dag_t *d, uint32_t idx)
 {
-    if (d->nvars == d->vcap) {
-        size_t nc = d->vcap ? d->vcap * 2 : 64;
-        uint32_t *nv = gb_realloc(d->vars, nc * sizeof *nv);
-        if (!nv)
-            return -1;
-        d->vars = nv;
-        d->vcap = nc;
-    }
+    if (gb_grow(&d->vars, &d->vcap, d->nvars + 1, sizeof *d->vars, 64) != 0)
+        return -1;
     d->vars[d->nvars++] = idx;
     return 0;
 }
@@ -169,14 +163,8 @@ static uint32_t append(gb_dag_t *d, gb_node_t *k)
 {
     if (d->n >= GB_NONE - 2)
         return GB_NONE;
-    if (d->n == d->cap) {
-        size_t nc = d->cap ? d->cap * 2 : 256;
-        gb_node_t *nn = gb_realloc(d->nodes, nc * sizeof *nn);
-        if (!nn)
-            return GB_NONE;
-        d->nodes = nn;
-        d->cap = nc;
-    }
+    if (gb_grow(&d->nodes, &d->cap, d->n + 1, sizeof *d->nodes, 256) != 0)
+        return GB_NONE;
     uint32_t idx = (uint32_t)d->n;
     k->var = GB_NONE;
     if (k->op == GBT_OP_INPUT) {
@@ -423,14 +411,8 @@ typedef struct u32vec {
 
 static int vec_push(u32vec_t *a, uint32_t x)
 {
-    if (a->n == a->cap) {
-        size_t nc = a->cap ? a->cap * 2 : 64;
-        uint32_t *nv = gb_realloc(a->v, nc * sizeof *nv);
-        if (!nv)
-            return -1;
-        a->v = nv;
-        a->cap = nc;
-    }
+    if (gb_grow(&a->v, &a->cap, a->n + 1, sizeof *a->v, 64) != 0)
+        return -1;
     a->v[a->n++] = x;
     return 0;
 }

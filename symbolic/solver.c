@@ -171,15 +171,9 @@ static int state_lists(trace_state_t *ts, const gb_trace_t *t, size_t j, gb_err_
             const gb_node_t *x = &t->dag.nodes[list[k]];
             if (x->op != GBT_OP_INPUT)
                 continue;
-            if (ts->vn == ts->vcap) {
-                size_t nc = ts->vcap ? ts->vcap * 2 : 256;
-                uint32_t *nf = gb_realloc(ts->vflat, nc * sizeof *nf);
-                if (!nf) {
-                    gb_free(list);
-                    return gb_err_set(e, "out of memory slicing a query");
-                }
-                ts->vflat = nf;
-                ts->vcap = nc;
+            if (gb_grow(&ts->vflat, &ts->vcap, ts->vn + 1, sizeof *ts->vflat, 256) != 0) {
+                gb_free(list);
+                return gb_err_set(e, "out of memory slicing a query");
             }
             ts->vflat[ts->vn++] = x->var;
         }

@@ -160,14 +160,8 @@ static int rec_pc(loader_t *L, const uint8_t *b, size_t blen, size_t off)
     if (t->dag.nodes[node].width != 1)
         return gb_err_set(L->e, "PC node %u has width %u, not 1, at offset %zu", id,
                           t->dag.nodes[node].width, off);
-    if (t->npcs == t->pcap) {
-        size_t nc = t->pcap ? t->pcap * 2 : 64;
-        gb_pc_t *np = gb_realloc(t->pcs, nc * sizeof *np);
-        if (!np)
-            return gb_err_set(L->e, "out of memory loading trace");
-        t->pcs = np;
-        t->pcap = nc;
-    }
+    if (gb_grow(&t->pcs, &t->pcap, t->npcs + 1, sizeof *t->pcs, 64) != 0)
+        return gb_err_set(L->e, "out of memory loading trace");
     gb_pc_t *pc = &t->pcs[t->npcs++];
     pc->kind = b[0];
     pc->taken = b[1];
@@ -184,14 +178,9 @@ static int rec_block(loader_t *L, const uint8_t *b, size_t blen, size_t off)
         return gb_err_set(L->e, "BLOCK body length %zu (expected %u) at offset %zu", blen,
                           GBT_BLOCK_BODY, off);
     uint32_t id = gbt_get32(b);
-    if (t->nblocks == t->bcap) { /* first, so that no id is in the set but not the array */
-        size_t nc = t->bcap ? t->bcap * 2 : 64;
-        uint32_t *nb = gb_realloc(t->blocks, nc * sizeof *nb);
-        if (!nb)
-            return gb_err_set(L->e, "out of memory loading trace");
-        t->blocks = nb;
-        t->bcap = nc;
-    }
+    /* First, so that no id is in the set but not the array. */
+    if (gb_grow(&t->blocks, &t->bcap, t->nblocks + 1, sizeof *t->blocks, 64) != 0)
+        return gb_err_set(L->e, "out of memory loading trace");
     int fresh;
     bkey_t *s = blockset_put(&L->bset, (uint64_t)id + 1, &fresh);
     if (!s)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -95,8 +96,31 @@ static void test_sha1(void)
     CHECK(!strcmp(h, "34aa973cd4c4daa4f61eeb2bdbad27316534016f"));
 }
 
+/* gb_grow: doubles from `first` until `need` fits, keeps the contents, and
+ * leaves the array and its capacity as they were when allocation fails. */
+static void test_grow(void)
+{
+    uint32_t *v = NULL;
+    size_t cap = 0;
+    CHECK(gb_grow(&v, &cap, 1, sizeof *v, 4) == 0 && v && cap == 4);
+    for (uint32_t i = 0; i < 4; i++)
+        v[i] = i * 7;
+    CHECK(gb_grow(&v, &cap, 4, sizeof *v, 4) == 0 && cap == 4); /* fits: no change */
+    CHECK(gb_grow(&v, &cap, 37, sizeof *v, 4) == 0 && cap == 64);
+    CHECK(v[3] == 21 && v[0] == 0);
+    v[63] = 1; /* the whole capacity is usable (ASan builds would notice) */
+    uint32_t *before = v;
+    gb_alloc_fail_after(0);
+    CHECK(gb_grow(&v, &cap, 65, sizeof *v, 4) == -1);
+    gb_alloc_fail_after(-1);
+    CHECK(v == before && cap == 64 && v[3] == 21);
+    CHECK(gb_grow(&v, &cap, SIZE_MAX / 2, sizeof *v, 4) == -1 && cap == 64); /* overflow */
+    gb_free(v);
+}
+
 int main(void)
 {
+    test_grow();
     test_sha1();
     char root[] = "/tmp/gb-base-test.XXXXXX";
     if (!mkdtemp(root))
