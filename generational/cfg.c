@@ -14,23 +14,14 @@
 #include "cfg_int.h"
 #include "gb_hmap.h"
 
-/* Short names for tracer/gbcfg.h's and gbt.h's, which hold the values. */
-#define CFG_MAGIC GBCFG_MAGIC
-#define CFG_VERSION GBCFG_VERSION
-#define CFG_MAP GB_MAP_SIZE /* block ids are below the coverage map size */
-#define CFG_MAX_BYTES (1u << 30)
+#define CFG_MAX_BYTES (1u << 30) /* a larger section is not a CFG glassbox-cc wrote */
 #define NONE UINT32_MAX
 
-enum {
-    B_RET = GBCFG_B_RET,
-    B_INDIRECT = GBCFG_B_INDIRECT,
-    B_SETJMP = GBCFG_B_SETJMP,
-    B_DEAD = GBCFG_B_DEAD,
-    B_KNOWN_FLAGS = GBCFG_B_KNOWN,
-};
-enum { T_OTHER = GBCFG_T_OTHER, T_BR = GBCFG_T_BR, T_SWITCH = GBCFG_T_SWITCH };
-enum { S_LOCAL = GBCFG_S_LOCAL, S_ADDR_TAKEN = GBCFG_S_ADDR_TAKEN };
-enum { PC_BRANCH = GBT_PC_BRANCH, PC_SWITCH = GBT_PC_SWITCH };
+/* How a block was reached in one reachability walk. */
+typedef enum reach_mode {
+    REACH_CALLED = 1, /* entered through a call: its returns go back to that call */
+    REACH_ANY = 2,    /* its function may return to any caller */
+} reach_mode_t;
 
 typedef struct cblock {
     uint32_t id, flags, kind, site, func;
@@ -95,12 +86,12 @@ struct gb_cfg {
     u32v_t succ, calls, defs, callers, addr_taken, setjmps;
     sitemap_t sites;            /* branch and switch sites by id */
     ansmap_t ans;               /* answers by (site, kind, taken) */
-    uint8_t known[CFG_MAP / 8]; /* block ids the CFG lists */
+    uint8_t known[GB_MAP_SIZE / 8]; /* block ids the CFG lists */
     uint32_t last_covered;      /* `covered` when the known check last ran */
     int incomplete;
     /* the search: a stamp per block and function, so nothing is cleared */
     uint32_t stamp, *seen, *fseen;
-    uint8_t *mode; /* 1 = entered by a call, 2 = may return to any caller */
+    uint8_t *mode; /* reach_mode_t of each block in the current walk */
     uint32_t *queue;
     size_t qn;
     int external_done;
@@ -170,12 +161,12 @@ static int parse_block(gb_cfg_t *c, rd_t *r, uint32_t func, uint32_t first, uint
     cblock_t b = {.func = func};
     b.id = word(r);
     uint32_t fk = word(r);
-    b.flags = fk & 0xff;
-    b.kind = fk >> 8;
+    b.flags = fk & ((1u << GBCFG_KIND_SHIFT) - 1);
+    b.kind = fk >> GBCFG_KIND_SHIFT;
     b.site = word(r);
     uint32_t ns = word(r);
-    if (r->bad || b.id >= CFG_MAP || (b.flags & ~B_KNOWN_FLAGS) || b.kind > T_SWITCH ||
-        ns > r->n - r->i || (b.kind == T_BR && ns != 2) || (b.kind == T_SWITCH && ns < 1))
+    if (r->bad || b.id >= GB_MAP_SIZE || (b.flags & ~GBCFG_B_KNOWN) || b.kind > GBCFG_T_SWITCH ||
+        ns > r->n - r->i || (b.kind == GBCFG_T_BR && ns != 2) || (b.kind == GBCFG_T_SWITCH && ns < 1))
         return -1;
     b.succ = (uint32_t)c->succ.n;
     b.nsucc = ns;
@@ -250,15 +241,15 @@ static int parse_module(gb_cfg_t *c, rd_t *r)
 
 static int same_fn(const csym_t *s, const cfunc_t *f)
 {
-    if ((s->flags & S_LOCAL) != (f->flags & S_LOCAL) || s->len != f->len ||
+    if ((s->flags & GBCFG_S_LOCAL) != (f->flags & GBCFG_S_LOCAL) || s->len != f->len ||
         memcmp(s->name, f->name, s->len) != 0)
         return 0;
-    return !(s->flags & S_LOCAL) || s->module == f->module;
+    return !(s->flags & GBCFG_S_LOCAL) || s->module == f->module;
 }
 
 static uint64_t name_key(const char *name, uint32_t len, uint32_t flags, uint32_t module)
 {
-    return gb_hash64(name, len, (flags & S_LOCAL) ? (uint64_t)module + 1 : 0);
+    return gb_hash64(name, len, (flags & GBCFG_S_LOCAL) ? (uint64_t)module + 1 : 0);
 }
 
 /* The resolver's table: a slot holds a function index + 1, looked up by
@@ -307,7 +298,7 @@ static int resolve(gb_cfg_t *c)
         s->defs = (uint32_t)c->defs.n;
         for (uint32_t *d = defmap_find(&tab, s); d && rc == 0; d = defmap_find_next(&tab, s, d)) {
             rc = push(&c->defs, *d - 1);
-            c->funcs[*d - 1].flags |= s->flags & S_ADDR_TAKEN; /* taken in any module */
+            c->funcs[*d - 1].flags |= s->flags & GBCFG_S_ADDR_TAKEN; /* taken in any module */
         }
         s->ndefs = (uint32_t)c->defs.n - s->defs;
     }
@@ -366,14 +357,14 @@ static int index_sites(gb_cfg_t *c)
 {
     size_t n = 0;
     for (size_t b = 0; b < c->nblocks; b++)
-        n += c->blocks[b].kind == T_BR ? 1 : c->blocks[b].kind == T_SWITCH ? c->blocks[b].nsucc : 0;
+        n += c->blocks[b].kind == GBCFG_T_BR ? 1 : c->blocks[b].kind == GBCFG_T_SWITCH ? c->blocks[b].nsucc : 0;
     if (sitemap_init(&c->sites, NULL, n + 1) != 0)
         return -1;
     for (size_t b = 0; b < c->nblocks; b++) {
         const cblock_t *bl = &c->blocks[b];
-        if (bl->kind == T_BR)
+        if (bl->kind == GBCFG_T_BR)
             add_site(c, bl->site, (uint32_t)b, NONE);
-        else if (bl->kind == T_SWITCH) /* case i records site + i; successor 0 is the default */
+        else if (bl->kind == GBCFG_T_SWITCH) /* case i records site + i; successor 0 is the default */
             for (uint32_t i = 0; i + 1 < bl->nsucc; i++)
                 add_site(c, bl->site + i, (uint32_t)b, i);
     }
@@ -385,10 +376,10 @@ static int index_all(gb_cfg_t *c)
     if (resolve(c) != 0 || index_callers(c) != 0 || index_sites(c) != 0)
         return -1;
     for (size_t i = 0; i < c->nfuncs; i++)
-        if ((c->funcs[i].flags & S_ADDR_TAKEN) && push(&c->addr_taken, (uint32_t)i) != 0)
+        if ((c->funcs[i].flags & GBCFG_S_ADDR_TAKEN) && push(&c->addr_taken, (uint32_t)i) != 0)
             return -1;
     for (size_t b = 0; b < c->nblocks; b++)
-        if ((c->blocks[b].flags & B_SETJMP) && push(&c->setjmps, (uint32_t)b) != 0)
+        if ((c->blocks[b].flags & GBCFG_B_SETJMP) && push(&c->setjmps, (uint32_t)b) != 0)
             return -1;
     c->seen = gb_calloc(c->nblocks + 1, sizeof *c->seen);
     c->fseen = gb_calloc(c->nfuncs + 1, sizeof *c->fseen);
@@ -407,11 +398,11 @@ static int parse_records(gb_cfg_t *c, gb_err_t *e)
         if (magic == 0)
             continue; /* padding between objects */
         uint32_t version = word(&all), nwords = word(&all);
-        if (magic != CFG_MAGIC || all.bad)
+        if (magic != GBCFG_MAGIC || all.bad)
             return gb_err_set(e, "bad .gb_cfg section: no record at word %zu", at);
-        if (version != CFG_VERSION)
+        if (version != GBCFG_VERSION)
             return gb_err_set(e, "unsupported .gb_cfg version %u (this glassbox reads %u): "
-                                 "rebuild the target", version, CFG_VERSION);
+                                 "rebuild the target", version, GBCFG_VERSION);
         if (nwords < 3 || nwords > all.n - at)
             return gb_err_set(e, "bad .gb_cfg section: record at word %zu has length %u", at,
                               nwords);
@@ -562,7 +553,7 @@ int gb_cfg_incomplete(const gb_cfg_t *c) { return c && c->incomplete; }
 
 int gb_cfg_has_block(const gb_cfg_t *c, uint32_t id)
 {
-    return c && id < CFG_MAP && (c->known[id >> 3] >> (id & 7) & 1);
+    return c && id < GB_MAP_SIZE && (c->known[id >> 3] >> (id & 7) & 1);
 }
 
 static const csite_t *find_site(const gb_cfg_t *c, uint32_t site);
@@ -573,19 +564,18 @@ int gb_cfg_has_site(const gb_cfg_t *c, unsigned kind, uint32_t site)
     if (!cs)
         return 0;
     unsigned bk = c->blocks[cs->block].kind;
-    return (kind == PC_BRANCH && bk == T_BR) || (kind == PC_SWITCH && bk == T_SWITCH);
+    return (kind == GBT_PC_BRANCH && bk == GBCFG_T_BR) || (kind == GBT_PC_SWITCH && bk == GBCFG_T_SWITCH);
 }
 
 /* ---- reachability --------------------------------------------------- */
 
-/* Marks block b reached: mode 1 when entered through a call (its returns
- * go back to that call), 2 when its function may return to any caller. */
-static void visit(gb_cfg_t *c, uint32_t b, uint8_t mode)
+/* Marks block b reached in `mode`; REACH_ANY outranks REACH_CALLED. */
+static void visit(gb_cfg_t *c, uint32_t b, reach_mode_t mode)
 {
     if (c->seen[b] == c->stamp && c->mode[b] >= mode)
         return;
     c->seen[b] = c->stamp;
-    c->mode[b] = mode;
+    c->mode[b] = (uint8_t)mode;
     c->queue[c->qn++] = b;
 }
 
@@ -630,7 +620,7 @@ static void external(gb_cfg_t *c)
         return;
     c->external_done = 1;
     for (size_t i = 0; i < c->addr_taken.n; i++)
-        visit(c, c->funcs[c->addr_taken.v[i]].first, 1);
+        visit(c, c->funcs[c->addr_taken.v[i]].first, REACH_CALLED);
     for (size_t i = 0; i < c->setjmps.n; i++)
         visit(c, c->setjmps.v[i], 2);
 }
@@ -641,7 +631,7 @@ static void call_sym(gb_cfg_t *c, uint32_t sym)
     if (s->ndefs == 0 && !is_leaf_libc(s))
         external(c);
     for (uint32_t d = 0; d < s->ndefs; d++)
-        visit(c, c->funcs[c->defs.v[s->defs + d]].first, 1);
+        visit(c, c->funcs[c->defs.v[s->defs + d]].first, REACH_CALLED);
 }
 
 /* A return that may go to any caller: what follows each call site. */
@@ -651,12 +641,12 @@ static void any_return(gb_cfg_t *c, uint32_t func)
     if (c->fseen[func] == c->stamp)
         return;
     c->fseen[func] = c->stamp;
-    if (!(f->flags & S_LOCAL) || (f->flags & S_ADDR_TAKEN))
+    if (!(f->flags & GBCFG_S_LOCAL) || (f->flags & GBCFG_S_ADDR_TAKEN))
         external(c); /* called from code outside the CFG too */
     for (uint32_t k = 0; k < f->ncallers; k++) {
         const cblock_t *cb = &c->blocks[c->callers.v[f->callers + k]];
         for (uint32_t i = 0; i < cb->nsucc; i++)
-            visit(c, c->succ.v[cb->succ + i], 2);
+            visit(c, c->succ.v[cb->succ + i], REACH_ANY);
         for (uint32_t i = 0; i < cb->ncalls; i++)
             call_sym(c, c->calls.v[cb->calls + i]);
     }
@@ -669,16 +659,16 @@ static uint32_t search(gb_cfg_t *c, const uint8_t *virgin)
     for (size_t qi = 0; qi < c->qn; qi++) {
         uint32_t b = c->queue[qi];
         const cblock_t *bl = &c->blocks[b];
-        if (!virgin[bl->id] && !(bl->flags & B_DEAD))
+        if (!virgin[bl->id] && !(bl->flags & GBCFG_B_DEAD))
             return b;
-        if (bl->flags & B_INDIRECT) /* only address-taken functions can be its targets */
+        if (bl->flags & GBCFG_B_INDIRECT) /* only address-taken functions can be its targets */
             external(c);
-        uint8_t mode = c->mode[b];
+        reach_mode_t mode = (reach_mode_t)c->mode[b];
         for (uint32_t i = 0; i < bl->nsucc; i++)
             visit(c, c->succ.v[bl->succ + i], mode);
         for (uint32_t i = 0; i < bl->ncalls; i++)
             call_sym(c, c->calls.v[bl->calls + i]);
-        if ((bl->flags & B_RET) && mode == 2)
+        if ((bl->flags & GBCFG_B_RET) && mode == REACH_ANY)
             any_return(c, bl->func);
     }
     return NONE;
@@ -706,11 +696,11 @@ static int start(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken)
     }
     c->qn = 0;
     c->external_done = 0;
-    if (kind == PC_BRANCH && bl->kind == T_BR && cs->arm == NONE) {
+    if (kind == GBT_PC_BRANCH && bl->kind == GBCFG_T_BR && cs->arm == NONE) {
         visit(c, c->succ.v[bl->succ + (taken ? 1 : 0)], 2); /* successor 0 is "true" */
         return 1;
     }
-    if (kind != PC_SWITCH || bl->kind != T_SWITCH || cs->arm == NONE)
+    if (kind != GBT_PC_SWITCH || bl->kind != GBCFG_T_SWITCH || cs->arm == NONE)
         return 0;
     if (!taken) { /* value == case: that case's block */
         visit(c, c->succ.v[bl->succ + 1 + cs->arm], 2);
@@ -740,7 +730,7 @@ static void check_known(gb_cfg_t *c, const uint8_t *virgin, uint32_t covered)
     c->last_covered = covered;
     /* entry 0 is left out: AFL runtimes have written it at start-up as an
      * "alive" mark, without any block behind it */
-    for (uint32_t id = 1; id < CFG_MAP; id++)
+    for (uint32_t id = 1; id < GB_MAP_SIZE; id++)
         if (virgin[id] && !(c->known[id >> 3] & (1u << (id & 7)))) {
             c->incomplete = 1;
             return;
@@ -753,7 +743,7 @@ int gb_cfg_flip_may_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned ta
     if (!c)
         return 1;
     check_known(c, virgin, covered);
-    if (c->incomplete || (kind != PC_BRANCH && kind != PC_SWITCH))
+    if (c->incomplete || (kind != GBT_PC_BRANCH && kind != GBT_PC_SWITCH))
         return 1;
     cans_t *a = answer(c, ((uint64_t)site << 3 | (uint64_t)kind << 1 | (taken & 1)) + 1);
     if (!a)
