@@ -143,4 +143,24 @@ static inline tb_t *gen_trace(uint64_t seed, int nnodes, int npcs, int unused,
     return g.b;
 }
 
+/* gen_trace's trace whose every entry is taken the way the 8-byte input
+ * `in` goes: the random trace is evaluated on `in` and generated again with
+ * those directions, so `in` satisfies the whole path constraint. */
+static inline tb_t *gen_trace_for(uint64_t seed, int nnodes, int npcs, const uint8_t in[8])
+{
+    tb_t *b = gen_trace(seed, nnodes, npcs, 0, NULL);
+    gb_trace_t *t = tb_load(b, 0);
+    gb_trace_info_t info;
+    gb_trace_get_info(t, &info);
+    uint8_t taken[256];
+    for (size_t j = 0; j < info.pcs && j < sizeof taken; j++) {
+        gb_pc_info_t pc;
+        gb_trace_get_pc(t, j, &pc);
+        taken[j] = (uint8_t)(gb_trace_eval_pc(t, j, in, 8) ? pc.taken : !pc.taken);
+    }
+    gb_trace_free(t);
+    tb_free(b);
+    return gen_trace(seed, nnodes, npcs, 0, taken);
+}
+
 #endif

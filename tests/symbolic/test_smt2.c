@@ -142,20 +142,10 @@ static void random_roundtrip(void)
         uint8_t in[8];
         for (int k = 0; k < 8; k++)
             in[k] = (uint8_t)(seed * 13 + (uint64_t)k * 59);
-        tb_t *b = gen_trace(seed, 120, 10, 0, NULL);
+        tb_t *b = gen_trace_for(seed, 120, 10, in);
         gb_trace_t *t = tb_load(b, 0);
         gb_trace_info_t info;
         gb_trace_get_info(t, &info);
-        uint8_t taken[64];
-        for (size_t j = 0; j < info.pcs; j++) {
-            gb_pc_info_t pc;
-            gb_trace_get_pc(t, j, &pc);
-            taken[j] = (uint8_t)(gb_trace_eval_pc(t, j, in, 8) ? pc.taken : !pc.taken);
-        }
-        gb_trace_free(t);
-        tb_free(b);
-        b = gen_trace(seed, 120, 10, 0, taken);
-        t = tb_load(b, 0);
         size_t len;
         char *text = print(t, &len);
         char *pins = pin_declared(text, in, 8);
