@@ -199,6 +199,15 @@ static uint64_t known_zero(const gb_dag_t *d, uint32_t i, int depth)
     }
 }
 
+/* Drops the references to the intermediate terms of a build (NULL ones
+ * were never made). */
+static void release4(Z3_context c, const Z3_ast held[4])
+{
+    for (size_t i = 0; i < 4; i++)
+        if (held[i])
+            Z3_dec_ref(c, held[i]);
+}
+
 /* Byte `k` past offset `off` of table tb, as a balanced ite tree over the
  * offset's bits below `bit` that may be set (`kz` = known-zero bits;
  * `v` = the value of the bits above, decided by the enclosing ites).
@@ -219,10 +228,7 @@ static Z3_ast byte_mux(gb_z3_t *z, const gb_table_t *tb, Z3_ast off, uint64_t kz
     Z3_ast sel = lw ? keep(z, Z3_mk_extract(c, bit - 1, bit - 1, off)) : NULL;
     Z3_ast cond = sel ? keep(z, Z3_mk_eq(c, sel, z->one)) : NULL;
     Z3_ast r = cond ? keep(z, Z3_mk_ite(c, cond, hi, lw)) : NULL;
-    Z3_ast held[] = {hi, lw, sel, cond};
-    for (size_t i = 0; i < 4; i++)
-        if (held[i])
-            Z3_dec_ref(c, held[i]);
+    release4(c, (Z3_ast[4]){hi, lw, sel, cond});
     return r;
 }
 
@@ -241,10 +247,7 @@ static Z3_ast table_byte(gb_z3_t *z, const gb_table_t *tb, Z3_ast off, uint64_t 
     Z3_ast in = lim ? keep(z, Z3_mk_bvult(c, off, lim)) : NULL;
     Z3_ast zero = in ? keep(z, Z3_mk_unsigned_int64(c, 0, bv_sort(z, 8))) : NULL;
     Z3_ast r = zero ? keep(z, Z3_mk_ite(c, in, tree, zero)) : NULL;
-    Z3_ast held[] = {tree, lim, in, zero};
-    for (size_t i = 0; i < 4; i++)
-        if (held[i])
-            Z3_dec_ref(c, held[i]);
+    release4(c, (Z3_ast[4]){tree, lim, in, zero});
     return r;
 }
 
