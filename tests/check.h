@@ -6,6 +6,7 @@
 #ifndef GB_TESTS_CHECK_H
 #define GB_TESTS_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 static int check_failures;
@@ -42,6 +43,15 @@ static inline int check_exit(const char *name)
     else
         printf("%s: ok\n", name);
     return check_failures ? 1 : 0;
+}
+
+/* xorshift64: a reproducible stream for random tests (state never 0). */
+static inline uint64_t check_xorshift(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
 }
 
 /* Writes a whole file; 0 or -1. */

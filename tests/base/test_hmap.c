@@ -7,17 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "gb_base.h"
 #include "gb_hmap.h"
 
-static int failures;
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                  \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 /* ---- an allocator that counts and fails on demand --------------------- */
 
@@ -46,10 +39,7 @@ static void t_free(void *p)
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint64_t next_rand(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return check_xorshift(&rng);
 }
 
 static int bad_hash; /* 1: every key lands on one of four slots */
@@ -462,7 +452,7 @@ int main(void)
     test_index_map();
     test_multimap();
     CHECK(live == 0); /* every slot array freed */
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    return failures != 0;
+    if (check_failures)
+        fprintf(stderr, "%d check(s) failed\n", check_failures);
+    return check_failures != 0;
 }

@@ -45,6 +45,14 @@ static void put(const char *path, const char *text)
     }
 }
 
+/* put() for DIR/NAME. */
+static void put_in(const char *dir, const char *name, const char *text)
+{
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    put(path, text);
+}
+
 static void sh(const char *fmt, const char *a, const char *b)
 {
     char cmd[8192];
@@ -92,12 +100,9 @@ int main(int argc, char **argv)
     put(path, SECRET " via a symlinked peer");
 
     snprintf(q, sizeof q, "%s/honest/queue", sync);
-    snprintf(path, sizeof path, "%s/id:000000,orig:a", q);
-    put(path, "first");
-    snprintf(path, sizeof path, "%s/id:000001,orig:b", q);
-    put(path, "second");
-    snprintf(path, sizeof path, "%s/not-an-afl-name", q);
-    put(path, "skipped: not an id: name");
+    put_in(q, "id:000000,orig:a", "first");
+    put_in(q, "id:000001,orig:b", "second");
+    put_in(q, "not-an-afl-name", "skipped: not an id: name");
 
     snprintf(q, sizeof q, "%s/evil/queue", sync);
     snprintf(path, sizeof path, "%s/id:000000,link", q);
@@ -110,10 +115,8 @@ int main(int argc, char **argv)
     CHECK_MSG(mkdir(path, 0755) == 0, "mkdir: %s", strerror(errno));
     snprintf(path, sizeof path, "%s/id:000003,fifo", q);
     CHECK_MSG(mkfifo(path, 0644) == 0, "mkfifo: %s", strerror(errno));
-    snprintf(path, sizeof path, "%s/id:000004,big", q);
-    put(path, "0123456789012345678901234567890123456789 larger than the cap");
-    snprintf(path, sizeof path, "%s/id:000005,ok", q);
-    put(path, "small");
+    put_in(q, "id:000004,big", "0123456789012345678901234567890123456789 larger than the cap");
+    put_in(q, "id:000005,ok", "small");
     /* A peer dir and a queue dir that are symlinks out of the sync dir. */
     snprintf(path, sizeof path, "%s/linked-peer", sync);
     snprintf(target, sizeof target, "%s/elsewhere", outside);

@@ -23,10 +23,7 @@ static gb_solver_t *solver(unsigned disable, int optimistic)
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return check_xorshift(&rng);
 }
 
 /* ---- Intervals against brute force ----------------------------------- */

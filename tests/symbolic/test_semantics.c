@@ -11,10 +11,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return check_xorshift(&rng);
 }
 
 /* An 8-byte little-endian value from input bytes base..base+7, cut to w. */
