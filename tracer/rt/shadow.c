@@ -114,6 +114,13 @@ static int any_set(rt_expr_t *const *q, size_t n)
     return acc != 0;
 }
 
+/* How many of the `left` bytes from a lie in a's page. */
+static inline size_t span_in_page(uintptr_t a, size_t left)
+{
+    size_t in_page = PAGE_SIZE_B - (a & (PAGE_SIZE_B - 1));
+    return in_page < left ? in_page : left;
+}
+
 /* rt_shadow_any over several pages. The hot paths of this file keep
  * their loops over pages out of line, so that a scalar load or store
  * costs a few instructions and no register saves. */
@@ -121,8 +128,7 @@ __attribute__((noinline)) static int any_pages(uintptr_t addr, size_t n)
 {
     for (size_t i = 0; i < n;) {
         uintptr_t a = addr + i;
-        size_t in_page = PAGE_SIZE_B - (a & (PAGE_SIZE_B - 1));
-        size_t k = in_page < n - i ? in_page : n - i;
+        size_t k = span_in_page(a, n - i);
         page_t *p = page_of(a, 0);
         if (p && any_set(&(*p)[a & (PAGE_SIZE_B - 1)], k))
             return 1;
@@ -155,8 +161,7 @@ __attribute__((noinline)) static void clear_pages(uintptr_t addr, size_t n)
 {
     for (size_t i = 0; i < n;) {
         uintptr_t a = addr + i;
-        size_t in_page = PAGE_SIZE_B - (a & (PAGE_SIZE_B - 1));
-        size_t k = in_page < n - i ? in_page : n - i;
+        size_t k = span_in_page(a, n - i);
         page_t *p = page_of(a, 0);
         if (p)
             memset(&(*p)[a & (PAGE_SIZE_B - 1)], 0, k * sizeof(rt_expr_t *));
