@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "gb_version.h"
+#include "symbolic.h"
 
 /* One line per subcommand; a new command adds its line here. */
 static const struct {
@@ -31,7 +33,8 @@ static void usage(FILE *f)
                "  plot    PNG plots of an instance's plot_data, and an index.html\n"
                "  build   a harness's trace, cov, libFuzzer and ASan builds\n"
                "  solve   expand recorded traces offline; per-stage solver counts and time\n\n"
-               "'glassbox COMMAND --help' describes each. Build targets with glassbox-cc.\n");
+               "'glassbox COMMAND --help' describes each. Build targets with glassbox-cc.\n"
+               "'glassbox --version' states the version, the commit and the Z3 and LLVM used.\n");
 }
 
 int main(int argc, char **argv)
@@ -43,6 +46,10 @@ int main(int argc, char **argv)
     const char *c = argv[1];
     if (!strcmp(c, "-h") || !strcmp(c, "--help") || !strcmp(c, "help")) {
         usage(stdout);
+        return GB_EXIT_OK;
+    }
+    if (!strcmp(c, "--version") || !strcmp(c, "version")) {
+        printf("glassbox %s\nZ3 %s, LLVM %s\n", GB_VERSION_FULL, gb_z3_version(), GB_LLVM_VERSION);
         return GB_EXIT_OK;
     }
     for (size_t i = 0; i < GB_N(commands); i++)

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gb_version.h"
 #include "search_int.h"
 
-#define GB_VERSION "0.1.0"
 
 /* The counters a resumed session continues from. */
 #define KEY_RUN_TIME "run_time"
@@ -93,7 +93,8 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "solver_time_ms", "%llu", (unsigned long long)q.solver_time_ms);
     kv(k, "exec_timeout", "%u", s->o.timeout_ms);
     kv(k, "afl_banner", "%s", s->o.name);
-    kv(k, "afl_version", "glassbox-" GB_VERSION);
+    kv(k, "afl_version", "glassbox-" GB_VERSION); /* AFL++ tools expect a bare version */
+    kv(k, "glassbox_version", "%s", GB_VERSION_FULL);
     kv(k, "target_mode", "glassbox generational");
     kv(k, "command_line", "%s", s->o.command_line ? s->o.command_line : "");
 }

@@ -208,4 +208,8 @@ int gb_solver_verify(gb_solver_t *s, const gb_trace_t *t, size_t j, int relaxed,
  * 0). Used by tests to check models and by the search to predict paths. */
 int gb_trace_eval_pc(const gb_trace_t *t, size_t j, const uint8_t *input, size_t len);
 
+/* The Z3 library's own version string ("4.8.12.0"), for --version and
+ * reports. */
+const char *gb_z3_version(void);
+
 #endif

@@ -60,6 +60,11 @@ static void drop_cache(gb_z3_t *z)
     z->serial = 0;
 }
 
+const char *gb_z3_version(void)
+{
+    return Z3_get_full_version();
+}
+
 void gb_z3_free(gb_z3_t *z)
 {
     if (!z)

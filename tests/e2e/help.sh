@@ -76,3 +76,18 @@ GLASSBOX_NAME=fromenv "$BIN/glassbox" fuzz -q -i "$SRC/harnesses/top/seeds" -o "
 expect_eq "exec_timeout of a run without -t" \
   "$(stat_of "$WORK/out/fromenv/fuzzer_stats" exec_timeout)" "$(default_of fuzz timeout)"
 pass "a run uses the printed default (exec_timeout $run); GLASSBOX_NAME overrides the name"
+
+# --version names the commit this build came from, and fuzzer_stats says
+# the same; glassbox-cc's --version states it before clang's own lines.
+want=$(git -C "$SRC" describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)
+"$BIN/glassbox" --version >"$WORK/version.txt"
+grep -q "^glassbox [0-9.]* (commit $want)\$" "$WORK/version.txt" ||
+  fail "glassbox --version says '$(head -1 "$WORK/version.txt")', want commit $want"
+grep -q "^Z3 [0-9.]*, LLVM [0-9.]*\$" "$WORK/version.txt" || fail "no Z3/LLVM line in --version"
+expect_eq "fuzzer_stats glassbox_version" "$(stat_of "$WORK/out/fromenv/fuzzer_stats" glassbox_version)" \
+  "$(head -1 "$WORK/version.txt" | sed 's/^glassbox //')"
+"$BIN/glassbox-cc" --version >"$WORK/cc-version.txt" 2>&1 || fail "glassbox-cc --version failed"
+grep -q "^glassbox-cc [0-9.]* (commit $want), LLVM" "$WORK/cc-version.txt" &&
+  grep -q "clang version" "$WORK/cc-version.txt" ||
+  fail "glassbox-cc --version: $(cat "$WORK/cc-version.txt")"
+pass "--version: $(head -1 "$WORK/version.txt"); fuzzer_stats and glassbox-cc agree"

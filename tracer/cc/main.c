@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cc_int.h"
+#include "gb_version.h"
 
 #define MAX_ARGS 4096
 
@@ -255,9 +256,13 @@ int main(int argc, char **argv)
     if (passthrough || (nsrc == 0 && link.n == 1)) {
         args_t a = {0};
         push(&a, j.clang);
-        for (int i = 1; i < argc; i++)
+        for (int i = 1; i < argc; i++) {
             if (strncmp(argv[i], "--mode=", 7) != 0)
                 push(&a, argv[i]);
+            if (strcmp(argv[i], "--version") == 0) /* ours first, then clang's */
+                printf("glassbox-cc %s, LLVM %s\n", GB_VERSION_FULL, GB_LLVM_VERSION);
+        }
+        fflush(stdout);
         return run(&a);
     }
     if (!j.mode)
