@@ -157,13 +157,20 @@ static int open_dir_at(int dirfd, const char *name)
     return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
-static gb_take_t read_queue(gb_peers_t *p, peer_t *q, int qfd, gb_peer_input_fn fn, void *ctx,
-                            gb_err_t *e)
+/* A peer counts (gb_peers_active) from its first queue entry on: an
+ * instance that never queued anything may be a leftover directory. */
+static gb_take_t read_queue(gb_peers_t *p, const char *name, int qfd, gb_peer_input_fn fn,
+                            void *ctx, gb_err_t *e)
 {
     gb_entry_t *en;
     size_t n;
-    if (gb_entries_list_at(qfd, &en, &n, NULL) != 0)
+    if (gb_entries_list_at(qfd, &en, &n, NULL) != 0 || n == 0)
         return GB_TAKE_OK;
+    peer_t *q = peer_get(p, name);
+    if (!q) {
+        gb_entries_free(en, n);
+        return gb_err_set(e, "out of memory");
+    }
     check_renumbered(q, en, n);
     uint32_t before = q->next_id;
     gb_take_t r = GB_TAKE_OK;
@@ -194,8 +201,7 @@ static gb_take_t sync_peer(gb_peers_t *p, int syncfd, const char *name, gb_peer_
         close(pfd);
     if (qfd < 0)
         return GB_TAKE_OK; /* not an instance, or a symlink: not ours to read */
-    peer_t *q = peer_get(p, name);
-    gb_take_t r = q ? read_queue(p, q, qfd, fn, ctx, e) : gb_err_set(e, "out of memory");
+    gb_take_t r = read_queue(p, name, qfd, fn, ctx, e);
     close(qfd);
     return r;
 }

@@ -156,6 +156,30 @@ int main(int argc, char **argv)
     CHECK_MSG(g3.n == 1 && strcmp(g3.descs[0], "sync:honest,src:000003") == 0,
           "a refused input was not offered again: got %d (%s)", g3.n, g3.descs[0]);
 
+    /* A peer whose queue is still empty does not count as one: an instance
+     * alone beside a leftover directory still ends when its work is done. */
+    char idle[2048];
+    snprintf(idle, sizeof idle, "%s/idle", root);
+    sh("mkdir -p '%s/me/.tmp' '%s/other/queue'", idle, idle);
+    char state[4200], tmp[4200];
+    snprintf(state, sizeof state, "%s/me", idle);
+    snprintf(tmp, sizeof tmp, "%s/me/.tmp", idle);
+    gb_peers_opts_t io = {.sync_dir = idle, .name = "me", .state_dir = state, .tmp_dir = tmp};
+    gb_peers_t *ip;
+    gb_err_t ie;
+    got_t g4 = {0};
+    if (gb_peers_new(&io, &ip, &ie) == 0) {
+        CHECK(gb_peers_sync(ip, take, &g4, &ie) == 0);
+        CHECK_MSG(!gb_peers_active(ip), "an empty peer queue counted as an active peer");
+        snprintf(q, sizeof q, "%s/other/queue", idle);
+        put_in(q, "id:000000,orig:z", "zeta");
+        CHECK(gb_peers_sync(ip, take, &g4, &ie) == 0);
+        CHECK_MSG(gb_peers_active(ip) && g4.n == 1, "active %d, %d inputs", gb_peers_active(ip),
+                  g4.n);
+        gb_peers_free(ip);
+    } else
+        CHECK_MSG(0, "gb_peers_new: %s", ie.msg);
+
     if (check_failures)
         fprintf(stderr, "%d check(s) failed\n", check_failures);
     else
