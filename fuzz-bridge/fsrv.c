@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* AFL++ forkserver client: SysV shm coverage map, fds 198/199, the 4.04c
- * hello word with options and the newer magic handshake, timed runs. */
+/* AFL++ forkserver client: SysV shm coverage map, input through a file or
+ * shared memory, fds 198/199, the 4.04c hello word with options and the
+ * newer magic handshake, timed runs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -25,6 +26,11 @@
 /* A target that announces no size: AFL++'s MAP_SIZE, which is our cov
  * builds' map too (ids below GB_MAP_SIZE). */
 #define FSRV_DEFAULT_MAP GB_MAP_SIZE
+/* Shared-memory input: a u32 length, then the bytes. AFL++'s MAX_FILE (1 MiB)
+ * bounds the bytes, as it does when afl-fuzz feeds the same target; it equals
+ * GB_MAX_INPUT, so our own inputs always fit. */
+#define FSRV_SHM_INPUT_MAX (1u << 20)
+#define FSRV_SHM_INPUT_BYTES (FSRV_SHM_INPUT_MAX + 4u)
 
 #define FSRV_CTL_FD 198
 #define FSRV_ST_FD 199
@@ -34,6 +40,7 @@
 #define FS_OPT_MAPSIZE 0x40000000u
 #define FS_OPT_AUTODICT 0x10000000u
 #define FS_OPT_SHDMEM_FUZZ 0x01000000u
+#define FS_OPT_ACCEPT_SHDMEM (FS_OPT_ENABLED | FS_OPT_SHDMEM_FUZZ) /* our reply */
 #define FS_OPT_OLD_WORKAROUND 0x0f000000u
 #define FS_OPT_ERROR 0xf800008fu
 /* Newer (>= 4.20) handshake. */
@@ -59,11 +66,14 @@ struct gb_fsrv {
     int show_output;
     char **envp;
     char shm_env[40];
-    int shm_id;
+    char shm_input_env[48];
+    int shm_id, shm_input_id;
     uint8_t *map;
     size_t map_size;
-    int in_fd;    /* read-write: each input is written here */
-    int stdin_fd; /* read-only, the target's stdin, rewound before each run */
+    uint8_t *shm_input; /* u32 length, then the bytes */
+    int use_shm_input;  /* the running forkserver reads input from shm_input */
+    int in_fd;          /* read-write: each input goes here without shm input */
+    int stdin_fd;       /* read-only, the target's stdin, rewound before each run */
     int ctl_fd, st_fd;
     pid_t pid; /* the forkserver, 0 when not running */
     int last_timed_out;
@@ -248,10 +258,9 @@ static int handshake_new(gb_fsrv_t *f, uint32_t hello, gb_err_t *e)
             return gb_err_set(e, "%s: forkserver handshake broken off (map size)", t);
         f->map_size = v;
     }
-    /* We never export __AFL_SHM_FUZZ_ID, so a target offering shm input is
-     * confused; it would not read our input file. */
-    if (opts & FS_NEW_OPT_SHDMEM_FUZZ)
-        return gb_err_set(e, "%s wants shared-memory input, which Glassbox does not provide", t);
+    /* Here the target has already attached __AFL_SHM_FUZZ_ID (always
+     * exported) when it offers: the offer is a statement, not a question. */
+    f->use_shm_input = (opts & FS_NEW_OPT_SHDMEM_FUZZ) != 0;
     if (opts & FS_NEW_OPT_AUTODICT) {
         if (read_u32(f->st_fd, &v, FSRV_CTL_MS) != FSRV_READ_OK || skip_bytes(f->st_fd, v) != 0)
             return gb_err_set(e, "%s: forkserver handshake broken off (dictionary)", t);
@@ -262,7 +271,11 @@ static int handshake_new(gb_fsrv_t *f, uint32_t hello, gb_err_t *e)
 }
 
 /* The 4.04c hello: options in the word; a reply only when the target
- * offers shm input or a dictionary, and we decline both. */
+ * offers shm input or a dictionary. The dictionary is declined. Shm input is
+ * accepted whenever offered: the runtime offers it only when the binary
+ * reads its input through __afl_fuzz_ptr (libAFLDriver, or
+ * __AFL_FUZZ_TESTCASE_BUF), and such a binary would otherwise read stdin,
+ * never an @@ file (libAFLDriver given file arguments turns the offer off). */
 static int handshake_old(gb_fsrv_t *f, uint32_t hello, gb_err_t *e)
 {
     f->map_size = FSRV_DEFAULT_MAP;
@@ -277,8 +290,9 @@ static int handshake_old(gb_fsrv_t *f, uint32_t hello, gb_err_t *e)
         hello &= ~FS_OPT_OLD_WORKAROUND;
     if (hello & FS_OPT_MAPSIZE)
         f->map_size = ((hello & 0x00fffffeu) >> 1) + 1;
-    if ((hello & (FS_OPT_AUTODICT | FS_OPT_SHDMEM_FUZZ)) &&
-        write_u32(f->ctl_fd, FS_OPT_ENABLED) != 0)
+    f->use_shm_input = (hello & FS_OPT_SHDMEM_FUZZ) != 0;
+    uint32_t reply = f->use_shm_input ? FS_OPT_ACCEPT_SHDMEM : FS_OPT_ENABLED;
+    if ((hello & (FS_OPT_AUTODICT | FS_OPT_SHDMEM_FUZZ)) && write_u32(f->ctl_fd, reply) != 0)
         return gb_err_set(e, "%s: forkserver died during the handshake", f->argv[0]);
     return 0;
 }
@@ -286,6 +300,7 @@ static int handshake_old(gb_fsrv_t *f, uint32_t hello, gb_err_t *e)
 static int fsrv_handshake(gb_fsrv_t *f, gb_err_t *e)
 {
     uint32_t hello;
+    f->use_shm_input = 0;
     int hello_ms =
         f->timeout_ms * 2 > FSRV_HELLO_MIN_MS ? (int)(f->timeout_ms * 2) : FSRV_HELLO_MIN_MS;
     fsrv_read_t got = read_u32(f->st_fd, &hello, hello_ms);
@@ -379,22 +394,37 @@ static int fsrv_copy_opts(gb_fsrv_t *f, const gb_fsrv_opts_t *o)
     return f->input_path ? 0 : -1;
 }
 
-static int fsrv_setup_shm(gb_fsrv_t *f, gb_err_t *e)
+/* A private SysV segment of `bytes`, attached at *at; `what` names it in
+ * errors. */
+static int shm_create(size_t bytes, const char *what, int *id, uint8_t **at, gb_err_t *e)
 {
-    f->shm_id = shmget(IPC_PRIVATE, FSRV_SHM_BYTES, IPC_CREAT | IPC_EXCL | 0600);
-    if (f->shm_id < 0)
-        return gb_err_sys(e, "shmget of %u bytes for the coverage map", FSRV_SHM_BYTES);
-    void *p = shmat(f->shm_id, NULL, 0);
+    *id = shmget(IPC_PRIVATE, bytes, IPC_CREAT | IPC_EXCL | 0600);
+    if (*id < 0)
+        return gb_err_sys(e, "shmget of %zu bytes for the %s", bytes, what);
+    void *p = shmat(*id, NULL, 0);
     if (p == (void *)-1) {
-        gb_err_sys(e, "shmat of the coverage map");
-        shmctl(f->shm_id, IPC_RMID, NULL);
+        gb_err_sys(e, "shmat of the %s", what);
+        shmctl(*id, IPC_RMID, NULL);
         return -1;
     }
-    f->map = p;
+    *at = p;
     /* Marked for removal at once: Linux still lets the target attach it, and
      * the segment cannot outlive us even if we are killed. */
-    shmctl(f->shm_id, IPC_RMID, NULL);
+    shmctl(*id, IPC_RMID, NULL);
+    return 0;
+}
+
+/* Both segments exist before the target starts: the environment has to
+ * name the input segment before we know whether the target will use it
+ * (afl-fuzz exports it always too), and its pages cost nothing unused. */
+static int fsrv_setup_shm(gb_fsrv_t *f, gb_err_t *e)
+{
+    if (shm_create(FSRV_SHM_BYTES, "coverage map", &f->shm_id, &f->map, e) != 0 ||
+        shm_create(FSRV_SHM_INPUT_BYTES, "shared-memory input", &f->shm_input_id, &f->shm_input,
+                   e) != 0)
+        return -1;
     snprintf(f->shm_env, sizeof f->shm_env, "__AFL_SHM_ID=%d", f->shm_id);
+    snprintf(f->shm_input_env, sizeof f->shm_input_env, "__AFL_SHM_FUZZ_ID=%d", f->shm_input_id);
     return 0;
 }
 
@@ -408,7 +438,7 @@ static int fsrv_setup_files(gb_fsrv_t *f, gb_err_t *e)
     f->stdin_fd = open(f->input_path, O_RDONLY | O_CLOEXEC);
     if (f->stdin_fd < 0)
         return gb_err_sys(e, "cannot open input file %s", f->input_path);
-    char *extra[4] = {f->shm_env, "__AFL_SHM_FUZZ_ID", NULL, NULL};
+    char *extra[4] = {f->shm_env, f->shm_input_env, NULL, NULL};
     if (!getenv("ASAN_OPTIONS"))
         extra[2] = (char *)ASAN_DEFAULT;
     f->envp = gbb_env_build(extra);
@@ -427,7 +457,7 @@ int gb_fsrv_start(const gb_fsrv_opts_t *opts, gb_fsrv_t **out, gb_err_t *e)
     gb_fsrv_t *f = gb_calloc(1, sizeof *f);
     if (!f)
         return gb_err_set(e, "out of memory starting %s", opts->argv[0]);
-    f->shm_id = -1;
+    f->shm_id = f->shm_input_id = -1;
     f->in_fd = f->stdin_fd = f->ctl_fd = f->st_fd = -1;
     if (fsrv_copy_opts(f, opts) != 0) {
         gb_fsrv_stop(f);
@@ -448,6 +478,8 @@ void gb_fsrv_stop(gb_fsrv_t *f)
     fsrv_kill(f, NULL, 0);
     if (f->map)
         shmdt(f->map);
+    if (f->shm_input)
+        shmdt(f->shm_input);
     if (f->in_fd >= 0)
         close(f->in_fd);
     if (f->stdin_fd >= 0)
@@ -464,6 +496,14 @@ void gb_fsrv_stop(gb_fsrv_t *f)
 
 static int write_input(gb_fsrv_t *f, const uint8_t *in, size_t len, gb_err_t *e)
 {
+    if (f->use_shm_input) {
+        /* Longer inputs are cut as afl-fuzz cuts them for the same target. */
+        uint32_t n = len > FSRV_SHM_INPUT_MAX ? FSRV_SHM_INPUT_MAX : (uint32_t)len;
+        if (n > 0)
+            memcpy(f->shm_input + sizeof n, in, n);
+        memcpy(f->shm_input, &n, sizeof n);
+        return 0;
+    }
     size_t off = 0;
     while (off < len) {
         ssize_t w = pwrite(f->in_fd, in + off, len - off, (off_t)off);

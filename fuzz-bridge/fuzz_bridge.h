@@ -35,7 +35,8 @@ typedef struct gb_fsrv gb_fsrv_t;
 
 typedef struct gb_fsrv_opts {
     char *const *argv;      /* target argv (argv[0] = path), NULL-terminated */
-    const char *input_path; /* gb_fsrv_run writes each input here (argv names it) */
+    const char *input_path; /* each input goes here (argv names it, also stdin), unless
+                               the target takes shared-memory input */
     unsigned timeout_ms;    /* per run; 0 = GB_RUN_TIMEOUT_MS */
     unsigned mem_limit_mb;  /* RLIMIT_AS for the target; 0 = none */
     int show_output;        /* 0: target stdout/stderr go to /dev/null */
@@ -47,7 +48,9 @@ typedef struct gb_fsrv_opts {
  * error hello. */
 int gb_fsrv_start(const gb_fsrv_opts_t *opts, gb_fsrv_t **out, gb_err_t *e);
 
-/* Clears the map, writes `input` to input_path, runs once, classifies. */
+/* Clears the map, writes `input` to input_path, or to the shared-memory
+ * input when the target accepted it (then at most 1 MiB, AFL++'s MAX_FILE,
+ * is passed, as afl-fuzz does), runs once, classifies. */
 int gb_fsrv_run(gb_fsrv_t *f, const uint8_t *input, size_t len, gb_run_result_t *r,
                 gb_err_t *e);
 

@@ -2,6 +2,7 @@
 /* A scripted forkserver for protocol unit tests: speaks the newer magic
  * handshake, the 4.04c options hello, or sends error hellos, then serves
  * runs whose children write the shm map and exit with the input length.
+ * The *shm modes take shared-memory input and read the input from there.
  * Usage: fake_fsrv MODE INPUT_FILE. */
 #include <fcntl.h>
 #include <signal.h>
@@ -41,7 +42,7 @@ static int hygiene(const char *input)
     const char *asan = getenv("ASAN_OPTIONS");
     if (!asan || !strstr(asan, "abort_on_error=1"))
         bad |= 2;
-    if (getenv("__AFL_SHM_FUZZ_ID"))
+    if (!getenv("__AFL_SHM_FUZZ_ID")) /* exported as afl-fuzz does, even unused */
         bad |= 4;
     char a[64] = {0}, b[64] = {0};
     FILE *f = fopen(input, "rb");
@@ -54,15 +55,36 @@ static int hygiene(const char *input)
     return bad;
 }
 
+/* The shared-memory input, when the mode took it: u32 length, bytes. */
+static unsigned char *shm_input;
+
+static unsigned char *attach_shm_input(void)
+{
+    const char *id = getenv("__AFL_SHM_FUZZ_ID");
+    unsigned char *p = id ? shmat(atoi(id), NULL, 0) : NULL;
+    if (!p || p == (void *)-1)
+        _exit(6);
+    return p;
+}
+
 static void child(const char *mode, const char *input, unsigned char *map)
 {
     close(CTL);
     close(ST);
     char buf[64] = {0};
-    FILE *f = fopen(input, "rb");
-    size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
-    if (f)
-        fclose(f);
+    size_t n = 0;
+    if (shm_input) {
+        uint32_t len;
+        memcpy(&len, shm_input, sizeof len);
+        n = len < sizeof buf ? len : sizeof buf;
+        memcpy(buf, shm_input + sizeof len, n);
+        n = len;
+    } else {
+        FILE *f = fopen(input, "rb");
+        n = f ? fread(buf, 1, sizeof buf, f) : 0;
+        if (f)
+            fclose(f);
+    }
     if (strcmp(mode, "check") == 0)
         _exit(hygiene(input));
     if (map && n > 0)
@@ -93,13 +115,15 @@ static void serve(const char *mode, const char *input, unsigned char *map, int r
     _exit(0);
 }
 
-static void handshake_magic(void)
+static void handshake_magic(int shm)
 {
     const uint32_t magic = 0x41464c01u;
+    if (shm) /* the >= 4.20 runtime attaches before it offers */
+        shm_input = attach_shm_input();
     put(magic);
     if (get() != (magic ^ 0xffffffffu))
         _exit(3);
-    put(0x1u | 0x800u); /* map size, dictionary */
+    put(0x1u | 0x800u | (shm ? 0x2u : 0u)); /* map size, dictionary, shm input */
     put(1234);
     static const char dict[] = "\x04" "GBX1" "\x03" "abc";
     put(sizeof dict - 1);
@@ -121,8 +145,8 @@ int main(int argc, char **argv)
             return 5;
     }
     int runs = -1;
-    if (strcmp(mode, "magic") == 0) {
-        handshake_magic();
+    if (strcmp(mode, "magic") == 0 || strcmp(mode, "magicshm") == 0) {
+        handshake_magic(strcmp(mode, "magicshm") == 0);
     } else if (strcmp(mode, "badver") == 0) {
         put(0x41464c07u);
         get();
@@ -137,6 +161,11 @@ int main(int argc, char **argv)
         put(0x80000001u | 0x40000000u | ((4096u - 1) << 1) | 0x10000000u);
         if (get() != 0x80000001u) /* the dictionary must be declined */
             return 4;
+    } else if (strcmp(mode, "oldshm") == 0) {
+        put(0x80000001u | 0x40000000u | ((4096u - 1) << 1) | 0x01000000u);
+        if (get() != 0x81000001u) /* shm input must be accepted */
+            return 4;
+        shm_input = attach_shm_input();
     } else if (strncmp(mode, "die:", 4) == 0) {
         put(0);
         runs = atoi(mode + 4);

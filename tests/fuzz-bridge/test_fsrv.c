@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Forkserver client against real AFL++-runtime targets and a scripted fake
- * forkserver. Usage: test_fsrv T_COV T_PLAIN FAKE_FSRV WORKDIR. */
+ * forkserver. Usage: test_fsrv T_COV T_PLAIN FAKE_FSRV WORKDIR T_SHM. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include "check.h"
 #include "fuzz_bridge.h"
 
-static const char *t_cov, *t_plain, *fake, *workdir;
+static const char *t_cov, *t_plain, *fake, *workdir, *t_shm;
 static char input_path[4096];
 
 static gb_fsrv_t *start(char **argv, unsigned timeout_ms, unsigned mem_mb, gb_err_t *e)
@@ -108,6 +108,79 @@ static void test_stdin_and_limits(void)
     }
 }
 
+static gb_run_result_t run_buf(gb_fsrv_t *f, const uint8_t *in, size_t len)
+{
+    gb_run_result_t r;
+    gb_err_t e = {""};
+    if (gb_fsrv_run(f, in, len, &r, &e) != 0)
+        fprintf(stderr, "  run of %zu bytes: %s\n", len, e.msg);
+    return r;
+}
+
+/* t_shm reads only __afl_fuzz_ptr: exit 90 means shm input was declined,
+ * 91 that the input also sat on its stdin (the input file). */
+static void shm_target_runs(char **argv)
+{
+    gb_err_t e = {""};
+    gb_fsrv_t *f = start(argv, 1000, 0, &e);
+    CHECK_MSG(f != NULL, "start t_shm: %s", e.msg);
+    if (!f)
+        return;
+    const uint8_t *m = gb_fsrv_map(f);
+    gb_run_result_t r = run_str(f, "A");
+    CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 0 && m[1] == 1 && m[100] == 1,
+              "shm A: status %d exit %d map %d %d", r.status, r.exit_code, m[1], m[100]);
+    r = run_str(f, "len12");
+    CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 5, "shm len12: exit %d", r.exit_code);
+    r = run_str(f, "len");
+    CHECK_MSG(r.exit_code == 3, "shm length follows a shorter input: exit %d", r.exit_code);
+    r = run_str(f, "crash");
+    CHECK_MSG(r.status == GB_RUN_CRASH && r.signal == SIGABRT, "shm crash: %d sig %d", r.status,
+              r.signal);
+    size_t big = (1u << 20) + 100; /* over MAX_FILE: cut to 1 MiB */
+    uint8_t *buf = calloc(1, big);
+    if (buf) {
+        memcpy(buf, "big:", 4);
+        r = run_buf(f, buf, 1u << 20);
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 0, "shm 1 MiB: exit %d", r.exit_code);
+        r = run_buf(f, buf, big);
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 0, "shm over 1 MiB: exit %d",
+                  r.exit_code);
+        free(buf);
+    }
+    struct stat st;
+    CHECK_MSG(stat(input_path, &st) == 0 && st.st_size == 0, "input file written under shm input");
+    gb_fsrv_stop(f);
+}
+
+static void test_shm_input(void)
+{
+    char *no_file[] = {(char *)t_shm, NULL};
+    shm_target_runs(no_file);
+    char *with_file[] = {(char *)t_shm, input_path, NULL}; /* @@ given: still shm */
+    shm_target_runs(with_file);
+
+    gb_err_t e = {""};
+    char *old[] = {(char *)fake, "oldshm", input_path, NULL};
+    gb_fsrv_t *f = start(old, 1000, 0, &e);
+    CHECK_MSG(f != NULL, "4.04c shm offer: %s", e.msg);
+    if (f) {
+        gb_run_result_t r = run_str(f, "xyz");
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 3 && gb_fsrv_map(f)[5] == 'x',
+                  "oldshm run: %d/%d", r.status, r.exit_code);
+        gb_fsrv_stop(f);
+    }
+    char *magic[] = {(char *)fake, "magicshm", input_path, NULL};
+    f = start(magic, 1000, 0, &e);
+    CHECK_MSG(f != NULL, ">= 4.20 shm offer: %s", e.msg);
+    if (f) {
+        gb_run_result_t r = run_str(f, "hi");
+        CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 2 && gb_fsrv_map(f)[5] == 'h',
+                  "magicshm run: %d/%d", r.status, r.exit_code);
+        gb_fsrv_stop(f);
+    }
+}
+
 static void expect_start_fails(char **argv, const char *needle)
 {
     gb_err_t e = {""};
@@ -175,7 +248,7 @@ static void test_fake_protocols(void)
     for (int i = 0; f && i < 3; i++) {
         gb_run_result_t r = run_str(f, i == 1 ? "second input" : "first");
         CHECK_MSG(r.status == GB_RUN_OK && r.exit_code == 0, "hygiene bits %d (1 fd leak, 2 asan, "
-              "4 shm fuzz id, 8 stdin)", r.exit_code);
+              "4 no shm fuzz id, 8 stdin)", r.exit_code);
     }
     gb_fsrv_stop(f);
 }
@@ -226,17 +299,19 @@ static void test_alloc_failure(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: test_fsrv T_COV T_PLAIN FAKE_FSRV WORKDIR\n");
+    if (argc != 6) {
+        fprintf(stderr, "usage: test_fsrv T_COV T_PLAIN FAKE_FSRV WORKDIR T_SHM\n");
         return 2;
     }
     t_cov = argv[1];
     t_plain = argv[2];
     fake = argv[3];
     workdir = argv[4];
+    t_shm = argv[5];
     snprintf(input_path, sizeof input_path, "%s/fsrv-input.%ld", workdir, (long)getpid());
     test_cov_target();
     test_stdin_and_limits();
+    test_shm_input();
     test_rejections();
     test_fake_protocols();
     test_restart();
