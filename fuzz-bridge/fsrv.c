@@ -32,6 +32,11 @@
 #define FSRV_SHM_INPUT_MAX (1u << 20)
 #define FSRV_SHM_INPUT_BYTES (FSRV_SHM_INPUT_MAX + 4u)
 
+/* afl-clang-fast puts this string into every binary that uses __AFL_LOOP;
+ * the runtime loops only when __AFL_PERSISTENT is set, as afl-fuzz sets it
+ * on seeing the string. */
+#define FSRV_PERSIST_SIG "##SIG_AFL_PERSISTENT##"
+
 #define FSRV_CTL_FD 198
 #define FSRV_ST_FD 199
 
@@ -438,9 +443,19 @@ static int fsrv_setup_files(gb_fsrv_t *f, gb_err_t *e)
     f->stdin_fd = open(f->input_path, O_RDONLY | O_CLOEXEC);
     if (f->stdin_fd < 0)
         return gb_err_sys(e, "cannot open input file %s", f->input_path);
-    char *extra[4] = {f->shm_env, f->shm_input_env, NULL, NULL};
+    int persistent = gb_binary_has_marker(f->argv[0], FSRV_PERSIST_SIG, e);
+    if (persistent < 0)
+        return -1;
+    char *extra[5] = {f->shm_env, f->shm_input_env, NULL, NULL, NULL};
+    size_t k = 2;
     if (!getenv("ASAN_OPTIONS"))
-        extra[2] = (char *)ASAN_DEFAULT;
+        extra[k++] = (char *)ASAN_DEFAULT;
+    /* Persistent mode needs nothing else from us: a child that stops
+     * itself after an input is reported as stopped (an OK run), and the
+     * forkserver resumes it for the next one; a timeout kill reaches it
+     * like any child and is reported with the next control word. */
+    if (persistent)
+        extra[k++] = "__AFL_PERSISTENT=1";
     f->envp = gbb_env_build(extra);
     if (!f->envp)
         return gb_err_set(e, "out of memory starting %s", f->argv[0]);

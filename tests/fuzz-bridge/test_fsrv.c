@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Forkserver client against real AFL++-runtime targets and a scripted fake
- * forkserver. Usage: test_fsrv T_COV T_PLAIN FAKE_FSRV WORKDIR T_SHM. */
+ * forkserver. Usage: test_fsrv T_COV T_PLAIN FAKE_FSRV WORKDIR T_SHM
+ * T_PERSIST. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #include "check.h"
 #include "fuzz_bridge.h"
 
-static const char *t_cov, *t_plain, *fake, *workdir, *t_shm;
+static const char *t_cov, *t_plain, *fake, *workdir, *t_shm, *t_persist;
 static char input_path[4096];
 
 static gb_fsrv_t *start(char **argv, unsigned timeout_ms, unsigned mem_mb, gb_err_t *e)
@@ -181,6 +182,43 @@ static void test_shm_input(void)
     }
 }
 
+/* t_persist counts its iterations in map[2]: persistent mode means one
+ * process serves many runs, and a crash or a timeout starts a new one. */
+static void test_persistent(void)
+{
+    char *argv[] = {(char *)t_persist, NULL};
+    gb_err_t e = {""};
+    gb_fsrv_t *f = start(argv, 500, 0, &e);
+    CHECK_MSG(f != NULL, "start t_persist: %s", e.msg);
+    if (!f)
+        return;
+    const uint8_t *m = gb_fsrv_map(f);
+    for (int i = 1; i <= 5; i++) {
+        gb_run_result_t r = run_str(f, i % 2 ? "A" : "b");
+        CHECK_MSG(r.status == GB_RUN_OK && m[2] == i && m[100] == (i % 2),
+                  "persistent run %d: status %d, iteration %d, A %d", i, r.status, m[2], m[100]);
+    }
+    gb_run_result_t r = run_str(f, "crash");
+    CHECK_MSG(r.status == GB_RUN_CRASH && r.signal == SIGABRT, "persistent crash: %d", r.status);
+    r = run_str(f, "A");
+    CHECK_MSG(r.status == GB_RUN_OK && m[2] == 1 && m[100] == 1, "after a crash: %d, iteration %d",
+              r.status, m[2]);
+    r = run_str(f, "b");
+    CHECK_MSG(m[2] == 2, "second iteration after a crash: %d", m[2]);
+    r = run_str(f, "loop");
+    CHECK_MSG(r.status == GB_RUN_TIMEOUT, "persistent loop: status %d", r.status);
+    r = run_str(f, "A");
+    CHECK_MSG(r.status == GB_RUN_OK && m[2] == 1 && m[100] == 1,
+              "after a timeout: %d, iteration %d", r.status, m[2]);
+    int bad = 0;
+    for (int i = 0; i < 2500; i++) { /* past the 1000-iteration loop bound */
+        r = run_str(f, i % 2 ? "A" : "b");
+        bad += r.status != GB_RUN_OK || m[100] != (i % 2) || m[1] != 1;
+    }
+    CHECK_MSG(bad == 0, "%d of 2500 persistent runs inconsistent", bad);
+    gb_fsrv_stop(f);
+}
+
 static void expect_start_fails(char **argv, const char *needle)
 {
     gb_err_t e = {""};
@@ -299,8 +337,8 @@ static void test_alloc_failure(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: test_fsrv T_COV T_PLAIN FAKE_FSRV WORKDIR T_SHM\n");
+    if (argc != 7) {
+        fprintf(stderr, "usage: test_fsrv T_COV T_PLAIN FAKE_FSRV WORKDIR T_SHM T_PERSIST\n");
         return 2;
     }
     t_cov = argv[1];
@@ -308,10 +346,12 @@ int main(int argc, char **argv)
     fake = argv[3];
     workdir = argv[4];
     t_shm = argv[5];
+    t_persist = argv[6];
     snprintf(input_path, sizeof input_path, "%s/fsrv-input.%ld", workdir, (long)getpid());
     test_cov_target();
     test_stdin_and_limits();
     test_shm_input();
+    test_persistent();
     test_rejections();
     test_fake_protocols();
     test_restart();
