@@ -26,12 +26,32 @@ step() {
   "$@" >>"$log" 2>&1 || die "$name" "$log"
 }
 
+# sources APT: private deb-src entries derived from the machine's own apt
+# sources (one-line .list files and deb822 .sources files alike), so the
+# project names no mirror and the system's configuration stays untouched.
+sources() {
+  local apt=$1 f
+  rm -rf "$apt/parts"
+  mkdir -p "$apt/parts"
+  : >"$apt/sources.list"
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] && sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >>"$apt/sources.list"
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] && sed 's/^Types:.*/Types: deb-src/' "$f" >"$apt/parts/${f##*/}"
+  done
+  [ -s "$apt/sources.list" ] || ls "$apt/parts"/*.sources >/dev/null 2>&1
+}
+
 # fetch: apt-get with its own sources list, lists and cache under $out/apt.
 fetch() {
   local apt=$out/apt log=$logs/fetch.log
   mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/dl"
-  echo 'deb-src http://deb.debian.org/debian bookworm main' >"$apt/sources.list"
-  local o=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+  if ! sources "$apt"; then
+    echo "zlib fetch-build: this machine's apt configuration names no Debian source; skipping" >&2
+    exit 77
+  fi
+  local o=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=$apt/parts"
            -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
   : >"$log"
   apt-get "${o[@]}" update >>"$log" 2>&1 || true
