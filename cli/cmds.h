@@ -16,5 +16,9 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv);
 gb_exit_t gb_cmd_build(int argc, char **argv);
 gb_exit_t gb_cmd_plot(int argc, char **argv);
 gb_exit_t gb_cmd_solve(int argc, char **argv);
+gb_exit_t gb_cmd_cmin(int argc, char **argv);
+gb_exit_t gb_cmd_tmin(int argc, char **argv);
+gb_exit_t gb_cmd_triage(int argc, char **argv);
+gb_exit_t gb_cmd_replay(int argc, char **argv);
 
 #endif

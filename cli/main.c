@@ -20,6 +20,10 @@ static const struct {
     {"build", gb_cmd_build},
     {"plot", gb_cmd_plot},
     {"solve", gb_cmd_solve},
+    {"cmin", gb_cmd_cmin},
+    {"tmin", gb_cmd_tmin},
+    {"triage", gb_cmd_triage},
+    {"replay", gb_cmd_replay},
 };
 
 static void usage(FILE *f)
@@ -32,7 +36,11 @@ static void usage(FILE *f)
                "  campaign  afl-fuzz, libFuzzer and Glassbox workers on one sync dir\n"
                "  plot    PNG plots of an instance's plot_data, and an index.html\n"
                "  build   a harness's trace, cov, libFuzzer and ASan builds\n"
-               "  solve   expand recorded traces offline; per-stage solver counts and time\n\n"
+               "  solve   expand recorded traces offline; per-stage solver counts and time\n"
+               "  cmin    keep the smallest inputs that cover what a corpus covers\n"
+               "  tmin    shrink an input, keeping its crash state or its coverage\n"
+               "  triage  crashes into distinct bugs, each with a report and a small input\n"
+               "  replay  run inputs and say how each ended\n\n"
                "'glassbox COMMAND --help' describes each. Build targets with glassbox-cc.\n"
                "'glassbox --version' states the version, the commit and the Z3 and LLVM used.\n");
 }

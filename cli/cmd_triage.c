@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* glassbox triage (being written). */
+#include "cmds.h"
+
+gb_exit_t gb_cmd_triage(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return gb_cli_error(GB_EXIT_FAIL, "triage", "not built yet");
+}
