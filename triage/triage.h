@@ -39,15 +39,24 @@ typedef struct gb_crash_target {
     const char *bin;    /* the (ASan/UBSan) build */
     char *const *args;  /* its arguments, "@@" = the input (gb_argv_build) */
     size_t nargs;
-    const char *work_dir;   /* scratch space for input files and logs */
+    const char *work_dir;   /* scratch space for input files and sanitizer logs */
     unsigned timeout_ms;    /* 0 = GB_RUN_TIMEOUT_MS */
     unsigned mem_limit_mb;  /* 0 = none */
-    const char *symbolizer; /* llvm-symbolizer to use; NULL = found on PATH or none */
+    const char *symbolizer; /* llvm-symbolizer to use; NULL = found on PATH, or none */
 } gb_crash_target_t;
 
-/* Runs `in` once on the target and fills `c` (clear it with
- * gb_crash_clear). -1 only when the target could not be run at all. */
-int gb_crash_probe(const gb_crash_target_t *t, const uint8_t *in, size_t len, gb_crash_t *c,
+/* Runs inputs on one target: through the AFL++ forkserver when the binary
+ * has one (sanitizer reports then go to log files in work_dir), else one
+ * fork/exec per run with stderr captured. Frames are symbolized through
+ * one long-lived llvm-symbolizer with a cache. */
+typedef struct gb_crash_runner gb_crash_runner_t;
+
+int gb_crash_runner_new(const gb_crash_target_t *t, gb_crash_runner_t **out, gb_err_t *e);
+void gb_crash_runner_free(gb_crash_runner_t *r); /* NULL is ok */
+
+/* Runs `in` once and fills `c` (clear it with gb_crash_clear). -1 only
+ * when the target could not be run at all. */
+int gb_crash_probe(gb_crash_runner_t *r, const uint8_t *in, size_t len, gb_crash_t *c,
                    gb_err_t *e);
 void gb_crash_clear(gb_crash_t *c);
 /* 1 when both crashed with the same (type, state). */
