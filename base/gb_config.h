@@ -96,6 +96,12 @@
  * be shared, and the solver's length preferences end here. */
 #define GB_MAX_INPUT (1u << 20)
 
+/* Inputs one forked child of a cov build's libFuzzer driver runs in
+ * persistent mode before the forkserver forks a fresh one: as AFL++'s
+ * usual __AFL_LOOP(1000), enough to pay the fork rarely, few enough that
+ * state a harness leaks between inputs is cleared now and then. */
+#define GB_PERSIST_LOOPS 1000
+
 /* ---- The trace runtime (tracer/rt/state.c; each has a GLASSBOX_* override,
  * docs/tracer.md) ------------------------------------------------------- */
 
