@@ -32,6 +32,7 @@ static void kv(kvs_t *k, const char *key, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     k->v[k->n].key = key;
+    k->v[k->n].text = NULL;
     vsnprintf(k->v[k->n].value, sizeof k->v[k->n].value, fmt, ap);
     va_end(ap);
     k->n++;
@@ -96,7 +97,11 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "afl_version", "glassbox-" GB_VERSION); /* AFL++ tools expect a bare version */
     kv(k, "glassbox_version", "%s", GB_VERSION_FULL);
     kv(k, "target_mode", "glassbox generational");
-    kv(k, "command_line", "%s", s->o.command_line ? s->o.command_line : "");
+    /* Whole, however long (AFL++ writes its full command line); a newline
+     * in an argument would end the line, so it becomes a space. */
+    kv(k, "command_line", "%s", "");
+    if (s->command_line && k->n && !strcmp(k->v[k->n - 1].key, "command_line"))
+        k->v[k->n - 1].text = s->command_line;
 }
 
 void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)

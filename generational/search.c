@@ -87,6 +87,14 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
         return gb_err_set(e, "out of memory");
     s->o = o;
     s->pulse.start_ms = s->last_find_ms = gb_time_ms();
+    if (o.command_line) {
+        if (!(s->command_line = gb_strdup(o.command_line))) {
+            gb_free(s);
+            return gb_err_set(e, "out of memory");
+        }
+        for (char *p = s->command_line; (p = strpbrk(p, "\n\r")); )
+            *p = ' ';
+    }
     if (open_parts(s, e) != 0) {
         gb_search_free(s);
         return -1;
@@ -176,5 +184,6 @@ void gb_search_free(gb_search_t *s)
     gb_hset_free(&s->seen);
     gb_hset_free(&s->crash_sigs);
     gb_hset_free(&s->hang_sigs);
+    gb_free(s->command_line);
     gb_free(s);
 }

@@ -118,6 +118,7 @@ struct gb_search {
     gb_search_stats_t st;
     gb_search_stats_t prev; /* counters of earlier sessions (--resume) */
     uint64_t prev_run_s;
+    char *command_line; /* o.command_line with newlines made spaces, for fuzzer_stats */
     uint64_t last_find_ms, seq;
     uint64_t trace_missing, trace_seen; /* trace runs that wrote no trace / a usable one */
     int sync_failed;        /* a sync step failed inside a pulse */

@@ -12,6 +12,9 @@
 GLASSBOX_LENGTH=0 "$BIN/glassbox" fuzz -q --no-cfg -i "$SRC/harnesses/top/seeds" -o "$WORK/out" \
   -- "$H/top.trace" "$H/top.cov"
 S=$WORK/out/glassbox/fuzzer_stats
+# The whole command line, however long (it was once cut at 63 characters).
+expect_eq command_line "$(stat_of "$S" command_line)" \
+  "glassbox fuzz -q --no-cfg -i $SRC/harnesses/top/seeds -o $WORK/out -- $H/top.trace $H/top.cov"
 expect_eq execs_done "$(stat_of "$S" execs_done)" 16
 expect_eq traces_done "$(stat_of "$S" traces_done)" 16
 expect_eq crashes_seen "$(stat_of "$S" crashes_seen)" 5
