@@ -60,6 +60,10 @@
  * campaign's combined status uses the same period. */
 #define GB_STATUS_EVERY_MS 2000
 
+/* How often a campaign's Glassbox worker writes a status line into
+ * SYNC/.logs/NAME.log: a line a minute is about 1,400 a day. */
+#define GB_LOG_STATUS_EVERY_MS 60000
+
 /* Peers' queues (and a libFuzzer corpus) are read this often: a directory
  * scan per peer is cheap, and others' finds help most while they are new
  * (AFL++ itself syncs far less often, which is why campaign sets

@@ -27,6 +27,7 @@ typedef struct job {
     char name[64];
     pid_t pid;
     int done;
+    int failed; /* ended by itself with a non-zero status or a signal */
 } job_t;
 
 typedef struct camp {
@@ -169,11 +170,12 @@ static int worker_exists(const camp_t *c, const char *name)
 
 static int start_workers(camp_t *c)
 {
-    char self[PATH_MAX], secs[32], tmo[32], lfdir[PATH_MAX];
+    char self[PATH_MAX], secs[32], tmo[32], lfdir[PATH_MAX], every[32];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return -1;
     self[n] = '\0';
+    snprintf(every, sizeof every, "%u", GB_LOG_STATUS_EVERY_MS);
     snprintf(secs, sizeof secs, "%llu", c->secs);
     snprintf(tmo, sizeof tmo, "%llu", c->tmo);
     snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
@@ -187,7 +189,9 @@ static int start_workers(camp_t *c)
         int i = 0;
         argv[i++] = self;
         argv[i++] = "fuzz";
-        argv[i++] = "-q";
+        /* Not -q: its status lines and notes are the worker's log. */
+        argv[i++] = "--status-every";
+        argv[i++] = every;
         if (c->in) {
             argv[i++] = "-i";
             argv[i++] = (char *)c->in;
@@ -229,10 +233,12 @@ static int reap(camp_t *c)
             continue;
         int st;
         pid_t r = waitpid(j->pid, &st, WNOHANG);
-        if (r == j->pid || (r < 0 && errno == ECHILD))
+        if (r == j->pid || (r < 0 && errno == ECHILD)) {
             j->done = 1;
-        else
+            j->failed = r == j->pid && !stop_requested && !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        } else {
             running++;
+        }
     }
     return running;
 }
@@ -286,10 +292,38 @@ static int check_inputs(camp_t *c, gb_err_t *e)
     return gb_mkdirs(logs, e);
 }
 
-static void wait_loop(camp_t *c, gb_statview_t *v)
+/* The last non-empty line of a job's log: why it failed. */
+static void last_log_line(const camp_t *c, const job_t *j, char *out, size_t cap)
+{
+    char log[PATH_MAX], buf[4096];
+    snprintf(log, sizeof log, "%s/.logs/%s.log", c->out, j->name);
+    snprintf(out, cap, "(nothing in its log)");
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    while (fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\r\n")] = '\0';
+        /* status lines may carry terminal escapes; a reason is plain text */
+        size_t n = strlen(buf);
+        if (n && !strchr(buf, '\033')) {
+            n = n < cap ? n : cap - 1;
+            memcpy(out, buf, n);
+            out[n] = '\0';
+        }
+    }
+    fclose(f);
+}
+
+/* Runs until every job has ended, -V, or Ctrl-C. A job that fails on its
+ * own (a worker refusing to start, afl-fuzz giving up) ends the campaign:
+ * returns it, else NULL. */
+static const job_t *wait_loop(camp_t *c, gb_statview_t *v)
 {
     time_t start = time(NULL), last = 0;
     while (!stop_requested && reap(c) > 0) {
+        for (int i = 0; i < c->njobs; i++)
+            if (c->jobs[i].failed)
+                return &c->jobs[i];
         /* every job has its own -V; this is only a backstop */
         if (c->secs && time(NULL) - start > (time_t)c->secs + 60)
             break;
@@ -300,6 +334,10 @@ static void wait_loop(camp_t *c, gb_statview_t *v)
         struct timespec ts = {0, 200000000L};
         nanosleep(&ts, NULL);
     }
+    for (int i = 0; i < c->njobs; i++)
+        if (c->jobs[i].failed)
+            return &c->jobs[i];
+    return NULL;
 }
 
 gb_exit_t gb_cmd_campaign(int argc, char **argv)
@@ -363,8 +401,14 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     }
     gb_statview_t v;
     gb_status_init(&v, stderr);
-    wait_loop(&c, &v);
+    const job_t *failed = wait_loop(&c, &v);
     stop_all(&c, 15);
+    if (failed) {
+        char why[512];
+        last_log_line(&c, failed, why, sizeof why);
+        return gb_cli_error(GB_EXIT_FAIL, "campaign", "%s stopped: %s (log: %s/.logs/%s.log)",
+                            failed->name, why, c.out, failed->name);
+    }
     gb_status_show_sync(&v, c.out, 1);
     return GB_EXIT_OK;
 }
