@@ -124,6 +124,7 @@ static gb_item_t *solve_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t
     }
     c->optimistic = optimistic;
     c->src_id = it->queue_id >= 0 ? it->queue_id : it->src_id;
+    c->depth = it->depth + 1;
     s->st.children++;
     char desc[160];
     child_desc(desc, sizeof desc, it, j, optimistic ? tag : "");
@@ -293,6 +294,7 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         return mine;
     }
     gb_err_t te;
+    s->st.cur_item = it->queue_id;
     gb_trace_t *t = trace_item(s, it, &te);
     s->st.expanded++;
     if (!t && s->trace_missing && !s->trace_seen)
