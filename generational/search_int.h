@@ -40,6 +40,7 @@ typedef struct gb_item {
     int64_t queue_id;    /* id in queue/, or -1 */
     int64_t crash_id;    /* id in crashes/, or -1 */
     int64_t src_id;      /* queue id of the nearest stored ancestor */
+    int64_t src_crash;   /* without one: the crashes/ id of the crashing seed it came from */
     uint32_t depth;      /* 1 for seeds and imports, the parent's + 1 for children */
     int optimistic;      /* made by a relaxed query */
     gb_step_t *predicted; /* expected path prefix, n_predicted entries */
