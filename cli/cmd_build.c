@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* glassbox build: from a harness (one or more sources), the four builds a
+/* glassbox build: from a harness (one or more sources), the six builds a
  * campaign uses: NAME.trace and NAME.cov (glassbox-cc), NAME.lf (libFuzzer
- * + ASan) and NAME.asan (ASan with a file-reading main, to replay). */
+ * + ASan), NAME.asan (ASan with a file-reading main, to replay), and
+ * NAME.afl and NAME.cmplog (afl-clang-fast, for afl-fuzz). */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -100,6 +101,12 @@ static int build_all(build_t *b, const char **failed)
     const char *cov[] = {cc, "--mode=cov", "-O2", "-g"};
     const char *lf[] = {clang, "-O1", "-g", "-fsanitize=fuzzer,address"};
     const char *asan[] = {clang, "-O1", "-g", "-fsanitize=address,undefined"};
+    /* AFL++ at its best beside Glassbox: its own edge instrumentation with
+     * libAFLDriver (-fsanitize=fuzzer under afl-clang-fast), and the same
+     * with cmplog, which afl-fuzz runs as its target with -c 0
+     * (docs/campaign.md, "AFL++ in a campaign"). */
+    const char *afl_cc = cxx ? "afl-clang-fast++" : "afl-clang-fast";
+    const char *afl[] = {afl_cc, "-O2", "-g", "-fsanitize=fuzzer"};
     if (one(b, "trace", trace, 4, NULL) != 0)
         return *failed = "trace", -1;
     if (one(b, "cov", cov, 4, NULL) != 0)
@@ -108,6 +115,14 @@ static int build_all(build_t *b, const char **failed)
         return *failed = "lf (libFuzzer)", -1;
     if (one(b, "asan", asan, 4, rt) != 0)
         return *failed = "asan", -1;
+    setenv("AFL_QUIET", "1", 0);
+    if (one(b, "afl", afl, 4, NULL) != 0)
+        return *failed = "afl (afl-clang-fast)", -1;
+    setenv("AFL_LLVM_CMPLOG", "1", 1);
+    int rc = one(b, "cmplog", afl, 4, NULL);
+    unsetenv("AFL_LLVM_CMPLOG");
+    if (rc != 0)
+        return *failed = "cmplog (afl-clang-fast, AFL_LLVM_CMPLOG=1)", -1;
     return 0;
 }
 
@@ -122,10 +137,12 @@ gb_exit_t gb_cmd_build(int argc, char **argv)
                       "extra compiler flags, space-separated (-I, -D, libraries)"),
     };
     const gb_cmd_t cmd = {"build", "[-o DIR] [-n NAME] [--cflags FLAGS] SOURCE...",
-                          "Builds a libFuzzer-style harness four ways: NAME.trace and NAME.cov\n"
-                          "for glassbox fuzz, NAME.lf (libFuzzer + ASan) and NAME.asan (ASan +\n"
+                          "Builds a libFuzzer-style harness six ways: NAME.trace and NAME.cov\n"
+                          "for glassbox fuzz, NAME.lf (libFuzzer + ASan), NAME.asan (ASan +\n"
                           "UBSan, reads one input file: replays crashes, with a stack for an\n"
-                          "abort too). C++ sources (.cc, .cpp, .cxx) are compiled and linked as\n"
+                          "abort too), and NAME.afl and NAME.cmplog (afl-clang-fast, without and\n"
+                          "with AFL_LLVM_CMPLOG) for afl-fuzz in 'glassbox campaign'.\n"
+                          "C++ sources (.cc, .cpp, .cxx) are compiled and linked as\n"
                           "C++. DIR is created if missing. Compiler output goes to\n"
                           "DIR/NAME.build.log.",
                           opts, GB_N(opts)};

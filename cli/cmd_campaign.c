@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* glassbox campaign: one command for a whole campaign on one sync dir:
- * afl-fuzz -M (and -S) on the cov build, libFuzzer jobs on the libFuzzer
- * build, and N Glassbox workers; one combined status; everything stopped
- * cleanly on Ctrl-C or after -V. Builds nothing. */
+ * afl-fuzz -M (and -S) on AFL++'s own builds (NAME.afl, NAME.cmplog) where
+ * they exist, else on the cov build; libFuzzer jobs on the libFuzzer build;
+ * and N Glassbox workers; one combined status; everything stopped cleanly
+ * on Ctrl-C or after -V. Builds nothing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -32,6 +33,8 @@ typedef struct job {
 
 typedef struct camp {
     const char *in, *out, *tbin, *cbin, *lfbin;
+    const char *aflbin, *cmplogbin, *dict; /* AFL++'s builds (NULL: none), -x */
+    char aflbuf[PATH_MAX], cmplogbuf[PATH_MAX];
     char **targs; /* the target's arguments (@@ = the input file); none: just @@ */
     int ntargs;
     unsigned long long afl, lf, workers, secs, tmo;
@@ -100,13 +103,17 @@ static int start_afl(camp_t *c)
     snprintf(secs, sizeof secs, "%llu", c->secs);
     snprintf(tmo, sizeof tmo, "%llu", c->tmo);
     snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
+    /* The instance that runs cmplog: the only one, else the first
+     * secondary (the main keeps the faster plain build). */
+    unsigned long long cmplog_k = c->afl == 1 ? 0 : 1;
     for (unsigned long long k = 0; k < c->afl; k++) {
         char name[32];
         if (k == 0)
             snprintf(name, sizeof name, "main");
         else
             snprintf(name, sizeof name, "secondary%llu", k);
-        char *argv[24 + MAX_TARGET_ARGS];
+        const char *target = c->aflbin ? c->aflbin : c->cbin;
+        char *argv[28 + MAX_TARGET_ARGS];
         int n = 0;
         argv[n++] = "afl-fuzz";
         argv[n++] = k == 0 ? "-M" : "-S";
@@ -125,11 +132,26 @@ static int start_afl(camp_t *c)
             argv[n++] = "-F";
             argv[n++] = lfdir;
         }
+        if (c->dict) {
+            argv[n++] = "-x";
+            argv[n++] = (char *)c->dict;
+        }
+        /* Debian's AFL++ 4.04c logs comparisons only with the cmplog build
+         * as the target and -c 0; -c CMPLOG_BIN runs the plain target for
+         * the cmplog stage and logs nothing (test e2e.afl_cmplog). */
+        if (c->cmplogbin && k == cmplog_k) {
+            argv[n++] = "-c";
+            argv[n++] = "0";
+            target = c->cmplogbin;
+        }
         argv[n++] = "--";
-        argv[n++] = (char *)c->cbin;
+        argv[n++] = (char *)target;
         for (int k2 = 0; k2 < c->ntargs; k2++)
             argv[n++] = c->targs[k2];
-        if (!c->ntargs)
+        /* A harness without arguments: @@ for Glassbox's cov driver; none
+         * for AFL++'s builds, whose libAFLDriver takes shared-memory input
+         * and aborts in 4.04c when given the @@ file under afl-fuzz. */
+        if (!c->ntargs && target == c->cbin)
             argv[n++] = "@@";
         argv[n] = NULL;
         if (spawn(c, name, argv) != 0)
@@ -148,11 +170,21 @@ static int start_libfuzzer(camp_t *c)
     snprintf(crashes, sizeof crashes, "%s/libfuzzer-crashes", c->out);
     if (gb_mkdirs(dir, NULL) != 0 || gb_mkdirs(crashes, NULL) != 0)
         return -1;
+    char dict[PATH_MAX + 8];
+    snprintf(dict, sizeof dict, "-dict=%s", c->dict ? c->dict : "");
     for (unsigned long long k = 0; k < c->lf; k++) {
         char name[32];
         snprintf(name, sizeof name, "libfuzzer%llu", k + 1);
-        char *argv[] = {(char *)c->lfbin, dir, (char *)c->in, "-reload=1", art,
-                        c->secs ? secs : NULL, NULL};
+        /* libFuzzer at its best: value profiling and the dictionary. */
+        char *argv[10] = {(char *)c->lfbin, dir, "-reload=1", "-use_value_profile=1", art};
+        int n = 5;
+        if (c->in)
+            argv[n++] = (char *)c->in;
+        if (c->dict)
+            argv[n++] = dict;
+        if (c->secs)
+            argv[n++] = secs;
+        argv[n] = NULL;
         if (spawn(c, name, argv) != 0)
             return -1;
     }
@@ -262,6 +294,32 @@ static void stop_all(camp_t *c, unsigned grace_s)
         }
 }
 
+/* AFL++'s own builds: given, or NAME.afl and NAME.cmplog beside a
+ * NAME.cov (what 'glassbox build' makes). Without them afl-fuzz runs on the
+ * cov build, as campaigns did before, and the status says so. */
+static int find_afl_builds(camp_t *c, gb_err_t *e)
+{
+    size_t n = strlen(c->cbin);
+    int beside = n > 4 && !strcmp(c->cbin + n - 4, ".cov") && n - 4 + 8 < PATH_MAX;
+    if (!c->aflbin && beside) {
+        snprintf(c->aflbuf, sizeof c->aflbuf, "%.*s.afl", (int)(n - 4), c->cbin);
+        if (access(c->aflbuf, X_OK) == 0)
+            c->aflbin = c->aflbuf;
+    }
+    if (!c->cmplogbin && beside) {
+        snprintf(c->cmplogbuf, sizeof c->cmplogbuf, "%.*s.cmplog", (int)(n - 4), c->cbin);
+        if (access(c->cmplogbuf, X_OK) == 0)
+            c->cmplogbin = c->cmplogbuf;
+    }
+    if ((c->aflbin && gb_check_executable(c->aflbin, e) != 0) ||
+        (c->cmplogbin && gb_check_executable(c->cmplogbin, e) != 0))
+        return -1;
+    if (c->aflbin && gb_binary_has_marker(c->aflbin, GB_MARKER_COV, e) == 1)
+        return gb_err_set(e, "%s is a Glassbox cov build: --afl-bin wants an afl-clang-fast build",
+                          c->aflbin);
+    return 0;
+}
+
 static int check_inputs(camp_t *c, gb_err_t *e)
 {
     if (!c->resume || c->in) {
@@ -283,6 +341,10 @@ static int check_inputs(camp_t *c, gb_err_t *e)
         return -1;
     if (c->afl && system("command -v afl-fuzz >/dev/null 2>&1") != 0)
         return gb_err_set(e, "afl-fuzz is not on PATH (install afl++, or use --afl 0)");
+    if (c->afl && find_afl_builds(c, e) != 0)
+        return -1;
+    if (c->dict && access(c->dict, R_OK) != 0)
+        return gb_err_set(e, "cannot read the dictionary %s", c->dict);
     if (c->afl + c->lf + c->workers == 0)
         return gb_err_set(e, "nothing to run: --afl, --libfuzzer and --workers are all 0");
     if (c->afl + c->lf + c->workers > MAX_JOBS)
@@ -354,13 +416,24 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
                        "stop everything after this long, 0 = never"),
         GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &c.tmo,
                        "time limit per run, for afl-fuzz and the workers"),
+        GB_OPTION_STR(0, "afl-bin", "BIN", NULL, NULL, &c.aflbin,
+                      "afl-fuzz's target, an afl-clang-fast build; without it NAME.afl beside "
+                      "COV_BIN=NAME.cov, else COV_BIN"),
+        GB_OPTION_STR(0, "cmplog-bin", "BIN", NULL, NULL, &c.cmplogbin,
+                      "an AFL_LLVM_CMPLOG build, run by one afl-fuzz instance with -c 0; "
+                      "without it NAME.cmplog beside NAME.cov, else no cmplog"),
+        GB_OPTION_STR('x', "dict", "FILE", NULL, NULL, &c.dict,
+                      "a dictionary for afl-fuzz (-x) and libFuzzer (-dict=)"),
         GB_OPTION_FLAG(0, "resume", &c.resume, "continue the campaign in OUT"),
     };
     const gb_cmd_t cmd = {"campaign",
                           "-i SEEDS -o SYNC [options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...]",
                           "Runs a whole campaign on one sync directory: afl-fuzz -M main (and -S\n"
-                          "secondaryN) on COV_BIN, libFuzzer jobs on LF_BIN (trading through\n"
-                          "SYNC/libfuzzer), and Glassbox workers, with one combined status. Stops\n"
+                          "secondaryN) on AFL++'s own build (--afl-bin, or NAME.afl beside\n"
+                          "NAME.cov as 'glassbox build' makes it; else COV_BIN), one of them\n"
+                          "with cmplog (-c 0 on NAME.cmplog); libFuzzer jobs on LF_BIN with\n"
+                          "value profiling (trading through SYNC/libfuzzer); and Glassbox\n"
+                          "workers, with one combined status. Stops\n"
                           "them all on Ctrl-C or after -V. Logs: SYNC/.logs/. Builds nothing.\n"
                           "ARGS after a second -- are the target's arguments for whole programs,\n"
                           "with @@ for the input file (as in AFL++); without them the input path\n"
@@ -401,6 +474,13 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     }
     gb_statview_t v;
     gb_status_init(&v, stderr);
+    if (c.afl && !c.aflbin)
+        v.note = "afl-fuzz runs on the Glassbox cov build, not its own: no edges, no cmplog, "
+                 "a fork per input ('glassbox build' makes NAME.afl and NAME.cmplog)";
+    else if (c.afl && !c.cmplogbin)
+        v.note = "afl-fuzz runs without cmplog (no NAME.cmplog beside NAME.cov, no --cmplog-bin)";
+    if (v.note)
+        fprintf(stderr, "glassbox campaign: note: %s\n", v.note);
     const job_t *failed = wait_loop(&c, &v);
     stop_all(&c, 15);
     if (failed) {

@@ -72,6 +72,7 @@ void gb_status_init(gb_statview_t *v, FILE *out)
     v->out = out;
     v->screen = isatty(fileno(out)) && term && strcmp(term, "dumb") != 0;
     v->color = v->screen && !(nc && *nc);
+    v->note = NULL;
 }
 
 static const char *c(const gb_statview_t *v, const char *code) { return v->color ? code : ""; }
@@ -275,5 +276,7 @@ void gb_status_show_sync(gb_statview_t *v, const char *sync_dir, int final)
     }
     closedir(d);
     libfuzzer_row(v, sync_dir);
+    if (v->note)
+        fprintf(v->out, " note: %s\n", v->note);
     fflush(v->out);
 }

@@ -15,6 +15,9 @@ for inst in main glassbox1 glassbox2; do
 done
 [ "$(find "$S/libfuzzer" -type f | wc -l)" -gt 0 ] || fail "the libFuzzer job left an empty corpus"
 grep -q "glassbox1" "$WORK/status.txt" && grep -q "main" "$WORK/status.txt" || fail "no combined status"
+# demo.cov has no demo.afl beside it: AFL++ runs on the cov build, and says so.
+grep -q "note: afl-fuzz runs on the Glassbox cov build" "$WORK/status.txt" ||
+  fail "no note that afl-fuzz runs without its own build"
 [ -z "$(leftovers "$S")" ] || fail "processes left after the campaign: $(leftovers "$S")"
 # Each worker's log holds its status lines (workers once ran with -q).
 for w in glassbox1 glassbox2; do
