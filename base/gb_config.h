@@ -121,4 +121,34 @@
  * few entries instead of one per iteration. */
 #define GB_RT_BACKOFF_FREE 16
 
+/* tmin: the first deletion pass removes blocks of len/16 bytes (rounded up
+ * to a power of two), halving down to single bytes: a few large blocks
+ * catch long runs of junk cheaply, as afl-tmin's schedule does. */
+#define GB_TMIN_START_STEPS 16
+/* tmin: the byte normalised inputs are filled with. '0' rather than 0x00
+ * because text formats stay readable and parsers that stop at NUL keep
+ * reading (afl-tmin's choice too), so the same inputs compare. */
+#define GB_TMIN_NORM_BYTE 0x30
+/* tmin: per-byte normalisation tries blocks of this many bytes first and
+ * splits only a block that cannot go whole: a run of junk costs one run
+ * instead of one per byte; a block of all-needed bytes costs about twice
+ * its length, so the block stays small. */
+#define GB_TMIN_NORM_BLOCK 8
+/* tmin --trace: rounds of "trace the zeroed candidate, solve the first
+ * entry that left the original path" before the solver step gives up: each
+ * is one trace-build run and one query, and a parser's fields rarely need
+ * more than a few repairs each. */
+#define GB_TMIN_MAX_REPAIRS 32
+
+/* tmin --trace: concrete evaluations of path-constraint entries the
+ * zeroing step may spend (each walks one entry's expression): a trace of a
+ * checksum loop has thousands of deep entries, and past this the step
+ * stops and leaves the rest to the runs of the classic passes. */
+#define GB_TMIN_EVAL_BUDGET 2000000
+
+/* tmin: no memory limit by default (afl-tmin's default too): crash mode
+ * runs ASan builds, which reserve terabytes of address space and cannot
+ * start under an RLIMIT_AS of a few GiB. */
+#define GB_TMIN_MEM_LIMIT_MB 0
+
 #endif
