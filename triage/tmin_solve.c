@@ -22,7 +22,6 @@ typedef struct solve {
     gb_pc_info_t *path;   /* its entries, the path candidates must keep */
     size_t npcs;
     uint8_t *read;        /* read[i]: the path constraint reads byte i */
-    int len_read;         /* it reads the input length */
     uint64_t evals;       /* concrete evaluations left (GB_TMIN_EVAL_BUDGET) */
     int kept_any;         /* a candidate of the step kept the property */
 } solve_t;
@@ -61,7 +60,7 @@ static gb_trace_t *trace_of(solve_t *s, const uint8_t *in, size_t len, int *fata
 }
 
 /* Marks the bytes the path constraint reads: its SMT-LIB2 form declares
- * exactly those (bK for byte K, lenK for the length variable). */
+ * exactly those (bK for byte K; lenK, the length variable, is not a byte). */
 static int mark_read(solve_t *s, gb_err_t *e)
 {
     char *text = NULL;
@@ -81,8 +80,7 @@ static int mark_read(solve_t *s, gb_err_t *e)
             unsigned long long k = strtoull(p + 1, NULL, 10);
             if (k < s->c->len)
                 s->read[k] = 1;
-        } else if (strncmp(p, "len", 3) == 0)
-            s->len_read = 1;
+        }
     }
     free(text);
     return 0;
@@ -110,7 +108,6 @@ static int load_current(solve_t *s, gb_err_t *e)
         return gb_err_set(e, "out of memory");
     for (size_t j = 0; j < s->npcs; j++)
         gb_trace_get_pc(s->t0, j, &s->path[j]);
-    s->len_read = 0;
     return mark_read(s, e);
 }
 
@@ -129,8 +126,10 @@ static int try_scratch(solve_t *s, size_t len, int *kept, gb_err_t *e)
 }
 
 /* Step 1: the bytes no entry reads. Deleting them all keeps every read
- * byte's value but moves it, which a length-blind path constraint may
- * allow; else the tail past the last read byte; else they become '0'. */
+ * byte's value but moves it, which a path constraint that reads neither
+ * offsets nor the length may allow; else the tail past the last read byte
+ * (a length that is only compared with a bound often allows it); else
+ * they become '0'. At most three runs. */
 static int drop_unread(solve_t *s, int *deleted, gb_err_t *e)
 {
     gb_tmin_ctx_t *c = s->c;
@@ -144,21 +143,19 @@ static int drop_unread(solve_t *s, int *deleted, gb_err_t *e)
         }
     if (nread == c->len)
         return 0;
-    if (!s->len_read) {
-        for (size_t i = 0; i < c->len; i++)
-            if (s->read[i])
-                c->scratch[kept_n++] = c->buf[i];
-        if (try_scratch(s, kept_n, &kept, e) != 0)
+    for (size_t i = 0; i < c->len; i++)
+        if (s->read[i])
+            c->scratch[kept_n++] = c->buf[i];
+    if (try_scratch(s, kept_n, &kept, e) != 0)
+        return -1;
+    if (!kept && last < c->len) {
+        memcpy(c->scratch, c->buf, last);
+        if (try_scratch(s, last, &kept, e) != 0)
             return -1;
-        if (!kept && last < c->len) {
-            memcpy(c->scratch, c->buf, last);
-            if (try_scratch(s, last, &kept, e) != 0)
-                return -1;
-        }
-        if (kept) {
-            *deleted = 1;
-            return 0;
-        }
+    }
+    if (kept) {
+        *deleted = 1;
+        return 0;
     }
     memcpy(c->scratch, c->buf, c->len);
     for (size_t i = 0; i < c->len; i++)
@@ -204,21 +201,21 @@ static size_t divergence(const solve_t *s, const gb_trace_t *t)
 /* Step 2a: every read byte '0' at once, then, while the zeroed candidate
  * leaves the original path, trace it and ask the solver to take the
  * original direction at the first entry where it left (bytes the query
- * does not choose stay '0'). The candidate is in c->scratch. 1 when it
+ * does not choose stay '0'). Built in `x` (c->cap bytes): 1 when it
  * follows the whole path, 0 when not within GB_TMIN_MAX_REPAIRS. */
-static int zero_and_repair(solve_t *s, size_t *len, gb_err_t *e)
+static int zero_and_repair(solve_t *s, uint8_t *x, size_t *len, gb_err_t *e)
 {
     gb_tmin_ctx_t *c = s->c;
-    memcpy(c->scratch, c->buf, c->len);
+    memcpy(x, c->buf, c->len);
     *len = c->len;
     for (size_t i = 0; i < c->len; i++)
         if (s->read[i])
-            c->scratch[i] = NORM;
+            x[i] = NORM;
     for (unsigned round = 0; round < GB_TMIN_MAX_REPAIRS; round++) {
-        if (path_holds(s, c->scratch, *len, NULL))
+        if (path_holds(s, x, *len, NULL))
             return 1;
         int fatal;
-        gb_trace_t *t = trace_of(s, c->scratch, *len, &fatal, e);
+        gb_trace_t *t = trace_of(s, x, *len, &fatal, e);
         if (!t)
             return fatal ? -1 : 0;
         size_t d = divergence(s, t);
@@ -226,7 +223,7 @@ static int zero_and_repair(solve_t *s, size_t *len, gb_err_t *e)
         memset(&f, 0, sizeof f);
         int fr = -1;
         if (d != SIZE_MAX) {
-            gb_solver_set_input(s->solver, c->scratch, *len);
+            gb_solver_set_input(s->solver, x, *len);
             c->st->z3_queries++;
             gb_err_t fe;
             fr = gb_solver_flip(s->solver, t, d, &f, &fe);
@@ -238,23 +235,22 @@ static int zero_and_repair(solve_t *s, size_t *len, gb_err_t *e)
             return 0;
         }
         size_t nl;
-        uint8_t *next = gb_model_apply(c->scratch, *len, &f.model, c->cap, &nl);
+        uint8_t *next = gb_model_apply(x, *len, &f.model, c->cap, &nl);
         gb_flip_clear(&f);
         if (!next)
             return gb_err_set(e, "out of memory");
-        memcpy(c->scratch, next, nl);
+        memcpy(x, next, nl);
         *len = nl;
         gb_free(next);
     }
-    return path_holds(s, c->scratch, *len, NULL);
+    return path_holds(s, x, *len, NULL);
 }
 
-/* Step 2b (when 2a's candidate does not keep the property): read bytes
- * zeroed a span at a time, halving a span whose zeroing breaks the path,
- * judged by concrete evaluation alone; one run checks the result. */
-static void zero_span(solve_t *s, size_t at, size_t n)
+/* Step 2b: read bytes zeroed a span at a time, halving a span whose
+ * zeroing breaks the path, judged by concrete evaluation alone: bytes
+ * that must keep their value keep the original one. */
+static void zero_span(solve_t *s, uint8_t *x, size_t at, size_t n)
 {
-    uint8_t *x = s->c->scratch;
     uint8_t old[GB_TMIN_NORM_BLOCK * 64];
     size_t todo = 0;
     if (n > sizeof old)
@@ -269,39 +265,64 @@ static void zero_span(solve_t *s, size_t at, size_t n)
     if (todo == 0 || path_holds(s, x, s->c->len, NULL))
         return;
     memcpy(x + at, old, n);
-    if (n > 1 && todo > 0 && s->evals) {
-        zero_span(s, at, n / 2);
-        zero_span(s, at + n / 2, n - n / 2);
+    if (n > 1 && todo > 1 && s->evals) {
+        zero_span(s, x, at, n / 2);
+        zero_span(s, x, at + n / 2, n - n / 2);
     }
 }
 
-static int zero_greedy(solve_t *s, gb_err_t *e)
+static void zero_greedy(solve_t *s, uint8_t *x)
 {
     gb_tmin_ctx_t *c = s->c;
-    memcpy(c->scratch, c->buf, c->len);
+    memcpy(x, c->buf, c->len);
     const size_t span = GB_TMIN_NORM_BLOCK * 64;
     for (size_t at = 0; at < c->len && s->evals; at += span)
-        zero_span(s, at, c->len - at < span ? c->len - at : span);
-    if (memcmp(c->scratch, c->buf, c->len) == 0)
-        return 0;
-    int kept;
-    return try_scratch(s, c->len, &kept, e);
+        zero_span(s, x, at, c->len - at < span ? c->len - at : span);
 }
 
+static size_t zeros(const uint8_t *x, size_t n)
+{
+    size_t z = 0;
+    for (size_t i = 0; i < n; i++)
+        z += x[i] == NORM;
+    return z;
+}
+
+/* Step 2: both candidates are built without a predicate run; the one with
+ * more '0' bytes (no longer than the other) is run first, the other only
+ * when it is refused. At most two runs. */
 static int zero_read(solve_t *s, gb_err_t *e)
 {
-    size_t len;
-    int r = zero_and_repair(s, &len, e);
-    if (r < 0)
-        return -1;
-    if (r) {
-        int kept;
-        if (try_scratch(s, len, &kept, e) != 0)
-            return -1;
-        if (kept)
-            return 0;
+    gb_tmin_ctx_t *c = s->c;
+    uint8_t *rep = gb_malloc(c->cap + 1), *gr = gb_malloc(c->cap + 1);
+    if (!rep || !gr) {
+        gb_free(rep);
+        gb_free(gr);
+        return gb_err_set(e, "out of memory");
     }
-    return zero_greedy(s, e);
+    size_t rlen = 0;
+    int ok = zero_and_repair(s, rep, &rlen, e);
+    zero_greedy(s, gr);
+    size_t glen = c->len;
+    int rc = ok < 0 ? -1 : 0;
+    const uint8_t *cand[2] = {gr, ok > 0 ? rep : NULL};
+    size_t clen[2] = {glen, rlen};
+    if (cand[1] && rlen <= glen && zeros(rep, rlen) > zeros(gr, glen)) {
+        cand[0] = rep, cand[1] = gr;
+        clen[0] = rlen, clen[1] = glen;
+    }
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        if (!cand[k] || (clen[k] == c->len && memcmp(cand[k], c->buf, c->len) == 0))
+            continue;
+        int kept;
+        memcpy(c->scratch, cand[k], clen[k]);
+        rc = try_scratch(s, clen[k], &kept, e);
+        if (kept)
+            break;
+    }
+    gb_free(rep);
+    gb_free(gr);
+    return rc;
 }
 
 static int solve_steps(solve_t *s, gb_err_t *e)
@@ -312,14 +333,19 @@ static int solve_steps(solve_t *s, gb_err_t *e)
         s->c->st->solver_note = GB_TMIN_NOTE_NOTRACE;
         return 0;
     }
-    int deleted;
-    if (drop_unread(s, &deleted, e) != 0)
-        return -1;
-    /* Deletion moved the read bytes: their offsets come from a new trace. */
-    if (deleted && load_current(s, e) != 0)
-        return -1;
-    if (!s->t0)
-        return 0;
+    /* A deletion moves the read bytes: their offsets come from a new
+     * trace, and the unread bytes it shows get their own turn. */
+    for (int k = 0; k < 3; k++) {
+        int deleted;
+        if (drop_unread(s, &deleted, e) != 0)
+            return -1;
+        if (!deleted)
+            break;
+        if (load_current(s, e) != 0)
+            return -1;
+        if (!s->t0)
+            return 0;
+    }
     return zero_read(s, e);
 }
 
