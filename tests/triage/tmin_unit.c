@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gb_tmin on predicates without processes: what it keeps, that it never
+ * asks about the same bytes twice, the run limit, and a failing predicate. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "triage.h"
+
+typedef struct probe {
+    int (*holds)(const uint8_t *in, size_t len);
+    unsigned calls, repeats;
+    unsigned fail_after; /* 0 = never fail */
+    uint64_t *seen;      /* hashes of the candidates asked about */
+    size_t nseen;
+} probe_t;
+
+static int pred(void *ctx, const uint8_t *in, size_t len, gb_err_t *e)
+{
+    probe_t *p = ctx;
+    uint64_t h = gb_hash64(in, len, len);
+    for (size_t i = 0; i < p->nseen; i++)
+        p->repeats += p->seen[i] == h;
+    uint64_t *grown = realloc(p->seen, (p->nseen + 1) * sizeof *grown);
+    if (grown) {
+        p->seen = grown;
+        p->seen[p->nseen++] = h;
+    }
+    if (p->fail_after && ++p->calls >= p->fail_after)
+        return gb_err_set(e, "predicate broke");
+    p->calls += !p->fail_after;
+    return p->holds(in, len);
+}
+
+static int has_bug(const uint8_t *in, size_t len)
+{
+    for (size_t i = 0; i + 4 <= len; i++)
+        if (memcmp(in + i, "BUG!", 4) == 0)
+            return 1;
+    return 0;
+}
+
+/* An 'X' first and at least ten bytes: the other nine become '0'. */
+static int x_and_ten(const uint8_t *in, size_t len) { return len >= 10 && in[0] == 'X'; }
+
+static int never(const uint8_t *in, size_t len)
+{
+    (void)in;
+    (void)len;
+    return 0;
+}
+
+static uint8_t *junk(size_t n, uint64_t seed)
+{
+    uint8_t *d = malloc(n);
+    for (size_t i = 0; d && i < n; i++)
+        d[i] = (uint8_t)('a' + check_xorshift(&seed) % 26); /* lower case: no "BUG!" */
+    return d;
+}
+
+static int minimise(probe_t *p, const uint8_t *in, size_t len, uint64_t max_runs, uint8_t **out,
+                    size_t *olen, gb_tmin_stats_t *st, gb_err_t *e)
+{
+    gb_tmin_opts_t o = {.pred = pred, .ctx = p, .max_runs = max_runs};
+    return gb_tmin(&o, in, len, out, olen, st, e);
+}
+
+static void test_substring(void)
+{
+    uint8_t *in = junk(3000, 7);
+    memcpy(in + 1711, "BUG!", 4);
+    probe_t p = {.holds = has_bug};
+    uint8_t *out = NULL;
+    size_t olen = 0;
+    gb_tmin_stats_t st;
+    gb_err_t e;
+    CHECK(minimise(&p, in, 3000, 0, &out, &olen, &st, &e) == 0);
+    CHECK_MSG(olen == 4 && memcmp(out, "BUG!", 4) == 0, "kept %zu bytes", olen);
+    CHECK(st.len_in == 3000 && st.len_out == olen);
+    CHECK_MSG(st.runs == p.nseen, "runs %llu, asked %zu", (unsigned long long)st.runs, p.nseen);
+    CHECK_MSG(p.repeats == 0, "%u candidates asked about twice", p.repeats);
+    /* Deletion of halving blocks finds 4 bytes in 3000 in far fewer runs
+     * than one per byte. */
+    CHECK_MSG(st.runs < 600, "%llu runs", (unsigned long long)st.runs);
+    free(p.seen);
+    gb_free(out);
+    free(in);
+}
+
+static void test_normalise(void)
+{
+    uint8_t *in = junk(500, 11);
+    in[0] = 'X';
+    probe_t p = {.holds = x_and_ten};
+    uint8_t *out = NULL;
+    size_t olen = 0;
+    gb_tmin_stats_t st;
+    gb_err_t e;
+    CHECK(minimise(&p, in, 500, 0, &out, &olen, &st, &e) == 0);
+    CHECK_MSG(olen == 10 && memcmp(out, "X000000000", 10) == 0, "got %zu bytes '%.*s'", olen,
+              (int)olen, (const char *)out);
+    CHECK(p.repeats == 0);
+    free(p.seen);
+    gb_free(out);
+    free(in);
+}
+
+static void test_limits(void)
+{
+    uint8_t *in = junk(400, 3);
+    memcpy(in + 100, "BUG!", 4);
+    probe_t p = {.holds = has_bug};
+    uint8_t *out = NULL;
+    size_t olen = 0;
+    gb_tmin_stats_t st;
+    gb_err_t e;
+    CHECK(minimise(&p, in, 400, 5, &out, &olen, &st, &e) == 0);
+    CHECK_MSG(st.runs == 5 && p.nseen == 5, "runs %llu", (unsigned long long)st.runs);
+    CHECK(olen <= 400 && has_bug(out, olen));
+    free(p.seen);
+    gb_free(out);
+
+    probe_t n = {.holds = never};
+    CHECK(minimise(&n, in, 400, 0, &out, &olen, &st, &e) == 0);
+    CHECK(olen == 400 && memcmp(out, in, 400) == 0);
+    free(n.seen);
+    gb_free(out);
+
+    probe_t f = {.holds = has_bug, .fail_after = 3};
+    out = NULL;
+    CHECK(minimise(&f, in, 400, 0, &out, &olen, &st, &e) == -1);
+    CHECK(strcmp(e.msg, "predicate broke") == 0 && out == NULL);
+    free(f.seen);
+
+    gb_tmin_opts_t bad = {0};
+    CHECK(gb_tmin(&bad, in, 400, &out, &olen, &st, &e) == -1);
+    gb_tmin_opts_t notrace = {.pred = pred, .ctx = &p, .trace_bin = "/nonexistent"};
+    probe_t q = {.holds = has_bug};
+    notrace.ctx = &q;
+    CHECK(gb_tmin(&notrace, in, 400, &out, &olen, &st, &e) == -1); /* no work_dir */
+    free(q.seen);
+    free(in);
+}
+
+int main(void)
+{
+    test_substring();
+    test_normalise();
+    test_limits();
+    return check_exit("triage.tmin.unit");
+}
