@@ -84,8 +84,10 @@ static int normalise_values(gb_tmin_ctx_t *c, int *changed, gb_err_t *e)
 }
 
 /* Normalises [at, at+n) as a whole; when that does not keep the property
- * and the block is longer than one byte, its halves are tried on their
- * own. Blocks already all '0' cost nothing. */
+ * its bytes are tried one by one. Halving instead would cost nearly two
+ * runs a byte where nothing can change (packed headers, checksummed
+ * chunks); this costs one more run per block at worst. Blocks already all
+ * '0' cost nothing. */
 static int normalise_span(gb_tmin_ctx_t *c, size_t at, size_t n, int *changed, gb_err_t *e)
 {
     size_t todo = 0;
@@ -103,14 +105,13 @@ static int normalise_span(gb_tmin_ctx_t *c, size_t at, size_t n, int *changed, g
         *changed = 1;
         return 0;
     }
-    if (n == 1)
-        return 0;
     /* One byte left to change is exactly the candidate just refused. */
-    if (todo == 1)
+    if (n == 1 || todo == 1)
         return 0;
-    if (normalise_span(c, at, n / 2, changed, e) != 0)
-        return -1;
-    return normalise_span(c, at + n / 2, n - n / 2, changed, e);
+    for (size_t i = at; i < at + n && !c->out_of_runs; i++)
+        if (normalise_span(c, i, 1, changed, e) != 0)
+            return -1;
+    return 0;
 }
 
 /* Per-block then per-byte normalisation, in blocks of GB_TMIN_NORM_BLOCK:
