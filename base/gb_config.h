@@ -151,4 +151,36 @@
  * start under an RLIMIT_AS of a few GiB. */
 #define GB_TMIN_MEM_LIMIT_MB 0
 
+/* ---- Crash triage (triage/: crash.c, triage, replay) --------------------- */
+
+/* Frames in a crash state: ClusterFuzz's choice. Fewer merges distinct
+ * bugs that share a helper (a parser's read_u32); more splits one bug
+ * reached from several callers' callers into many buckets. */
+#define GB_CRASH_STATE_FRAMES 3
+
+/* Stack frames kept per crash: deeper recursion (a stack overflow) adds
+ * nothing to the state and would only bloat crash.json. */
+#define GB_CRASH_MAX_FRAMES 256
+
+/* Bytes of a sanitizer log read per run (its end, where the report is):
+ * a report is a few KiB, a target that prints in a loop must not cost
+ * the triage its memory. */
+#define GB_SANREP_MAX_BYTES (1u << 20)
+
+/* Runs per crashing input in triage: a bug that does not show in every
+ * one of them is flaky. Three tells a 50% bug from a solid one with
+ * probability 3/4 at a cost of three runs. */
+#define GB_TRIAGE_RUNS 3
+
+/* Time limit per run of an ASan/UBSan build in triage and replay (-t):
+ * sanitizer builds run two to three times slower than the cov build and
+ * start slower (shadow memory), so the fuzzing limit would turn slow
+ * crashes into timeouts. */
+#define GB_TRIAGE_TIMEOUT_MS 3000
+
+/* llvm-symbolizer's time to answer one address (loading a large binary's
+ * debug info the first time included); a symbolizer that takes longer is
+ * dropped and frames stay module+offset. */
+#define GB_SYMBOLIZER_TIMEOUT_MS 10000
+
 #endif

@@ -43,6 +43,8 @@ typedef struct gb_crash_target {
     unsigned timeout_ms;    /* 0 = GB_RUN_TIMEOUT_MS */
     unsigned mem_limit_mb;  /* 0 = none */
     const char *symbolizer; /* llvm-symbolizer to use; NULL = found on PATH, or none */
+    int detect_leaks;       /* 1: LeakSanitizer on (libFuzzer's leak-* inputs); 0 = off */
+    int no_symbolizer;      /* 1: never start one (frames stay module+offset) */
 } gb_crash_target_t;
 
 /* Runs inputs on one target: through the AFL++ forkserver when the binary
@@ -61,6 +63,69 @@ int gb_crash_probe(gb_crash_runner_t *r, const uint8_t *in, size_t len, gb_crash
 void gb_crash_clear(gb_crash_t *c);
 /* 1 when both crashed with the same (type, state). */
 int gb_crash_same(const gb_crash_t *a, const gb_crash_t *b);
+
+/* What a runner found out about its target when it started. */
+typedef struct gb_crash_runner_info {
+    int forkserver;  /* 1: runs go through the AFL++ forkserver */
+    int asan, ubsan; /* the binary carries AddressSanitizer / UBSan */
+    int symbolizer;  /* 1: an llvm-symbolizer is running (0: frames stay module+offset) */
+    const char *sanitizer_env[3]; /* "ASAN_OPTIONS=...", "UBSAN_OPTIONS=...", NULL:
+                                     what each run gets (log_path aside) */
+} gb_crash_runner_info_t;
+
+/* Valid while the runner lives. */
+void gb_crash_runner_info(const gb_crash_runner_t *r, gb_crash_runner_info_t *info);
+
+/* The crash state of frames[0..n): the top GB_CRASH_STATE_FRAMES frames
+ * left after dropping sanitizer runtime, libc and fuzzing-driver frames
+ * (docs/triage.md), '\n'-separated, into state (always NUL-ended). */
+void gb_crash_state(const gb_frame_t *frames, size_t n, char *state, size_t cap);
+/* 1 when the frame is dropped from the crash state (same rules). */
+int gb_frame_ignored(const gb_frame_t *f);
+
+/* ---- Sanitizer reports (sanrep.c) ---------------------------------------- */
+
+/* What a sanitizer report says. Untrusted text: the parser reads at most
+ * `len` bytes, needs no NUL, and never fails on garbage (found = 0). */
+typedef struct gb_sanrep {
+    int found;            /* 1: an ASan / UBSan / LSan / libFuzzer report header was seen */
+    char sanitizer[32];   /* "AddressSanitizer", "UndefinedBehaviorSanitizer", ... */
+    char type[128];       /* crash type as in gb_crash_t; "" when the report does not say
+                             (libFuzzer's "deadly signal": the caller uses the signal) */
+    int has_address;      /* the faulting address is known */
+    uint64_t address;
+    gb_frame_t *frames;   /* the first stack after the header, top first (malloc'd) */
+    size_t nframes;
+    int symbolized;       /* 1 when some frame came with a function name */
+} gb_sanrep_t;
+
+/* 0, or -1 only when out of memory. Free with gb_sanrep_clear. */
+int gb_sanrep_parse(const char *text, size_t len, gb_sanrep_t *out, gb_err_t *e);
+void gb_sanrep_clear(gb_sanrep_t *r);
+
+/* ---- Symbolizer (symbolize.c) -------------------------------------------- */
+
+/* One long-lived llvm-symbolizer coprocess with a cache of answers. */
+typedef struct gb_symbolizer gb_symbolizer_t;
+
+/* `path` NULL = llvm-symbolizer, then llvm-symbolizer-14, on PATH. -1 with a
+ * message when none runs. */
+int gb_symbolizer_new(const char *path, gb_symbolizer_t **out, gb_err_t *e);
+void gb_symbolizer_free(gb_symbolizer_t *s); /* NULL is ok */
+
+/* Replaces each frame that has a module but no function by what the
+ * symbolizer says (one frame per inlined function, innermost first).
+ * Frames it cannot resolve stay as they are. 0, or -1 when out of memory
+ * (the frames are unchanged). A symbolizer that dies or hangs is dropped:
+ * later calls change nothing. */
+int gb_symbolize_frames(gb_symbolizer_t *s, gb_frame_t **frames, size_t *n, gb_err_t *e);
+
+/* ---- Binaries (elf.c) ---------------------------------------------------- */
+
+/* The GNU build id (NT_GNU_BUILD_ID) of an ELF file as lowercase hex into
+ * out (at most 40 bytes of id: 81 chars). 1 found, 0 none, -1 unreadable. */
+int gb_elf_build_id(const char *path, char out[81], gb_err_t *e);
+
 
 /* ==== Input minimisation (tmin.c, tmin_pred.c, tmin_solve.c) =========== */
 
