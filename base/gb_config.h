@@ -134,6 +134,10 @@
  * instead of one per byte; a block of all-needed bytes costs about twice
  * its length, so the block stays small. */
 #define GB_TMIN_NORM_BLOCK 8
+/* tmin: the first normalisation halves a block that cannot become '0'
+ * whole down to this size: below it, the two runs a level cost more than
+ * the byte steps that follow spend on what is left. */
+#define GB_TMIN_COARSE_MIN 4
 /* tmin --trace: rounds of "trace the zeroed candidate, solve the first
  * entry that left the original path" before the solver step gives up: each
  * is one trace-build run and one query, and a parser's fields rarely need

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* glassbox tmin: shrinks one input while it keeps its crash state or its
  * coverage (gb_tmin in triage/), and says by how much. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -44,16 +46,29 @@ static int make_work(tmin_cli_t *c, gb_err_t *e)
     return 0;
 }
 
-static void remove_work(tmin_cli_t *c)
+/* Empties and removes the work directory (made by make_work, so all in
+ * it is ours); symlinks are removed, never followed. */
+static void remove_tree(const char *dir)
 {
-    const char *names[] = {"cur", "tmin-trace.in", "tmin.gbt"};
-    char p[4200];
-    for (size_t i = 0; i < GB_N(names); i++) {
-        snprintf(p, sizeof p, "%s/%s", c->work, names[i]);
-        unlink(p);
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char p[4400];
+    while (d && (de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+        struct stat sb;
+        if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+            remove_tree(p);
+        else
+            unlink(p);
     }
-    rmdir(c->work);
+    if (d)
+        closedir(d);
+    rmdir(dir);
 }
+
+static void remove_work(tmin_cli_t *c) { remove_tree(c->work); }
 
 static void report(const tmin_cli_t *c, const char *mode, const gb_tmin_stats_t *st)
 {
@@ -130,6 +145,64 @@ static gb_exit_t run_coverage(tmin_cli_t *c, const uint8_t *data, size_t len)
     return rc;
 }
 
+/* A crash runner for BIN with its own scratch dir under the work dir. */
+static int crash_runner(tmin_cli_t *c, gb_crash_runner_t **r, gb_err_t *e)
+{
+    char dir[4300];
+    snprintf(dir, sizeof dir, "%s/crash", c->work);
+    gb_crash_target_t ct = {.bin = c->bin,
+                            .args = c->args,
+                            .nargs = c->nargs,
+                            .work_dir = dir,
+                            .timeout_ms = (unsigned)c->t,
+                            .mem_limit_mb = (unsigned)c->mem};
+    return gb_crash_runner_new(&ct, r, e);
+}
+
+/* Crash mode. With `probe_first` (no --mode) an input that does not crash
+ * goes to coverage mode instead: *coverage = 1 and nothing is printed. */
+static gb_exit_t run_crash(tmin_cli_t *c, const uint8_t *data, size_t len, int probe_first,
+                           int *coverage)
+{
+    gb_crash_runner_t *r = NULL;
+    gb_tmin_crash_t *cr = NULL;
+    gb_err_t e;
+    gb_exit_t rc;
+    *coverage = 0;
+    if (crash_runner(c, &r, &e) != 0)
+        return gb_cli_fail("tmin", e.msg);
+    if (probe_first) {
+        gb_crash_t probe;
+        memset(&probe, 0, sizeof probe);
+        if (gb_crash_probe(r, data, len, &probe, &e) != 0) {
+            gb_crash_runner_free(r);
+            return gb_cli_fail("tmin", e.msg);
+        }
+        *coverage = !probe.crashed || probe.run.status == GB_RUN_TIMEOUT;
+        gb_crash_clear(&probe);
+        if (*coverage) {
+            gb_crash_runner_free(r);
+            return GB_EXIT_OK;
+        }
+    }
+    if (gb_tmin_crash_new(r, data, len, &cr, &e) != 0)
+        rc = gb_cli_fail("tmin", e.msg);
+    else
+        rc = minimise(c, "crash", gb_tmin_crash_pred, cr, data, len);
+    if (rc == GB_EXIT_OK) {
+        const gb_crash_t *ref = gb_tmin_crash_ref(cr);
+        char state[sizeof ref->state];
+        snprintf(state, sizeof state, "%s", ref->state);
+        for (char *q = state; *q; q++)
+            if (*q == '\n')
+                *q = ' ';
+        printf("tmin: kept crash: %s in %s\n", ref->type, state);
+    }
+    gb_tmin_crash_free(cr);
+    gb_crash_runner_free(r);
+    return rc;
+}
+
 /* Checks what can be checked before anything runs. */
 static gb_exit_t check_args(const tmin_cli_t *c)
 {
@@ -165,7 +238,11 @@ static gb_exit_t run(tmin_cli_t *c)
         gb_free(data);
         return gb_cli_fail("tmin", e.msg);
     }
-    rc = run_coverage(c, data, len);
+    int coverage = c->mode && strcmp(c->mode, "coverage") == 0;
+    if (!coverage)
+        rc = run_crash(c, data, len, !c->mode, &coverage);
+    if (coverage)
+        rc = run_coverage(c, data, len);
     remove_work(c);
     gb_free(data);
     return rc;

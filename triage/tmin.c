@@ -127,24 +127,42 @@ static int normalise_bytes(gb_tmin_ctx_t *c, int *changed, gb_err_t *e)
     return 0;
 }
 
-/* Before the first deletion: blocks of len/16 set to '0' whole, one run
- * each. Junk then reads as runs of equal blocks, which deletion skips
- * after the first that cannot go, and the value step has fewer values. */
+/* Sets [at, at+n) to '0' whole; a block that cannot go whole is halved
+ * down to GB_TMIN_COARSE_MIN bytes, so the few bytes that matter are
+ * fenced in at about two runs per level. */
+static int coarse_span(gb_tmin_ctx_t *c, size_t at, size_t n, int *changed, gb_err_t *e)
+{
+    size_t todo = 0;
+    for (size_t i = at; i < at + n; i++)
+        todo += c->buf[i] != GB_TMIN_NORM_BYTE;
+    if (todo == 0 || c->out_of_runs)
+        return 0;
+    memcpy(c->scratch, c->buf, c->len);
+    memset(c->scratch + at, GB_TMIN_NORM_BYTE, n);
+    int r = gb_tmin_try(c, c->scratch, c->len, e);
+    if (r < 0)
+        return -1;
+    if (r) {
+        gb_tmin_take(c, c->scratch, c->len);
+        *changed = 1;
+        return 0;
+    }
+    if (n / 2 < GB_TMIN_COARSE_MIN || todo == 1)
+        return 0;
+    if (coarse_span(c, at, n / 2, changed, e) != 0)
+        return -1;
+    return coarse_span(c, at + n / 2, n - n / 2, changed, e);
+}
+
+/* Before the first deletion: blocks of len/16 set to '0' (coarse_span).
+ * Junk then reads as runs of equal blocks, which deletion skips after the
+ * first that cannot go, and the value step has fewer values to try. */
 static int normalise_coarse(gb_tmin_ctx_t *c, int *changed, gb_err_t *e)
 {
     size_t blk = pow2_at_least(c->len / GB_TMIN_START_STEPS);
-    for (size_t at = 0; at < c->len && !c->out_of_runs; at += blk) {
-        size_t n = c->len - at < blk ? c->len - at : blk;
-        memcpy(c->scratch, c->buf, c->len);
-        memset(c->scratch + at, GB_TMIN_NORM_BYTE, n);
-        int r = gb_tmin_try(c, c->scratch, c->len, e);
-        if (r < 0)
+    for (size_t at = 0; at < c->len && !c->out_of_runs; at += blk)
+        if (coarse_span(c, at, c->len - at < blk ? c->len - at : blk, changed, e) != 0)
             return -1;
-        if (r) {
-            gb_tmin_take(c, c->scratch, c->len);
-            *changed = 1;
-        }
-    }
     return 0;
 }
 
