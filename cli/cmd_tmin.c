@@ -196,7 +196,7 @@ static gb_exit_t run_crash(tmin_cli_t *c, const uint8_t *data, size_t len, int p
         for (char *q = state; *q; q++)
             if (*q == '\n')
                 *q = ' ';
-        printf("tmin: kept crash: %s in %s\n", ref->type, state);
+        printf("tmin: kept crash: %s in %s\n", ref->type, *state ? state : "(no frames)");
     }
     gb_tmin_crash_free(cr);
     gb_crash_runner_free(r);
