@@ -198,11 +198,112 @@ static size_t divergence(const solve_t *s, const gb_trace_t *t)
     return SIZE_MAX;
 }
 
-/* Step 2a: every read byte '0' at once, then, while the zeroed candidate
- * leaves the original path, trace it and ask the solver to take the
- * original direction at the first entry where it left (bytes the query
- * does not choose stay '0'). Built in `x` (c->cap bytes): 1 when it
- * follows the whole path, 0 when not within GB_TMIN_MAX_REPAIRS. */
+/* 1 when entry j of the original path holds on `x` (one evaluation). */
+static int entry_holds(solve_t *s, size_t j, const uint8_t *x, size_t len)
+{
+    if (s->evals == 0)
+        return 0;
+    s->evals--;
+    return gb_trace_eval_pc(s->t0, j, x, len) == 1;
+}
+
+/* 1 when entries 0..j of the original path hold on `x`. */
+static int prefix_holds(solve_t *s, size_t j, const uint8_t *x, size_t len)
+{
+    for (size_t k = 0; k <= j; k++)
+        if (!entry_holds(s, k, x, len))
+            return 0;
+    return 1;
+}
+
+/* Gives one zeroed byte its original value back when that alone makes
+ * entry j hold again (a magic byte, an offset, a pinned address): 1 done,
+ * 0 no single byte does. Evaluation only. */
+static int restore_one(solve_t *s, size_t j, uint8_t *x, size_t len)
+{
+    const uint8_t *orig = s->c->buf;
+    size_t n = len < s->c->len ? len : s->c->len;
+    for (size_t i = 0; i < n && s->evals; i++) {
+        if (x[i] == orig[i])
+            continue;
+        uint8_t v = x[i];
+        x[i] = orig[i];
+        if (entry_holds(s, j, x, len))
+            return 1;
+        x[i] = v;
+    }
+    return 0;
+}
+
+/* Asks the solver to put the candidate back on the original path where
+ * its own trace left it; the model's bytes are written over `x`. 1 done,
+ * 0 no model (or no divergence to flip), -1 fatal. */
+static int solver_repair(solve_t *s, uint8_t *x, size_t *len, gb_err_t *e)
+{
+    gb_tmin_ctx_t *c = s->c;
+    int fatal;
+    gb_trace_t *t = trace_of(s, x, *len, &fatal, e);
+    if (!t)
+        return fatal ? -1 : 0;
+    size_t d = divergence(s, t);
+    gb_flip_t f;
+    memset(&f, 0, sizeof f);
+    int fr = -1;
+    if (d != SIZE_MAX) {
+        gb_solver_set_input(s->solver, x, *len);
+        c->st->z3_queries++;
+        gb_err_t fe;
+        fr = gb_solver_flip(s->solver, t, d, &f, &fe);
+        gb_solver_set_input(s->solver, NULL, 0);
+    }
+    gb_trace_free(t);
+    if (fr != 0 || f.status != GB_Q_SAT) {
+        gb_flip_clear(&f);
+        return 0;
+    }
+    /* The model's bytes at the same length first: a model that also sets
+     * the length variable (any length past a bound would do) would move
+     * every fixed offset of the original path. */
+    uint8_t *same = gb_malloc(*len + 1);
+    if (!same) {
+        gb_flip_clear(&f);
+        return gb_err_set(e, "out of memory");
+    }
+    memcpy(same, x, *len);
+    for (size_t k = 0; k < f.model.n; k++)
+        if (!gbt_is_len_offset(f.model.offsets[k]) && f.model.offsets[k] < *len)
+            same[f.model.offsets[k]] = f.model.values[k];
+    int kept_len = d < s->npcs && prefix_holds(s, d, same, *len);
+    if (kept_len)
+        memcpy(x, same, *len);
+    gb_free(same);
+    if (kept_len) {
+        gb_flip_clear(&f);
+        return 1;
+    }
+    /* Else the length it asks for, but never longer: the step is to
+     * shrink, and a longer candidate that kept the property would leave
+     * the classic passes further to go. */
+    size_t nl;
+    uint8_t *next = gb_model_apply(x, *len, &f.model, *len, &nl);
+    gb_flip_clear(&f);
+    if (!next)
+        return gb_err_set(e, "out of memory");
+    memcpy(x, next, nl);
+    *len = nl;
+    gb_free(next);
+    return 1;
+}
+
+/* Step 2a: every read byte '0' at once, then, while the original path
+ * constraint (evaluated on the candidate) has an entry that no longer
+ * holds: one byte given back its original value when that alone fixes the
+ * entry, else the solver asked for the original direction at the first
+ * entry where the candidate's own trace left the path (bytes the query
+ * does not choose stay '0'): a sum or a length field is recomputed instead
+ * of blocking normalisation. Built in `x` (c->cap bytes): 1 when it
+ * follows the whole path, 0 when not within GB_TMIN_MAX_REPAIRS solver
+ * rounds. */
 static int zero_and_repair(solve_t *s, uint8_t *x, size_t *len, gb_err_t *e)
 {
     gb_tmin_ctx_t *c = s->c;
@@ -211,39 +312,26 @@ static int zero_and_repair(solve_t *s, uint8_t *x, size_t *len, gb_err_t *e)
     for (size_t i = 0; i < c->len; i++)
         if (s->read[i])
             x[i] = NORM;
-    for (unsigned round = 0; round < GB_TMIN_MAX_REPAIRS; round++) {
-        if (path_holds(s, x, *len, NULL))
+    unsigned solved = 0;
+    size_t last_bad = 0;
+    for (;;) {
+        size_t bad = SIZE_MAX;
+        if (path_holds(s, x, *len, &bad))
             return 1;
-        int fatal;
-        gb_trace_t *t = trace_of(s, x, *len, &fatal, e);
-        if (!t)
-            return fatal ? -1 : 0;
-        size_t d = divergence(s, t);
-        gb_flip_t f;
-        memset(&f, 0, sizeof f);
-        int fr = -1;
-        if (d != SIZE_MAX) {
-            gb_solver_set_input(s->solver, x, *len);
-            c->st->z3_queries++;
-            gb_err_t fe;
-            fr = gb_solver_flip(s->solver, t, d, &f, &fe);
-            gb_solver_set_input(s->solver, NULL, 0);
-        }
-        gb_trace_free(t);
-        if (fr != 0 || f.status != GB_Q_SAT) {
-            gb_flip_clear(&f);
+        if (bad == SIZE_MAX)
+            return 0; /* out of evaluations */
+        if (restore_one(s, bad, x, *len))
+            continue;
+        /* A repair must move the first broken entry forward: one that
+         * leaves it where it was (a checksum the solver cannot meet at
+         * the same length) would only spend traces. */
+        if (solved++ >= GB_TMIN_MAX_REPAIRS || (solved > 1 && bad <= last_bad))
             return 0;
-        }
-        size_t nl;
-        uint8_t *next = gb_model_apply(x, *len, &f.model, c->cap, &nl);
-        gb_flip_clear(&f);
-        if (!next)
-            return gb_err_set(e, "out of memory");
-        memcpy(x, next, nl);
-        *len = nl;
-        gb_free(next);
+        last_bad = bad;
+        int r = solver_repair(s, x, len, e);
+        if (r <= 0)
+            return r;
     }
-    return path_holds(s, x, *len, NULL);
 }
 
 /* Step 2b: read bytes zeroed a span at a time, halving a span whose
@@ -305,7 +393,7 @@ static int zero_read(solve_t *s, gb_err_t *e)
     zero_greedy(s, gr);
     size_t glen = c->len;
     int rc = ok < 0 ? -1 : 0;
-    const uint8_t *cand[2] = {gr, ok > 0 ? rep : NULL};
+    const uint8_t *cand[2] = {gr, ok > 0 && rlen <= c->len ? rep : NULL};
     size_t clen[2] = {glen, rlen};
     if (cand[1] && rlen <= glen && zeros(rep, rlen) > zeros(gr, glen)) {
         cand[0] = rep, cand[1] = gr;

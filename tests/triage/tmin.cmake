@@ -3,7 +3,8 @@
 # on a target written for it (tmin_target.c: a header, an offset, a
 # checksummed record, junk), built three ways: afl-clang-fast (coverage
 # mode, compared with afl-tmin and checked with afl-showmap),
-# afl-clang-fast with ASan (crash mode) and glassbox-cc (--trace).
+# afl-clang-fast with ASan (crash mode) and glassbox-cc (--trace); and the
+# demo harness's planted bug (examples/crash.gbox on demo.cov).
 find_program(GB_AFL_CLANG_FAST afl-clang-fast REQUIRED)
 set(GB_TMIN_T ${CMAKE_CURRENT_BINARY_DIR}/tmin_target)
 add_custom_command(OUTPUT ${GB_TMIN_T}.afl ${GB_TMIN_T}.asan
@@ -20,7 +21,7 @@ add_executable(test_tmin tmin_unit.c)
 target_link_libraries(test_tmin PRIVATE gb_triage)
 add_test(NAME triage.tmin.unit COMMAND test_tmin)
 
-foreach(t coverage trace crash errors)
+foreach(t coverage trace crash demo errors)
   add_test(NAME triage.tmin.${t}
     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tmin_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${t}
             ${GB_TMIN_T})

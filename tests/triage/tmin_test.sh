@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # glassbox tmin on tmin_target.c. $1 build dir, $2 source dir, $3 which
-# test (coverage, trace, crash, errors), $4 the target's path prefix
+# test (coverage, trace, crash, demo, errors), $4 the target's path prefix
 # (PREFIX.afl, PREFIX.asan: afl-clang-fast; PREFIX.trace, PREFIX.cov:
 # glassbox-cc). Sizes are compared with the real afl-tmin's on the same
 # input and binary; coverage is checked with afl-showmap, crashes by
@@ -123,6 +123,28 @@ test_crash() {
   [ "$(size "$WORK/gbt.out")" -le "$(size "$WORK/afl.out")" ] ||
     fail "crash --trace kept $(size "$WORK/gbt.out") bytes, afl-tmin $(size "$WORK/afl.out")"
   pass "crash mode keeps '$(echo $want)', $(size "$WORK/gb.out") bytes (--trace $(size "$WORK/gbt.out")) vs afl-tmin's $(size "$WORK/afl.out")"
+}
+
+# The demo's planted bug (a CRC-checked chunk format) on its cov build:
+# a plain SEGV, so crash mode keeps the signal. Still crashes, no larger
+# than afl-tmin's, with and without --trace.
+test_demo() {
+  local in=$SRC/harnesses/demo/examples/crash.gbox out
+  afl_tmin "$in" "$WORK/afl.out" "$H/demo.cov" @@
+  for out in gb gbt; do
+    if [ $out = gb ]; then
+      "$G" tmin -i "$in" -o "$WORK/$out" -- "$H/demo.cov" @@ > "$WORK/log" || fail "tmin on the demo failed"
+    else
+      "$G" tmin -i "$in" -o "$WORK/$out" --trace "$H/demo.trace" -- "$H/demo.cov" @@ > "$WORK/log" ||
+        fail "tmin --trace on the demo failed"
+    fi
+    grep -q '^tmin: crash mode' "$WORK/log" || fail "the demo's crash was not minimised in crash mode"
+    reported "$WORK/log" "$WORK/$out"
+    if "$H/demo.cov" "$WORK/$out" >/dev/null 2>&1; then fail "$out: the demo no longer crashes"; fi
+    [ "$(size "$WORK/$out")" -le "$(size "$WORK/afl.out")" ] ||
+      fail "$out: $(size "$WORK/$out") bytes, afl-tmin $(size "$WORK/afl.out")"
+  done
+  pass "demo crash: $(size "$WORK/gb") bytes (--trace $(size "$WORK/gbt")) vs afl-tmin's $(size "$WORK/afl.out")"
 }
 
 # expect_error CODE PATTERN ARGS...: exit CODE, one line on stderr matching
