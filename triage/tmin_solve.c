@@ -216,9 +216,21 @@ static int prefix_holds(solve_t *s, size_t j, const uint8_t *x, size_t len)
     return 1;
 }
 
+/* How many entries of the original path hold on `x`. */
+static size_t holding(solve_t *s, const uint8_t *x, size_t len)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < s->npcs && s->evals; j++)
+        n += entry_holds(s, j, x, len);
+    return n;
+}
+
 /* Gives one zeroed byte its original value back when that alone makes
- * entry j hold again (a magic byte, an offset, a pinned address): 1 done,
- * 0 no single byte does. Evaluation only. */
+ * entry j hold again (a magic byte, an offset, a pinned address), and a
+ * second one with it when the pair makes more of the path hold: "offset <
+ * length" holds once the offset's high byte is back, but only both bytes
+ * put the record where the rest of the path reads it. 1 done, 0 no single
+ * byte does. Evaluation only. */
 static int restore_one(solve_t *s, size_t j, uint8_t *x, size_t len)
 {
     const uint8_t *orig = s->c->buf;
@@ -228,9 +240,26 @@ static int restore_one(solve_t *s, size_t j, uint8_t *x, size_t len)
             continue;
         uint8_t v = x[i];
         x[i] = orig[i];
-        if (entry_holds(s, j, x, len))
-            return 1;
-        x[i] = v;
+        if (!entry_holds(s, j, x, len)) {
+            x[i] = v;
+            continue;
+        }
+        size_t best = holding(s, x, len), best_k = SIZE_MAX;
+        for (size_t k = 0; k < n && s->evals; k++) {
+            if (x[k] == orig[k])
+                continue;
+            uint8_t w = x[k];
+            x[k] = orig[k];
+            size_t h = entry_holds(s, j, x, len) ? holding(s, x, len) : 0;
+            if (h > best) {
+                best = h;
+                best_k = k;
+            }
+            x[k] = w;
+        }
+        if (best_k != SIZE_MAX)
+            x[best_k] = orig[best_k];
+        return 1;
     }
     return 0;
 }
