@@ -2,7 +2,7 @@
 /* glassbox tmin: shrinks one input while it keeps its crash state or its
  * coverage (gb_tmin in triage/), and says by how much. */
 #include <dirent.h>
-#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,16 @@
 
 #include "fuzz_bridge.h"
 #include "triage.h"
+
+/* Set by SIGINT/SIGTERM: gb_tmin stops and the best input so far is
+ * written, as afl-tmin does. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
 
 typedef struct tmin_cli {
     const char *in, *out, *mode, *trace;
@@ -74,10 +84,11 @@ static void report(const tmin_cli_t *c, const char *mode, const gb_tmin_stats_t 
 {
     double pct = st->len_in ? 100.0 * (double)st->len_out / (double)st->len_in : 100.0;
     printf("tmin: %s mode: %zu -> %zu bytes (%.1f%%), %llu runs (%llu repeats skipped), "
-           "%llu rounds, %llu ms\n",
+           "%llu rounds, %llu ms%s\n",
            mode, st->len_in, st->len_out, pct, (unsigned long long)st->runs,
            (unsigned long long)st->repeats, (unsigned long long)st->rounds,
-           (unsigned long long)st->time_ms);
+           (unsigned long long)st->time_ms,
+           st->interrupted ? " (interrupted: the smallest input so far was written)" : "");
     if (c->trace) {
         const char *note = st->solver_note == GB_TMIN_NOTE_NOTRACE ? " (no trace was written)"
                            : st->solver_note == GB_TMIN_NOTE_NOGAIN ? " (nothing kept)"
@@ -97,6 +108,7 @@ static gb_exit_t minimise(tmin_cli_t *c, const char *mode, gb_tmin_pred_fn pred,
     gb_tmin_opts_t o = {.pred = pred,
                         .ctx = ctx,
                         .max_runs = c->max_runs,
+                        .stop = &stop_requested,
                         .trace_bin = c->trace,
                         .args = c->args,
                         .nargs = c->nargs,
@@ -185,6 +197,12 @@ static gb_exit_t run_crash(tmin_cli_t *c, const uint8_t *data, size_t len, int p
             return GB_EXIT_OK;
         }
     }
+    gb_crash_runner_info_t info;
+    gb_crash_runner_info(r, &info);
+    if (!info.forkserver)
+        fprintf(stderr, "glassbox tmin: note: %s has no AFL++ forkserver: one process per run "
+                        "(build it with afl-clang-fast or glassbox-cc --mode=cov to go faster)\n",
+                c->bin);
     if (gb_tmin_crash_new(r, data, len, &cr, &e) != 0)
         rc = gb_cli_fail("tmin", e.msg);
     else
@@ -238,6 +256,9 @@ static gb_exit_t run(tmin_cli_t *c)
         gb_free(data);
         return gb_cli_fail("tmin", e.msg);
     }
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    signal(SIGPIPE, SIG_IGN);
     int coverage = c->mode && strcmp(c->mode, "coverage") == 0;
     if (!coverage)
         rc = run_crash(c, data, len, !c->mode, &coverage);

@@ -14,7 +14,7 @@ typedef struct gb_tmin_ctx {
     uint8_t *scratch; /* candidates are built here */
     size_t cap;       /* of buf and scratch */
     gb_hset_t tried;  /* hashes of every candidate asked about */
-    int out_of_runs;  /* max_runs reached: every pass stops */
+    int out_of_runs;  /* max_runs reached or stopped: every pass stops */
 } gb_tmin_ctx_t;
 
 /* Asks the predicate about a candidate not tried before: 1 kept, 0 not

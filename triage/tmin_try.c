@@ -11,6 +11,11 @@
  * 1 kept, 0 not, -1 fatal. */
 int gb_tmin_try(gb_tmin_ctx_t *c, const uint8_t *cand, size_t len, gb_err_t *e)
 {
+    if (c->o->stop && *c->o->stop) {
+        c->out_of_runs = 1;
+        c->st->interrupted = 1;
+        return 0;
+    }
     if (c->o->max_runs && c->st->runs >= c->o->max_runs) {
         c->out_of_runs = 1;
         return 0;

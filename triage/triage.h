@@ -5,6 +5,7 @@
 #ifndef GB_TRIAGE_H
 #define GB_TRIAGE_H
 
+#include <signal.h> /* sig_atomic_t */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -138,6 +139,10 @@ typedef struct gb_tmin_opts {
     gb_tmin_pred_fn pred; /* required */
     void *ctx;
     uint64_t max_runs; /* predicate calls before stopping with the best so far; 0 = none */
+    /* Checked before each run: once it is non-zero (a SIGINT handler sets
+     * it) the minimisation stops and returns the best so far, with
+     * st->interrupted = 1. NULL = never. */
+    const volatile sig_atomic_t *stop;
     /* The solver-assisted step (docs/tmin.md) runs first when trace_bin is
      * set: a glassbox-cc --mode=trace build of the same program. */
     const char *trace_bin;
@@ -161,6 +166,7 @@ typedef struct gb_tmin_stats {
     size_t len_after_solver; /* length after the solver step (len_in without one) */
     size_t zero_after_solver; /* bytes equal to '0' after it */
     int solver_note;     /* 0, or why the solver step did nothing: GB_TMIN_NOTE_* */
+    int interrupted;     /* 1: stopped by opts->stop before the end */
     uint64_t time_ms;
 } gb_tmin_stats_t;
 

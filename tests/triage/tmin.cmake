@@ -21,7 +21,7 @@ add_executable(test_tmin tmin_unit.c)
 target_link_libraries(test_tmin PRIVATE gb_triage)
 add_test(NAME triage.tmin.unit COMMAND test_tmin)
 
-foreach(t coverage trace crash demo errors)
+foreach(t coverage trace crash demo interrupt errors)
   add_test(NAME triage.tmin.${t}
     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tmin_test.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} ${t}
             ${GB_TMIN_T})

@@ -2,11 +2,14 @@
 /* tmin's test target: a header ("TMN1", u16 offset of the record), a record
  * ("KEY", a length byte, the payload, a sum byte over the payload) and junk
  * around them that only a letter count reads. A valid record longer than
- * 16 bytes overflows a 16-byte heap buffer: the one planted crash. */
+ * 16 bytes overflows a 16-byte heap buffer: the one planted crash.
+ * TMIN_TARGET_SLOW in the environment makes each run take 20 ms longer
+ * (the test of an interrupted tmin needs it to be slow). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static volatile unsigned sink;
 
@@ -54,6 +57,8 @@ static void parse(const uint8_t *d, size_t n)
 int main(int argc, char **argv)
 {
     static uint8_t buf[1 << 16];
+    if (getenv("TMIN_TARGET_SLOW"))
+        usleep(20000);
     FILE *f = argc > 1 ? fopen(argv[1], "rb") : stdin;
     if (!f)
         return 1;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # glassbox tmin on tmin_target.c. $1 build dir, $2 source dir, $3 which
-# test (coverage, trace, crash, demo, errors), $4 the target's path prefix
+# test (coverage, trace, crash, demo, interrupt, errors), $4 the target's path prefix
 # (PREFIX.afl, PREFIX.asan: afl-clang-fast; PREFIX.trace, PREFIX.cov:
 # glassbox-cc). Sizes are compared with the real afl-tmin's on the same
 # input and binary; coverage is checked with afl-showmap, crashes by
@@ -128,6 +128,27 @@ test_crash() {
   zt=$(tr -cd '0\000' < "$WORK/gbt.out" | wc -c); zc=$(tr -cd '0\000' < "$WORK/gb.out" | wc -c)
   [ "$zt" -gt "$zc" ] || fail "--trace zeroed $zt bytes, the classic passes $zc"
   pass "crash mode keeps '$(echo $want)', $(size "$WORK/gb.out") bytes (--trace $(size "$WORK/gbt.out")) vs afl-tmin's $(size "$WORK/afl.out"), zero bytes $zt with --trace, $zc without"
+}
+
+# SIGINT stops tmin with the smallest input so far written, as afl-tmin
+# does: it still crashes the same way and is no larger than the input.
+test_interrupt() {
+  mkinput "$WORK/crash.in" 7 20 200 300
+  local want got rc=0 pid
+  want=$(asan_sig "$T.asan" "$WORK/crash.in")
+  TMIN_TARGET_SLOW=1 "$G" tmin -i "$WORK/crash.in" -o "$WORK/gb.out" -- "$T.asan" @@ \
+    > "$WORK/log" 2> "$WORK/err" &
+  pid=$!
+  sleep 1
+  kill -INT "$pid"
+  wait "$pid" || rc=$?
+  expect_eq "exit status after SIGINT" "$rc" 0
+  grep -q 'interrupted' "$WORK/log" || fail "not reported as interrupted: $(cat "$WORK/log")"
+  reported "$WORK/log" "$WORK/gb.out"
+  [ "$(size "$WORK/gb.out")" -le "$(size "$WORK/crash.in")" ] || fail "output larger than the input"
+  got=$(asan_sig "$T.asan" "$WORK/gb.out")
+  expect_eq "crash after an interrupted tmin" "$got" "$want"
+  pass "SIGINT: $(size "$WORK/gb.out") bytes written, crash kept"
 }
 
 # The demo's planted bug (a CRC-checked chunk format) on its cov build:
