@@ -142,10 +142,63 @@ static void test_limits(void)
     free(in);
 }
 
+/* Every allocation failing in turn: -1 with "out of memory" or a normal
+ * result, never a crash or a leak of the caller's output. */
+static void test_oom(void)
+{
+    uint8_t *in = junk(300, 5);
+    memcpy(in + 40, "BUG!", 4);
+    int failed = 0, done = 0;
+    for (long n = 0; n < 40; n++) {
+        probe_t p = {.holds = has_bug};
+        uint8_t *out = NULL;
+        size_t olen = 0;
+        gb_tmin_stats_t st;
+        gb_err_t e;
+        gb_alloc_fail_after(n);
+        int r = minimise(&p, in, 300, 0, &out, &olen, &st, &e);
+        gb_alloc_fail_after(-1);
+        if (r == 0) {
+            CHECK(olen == 4 && memcmp(out, "BUG!", 4) == 0);
+            done++;
+        } else {
+            CHECK_MSG(strstr(e.msg, "out of memory") != NULL, "%s", e.msg);
+            CHECK(out == NULL);
+            failed++;
+        }
+        gb_free(out);
+        free(p.seen);
+    }
+    CHECK(failed > 0 && done > 0);
+    free(in);
+}
+
+/* A stop flag already set: no run at all, the input itself back. */
+static void test_stop(void)
+{
+    uint8_t *in = junk(100, 9);
+    memcpy(in + 10, "BUG!", 4);
+    static volatile sig_atomic_t stop = 1;
+    probe_t p = {.holds = has_bug};
+    gb_tmin_opts_t o = {.pred = pred, .ctx = &p, .stop = &stop};
+    uint8_t *out = NULL;
+    size_t olen = 0;
+    gb_tmin_stats_t st;
+    gb_err_t e;
+    CHECK(gb_tmin(&o, in, 100, &out, &olen, &st, &e) == 0);
+    CHECK(st.interrupted == 1 && st.runs == 0 && p.nseen == 0);
+    CHECK(olen == 100 && memcmp(out, in, 100) == 0);
+    gb_free(out);
+    free(p.seen);
+    free(in);
+}
+
 int main(void)
 {
     test_substring();
     test_normalise();
     test_limits();
+    test_oom();
+    test_stop();
     return check_exit("triage.tmin.unit");
 }
