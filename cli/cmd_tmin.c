@@ -2,6 +2,7 @@
 /* glassbox tmin: shrinks one input while it keeps its crash state or its
  * coverage (gb_tmin in triage/), and says by how much. */
 #include <dirent.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +231,13 @@ static gb_exit_t check_args(const tmin_cli_t *c)
                             c->mode);
     if (gb_check_executable(c->bin, &e) != 0)
         return gb_cli_fail("tmin", e.msg);
+    /* Before the work, not after it: the output goes through a temporary
+     * file in its directory. */
+    char dir[4096];
+    dir_of(c->out, dir, sizeof dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return gb_cli_error(GB_EXIT_FAIL, "tmin", "cannot write into %s (the directory of -o): %s",
+                            dir, strerror(errno));
     if (c->trace) {
         if (gb_check_executable(c->trace, &e) != 0)
             return gb_cli_fail("tmin", e.msg);

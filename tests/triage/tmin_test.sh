@@ -195,6 +195,8 @@ test_errors() {
   expect_error 1 "does not crash" -i "$WORK/ok.in" -o "$WORK/out" --mode crash -- "$T.asan" @@
   expect_error 1 "instrumented" -i "$WORK/ok.in" -o "$WORK/out" --mode coverage -- /bin/cat @@
   expect_error 1 "trace" -i "$WORK/ok.in" -o "$WORK/out" --trace "$T.afl" -- "$T.afl" @@
+  expect_error 1 "cannot write" -i "$WORK/ok.in" -o "$WORK/no/such/dir/out" -- "$T.afl" @@
+  expect_error 1 "regular file" -i "$WORK" -o "$WORK/out" -- "$T.afl" @@
   expect_error 1 "$WORK/nobin" -i "$WORK/ok.in" -o "$WORK/out" -- "$WORK/nobin" @@
   pass "bad input gives one line and exit 1 or 2"
 }
