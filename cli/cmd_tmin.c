@@ -79,7 +79,10 @@ static void remove_tree(const char *dir)
     rmdir(dir);
 }
 
-static void remove_work(tmin_cli_t *c) { remove_tree(c->work); }
+static void remove_work(tmin_cli_t *c)
+{
+    remove_tree(c->work);
+}
 
 static void report(const tmin_cli_t *c, const char *mode, const gb_tmin_stats_t *st)
 {
@@ -91,7 +94,7 @@ static void report(const tmin_cli_t *c, const char *mode, const gb_tmin_stats_t 
            (unsigned long long)st->time_ms,
            st->interrupted ? " (interrupted: the smallest input so far was written)" : "");
     if (c->trace) {
-        const char *note = st->solver_note == GB_TMIN_NOTE_NOTRACE ? " (no trace was written)"
+        const char *note = st->solver_note == GB_TMIN_NOTE_NOTRACE  ? " (no trace was written)"
                            : st->solver_note == GB_TMIN_NOTE_NOGAIN ? " (nothing kept)"
                                                                     : "";
         printf("tmin: solver step: %zu -> %zu bytes, %zu of them '0', %llu runs, %llu traces, "
@@ -146,8 +149,10 @@ static gb_exit_t run_coverage(tmin_cli_t *c, const uint8_t *data, size_t len)
     gb_err_t e;
     gb_exit_t rc;
     if (gb_fsrv_start(&fo, &f, &e) != 0)
-        rc = gb_cli_error(GB_EXIT_FAIL, "tmin", "coverage mode needs an AFL++-instrumented "
-                                                "binary: %s", e.msg);
+        rc = gb_cli_error(GB_EXIT_FAIL, "tmin",
+                          "coverage mode needs an AFL++-instrumented "
+                          "binary: %s",
+                          e.msg);
     else if (gb_tmin_cov_new(f, data, len, &cov, &e) != 0)
         rc = gb_cli_fail("tmin", e.msg);
     else
@@ -201,8 +206,9 @@ static gb_exit_t run_crash(tmin_cli_t *c, const uint8_t *data, size_t len, int p
     gb_crash_runner_info_t info;
     gb_crash_runner_info(r, &info);
     if (!info.forkserver)
-        fprintf(stderr, "glassbox tmin: note: %s has no AFL++ forkserver: one process per run "
-                        "(build it with afl-clang-fast or glassbox-cc --mode=cov to go faster)\n",
+        fprintf(stderr,
+                "glassbox tmin: note: %s has no AFL++ forkserver: one process per run "
+                "(build it with afl-clang-fast or glassbox-cc --mode=cov to go faster)\n",
                 c->bin);
     if (gb_tmin_crash_new(r, data, len, &cr, &e) != 0)
         rc = gb_cli_fail("tmin", e.msg);
@@ -244,8 +250,7 @@ static gb_exit_t check_args(const tmin_cli_t *c)
         int has = gb_binary_has_marker(c->trace, GB_MARKER_TRACE, &e);
         if (has <= 0)
             return gb_cli_error(GB_EXIT_FAIL, "tmin", "%s",
-                                has < 0 ? e.msg
-                                        : "--trace wants a glassbox-cc --mode=trace build");
+                                has < 0 ? e.msg : "--trace wants a glassbox-cc --mode=trace build");
     }
     return GB_EXIT_OK;
 }

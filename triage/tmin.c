@@ -188,8 +188,8 @@ static int classic_rounds(gb_tmin_ctx_t *c, gb_err_t *e)
     return 0;
 }
 
-int gb_tmin(const gb_tmin_opts_t *o, const uint8_t *in, size_t len, uint8_t **out,
-            size_t *out_len, gb_tmin_stats_t *st, gb_err_t *e)
+int gb_tmin(const gb_tmin_opts_t *o, const uint8_t *in, size_t len, uint8_t **out, size_t *out_len,
+            gb_tmin_stats_t *st, gb_err_t *e)
 {
     if (!o || !o->pred || !out || !out_len || !st || (len && !in))
         return gb_err_set(e, "gb_tmin: missing argument");

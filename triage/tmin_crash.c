@@ -10,8 +10,8 @@ struct gb_tmin_crash {
     gb_crash_t ref;
 };
 
-int gb_tmin_crash_new(gb_crash_runner_t *r, const uint8_t *in, size_t len,
-                      gb_tmin_crash_t **out, gb_err_t *e)
+int gb_tmin_crash_new(gb_crash_runner_t *r, const uint8_t *in, size_t len, gb_tmin_crash_t **out,
+                      gb_err_t *e)
 {
     *out = NULL;
     gb_tmin_crash_t *c = gb_calloc(1, sizeof *c);
@@ -41,7 +41,10 @@ void gb_tmin_crash_free(gb_tmin_crash_t *c)
     gb_free(c);
 }
 
-const gb_crash_t *gb_tmin_crash_ref(const gb_tmin_crash_t *c) { return &c->ref; }
+const gb_crash_t *gb_tmin_crash_ref(const gb_tmin_crash_t *c)
+{
+    return &c->ref;
+}
 
 int gb_tmin_crash_pred(void *crash, const uint8_t *in, size_t len, gb_err_t *e)
 {

@@ -9,7 +9,7 @@
 typedef struct gb_tmin_ctx {
     const gb_tmin_opts_t *o;
     gb_tmin_stats_t *st;
-    uint8_t *buf;     /* the current (smallest kept) input */
+    uint8_t *buf; /* the current (smallest kept) input */
     size_t len;
     uint8_t *scratch; /* candidates are built here */
     size_t cap;       /* of buf and scratch */

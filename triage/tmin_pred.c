@@ -8,8 +8,8 @@
 struct gb_tmin_cov {
     gb_fsrv_t *f;
     gb_run_result_t ref_run;
-    uint8_t *ref;     /* bucketed map of the reference run */
-    size_t map_size;  /* as announced by the target */
+    uint8_t *ref;    /* bucketed map of the reference run */
+    size_t map_size; /* as announced by the target */
 };
 
 /* AFL++'s hit-count buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+,
@@ -19,8 +19,13 @@ static uint8_t buckets[256];
 static void buckets_init(void)
 {
     for (unsigned n = 0; n < 256; n++)
-        buckets[n] = (uint8_t)(n == 0 ? 0 : n <= 3 ? (n == 3 ? 4 : n) : n <= 7 ? 8 : n <= 15 ? 16
-                               : n <= 31 ? 32 : n <= 127 ? 64 : 128);
+        buckets[n] = (uint8_t)(n == 0     ? 0
+                               : n <= 3   ? (n == 3 ? 4 : n)
+                               : n <= 7   ? 8
+                               : n <= 15  ? 16
+                               : n <= 31  ? 32
+                               : n <= 127 ? 64
+                                          : 128);
 }
 
 /* The same ending: exited (any status), or killed by the same signal. A
@@ -32,15 +37,7 @@ static int same_end(const gb_run_result_t *a, const gb_run_result_t *b)
     return a->status != GB_RUN_CRASH || a->signal == b->signal;
 }
 
-static int run_map(gb_fsrv_t *f, const uint8_t *in, size_t len, gb_run_result_t *r, gb_err_t *e)
-{
-    if (gb_fsrv_run(f, in, len, r, e) != 0)
-        return -1;
-    return 0;
-}
-
-int gb_tmin_cov_new(gb_fsrv_t *f, const uint8_t *in, size_t len, gb_tmin_cov_t **out,
-                    gb_err_t *e)
+int gb_tmin_cov_new(gb_fsrv_t *f, const uint8_t *in, size_t len, gb_tmin_cov_t **out, gb_err_t *e)
 {
     *out = NULL;
     gb_tmin_cov_t *c = gb_calloc(1, sizeof *c);
@@ -48,7 +45,7 @@ int gb_tmin_cov_new(gb_fsrv_t *f, const uint8_t *in, size_t len, gb_tmin_cov_t *
         return gb_err_set(e, "out of memory");
     c->f = f;
     buckets_init();
-    if (run_map(f, in, len, &c->ref_run, e) != 0) {
+    if (gb_fsrv_run(f, in, len, &c->ref_run, e) != 0) {
         gb_free(c);
         return -1;
     }
@@ -77,13 +74,16 @@ void gb_tmin_cov_free(gb_tmin_cov_t *c)
     gb_free(c);
 }
 
-const gb_run_result_t *gb_tmin_cov_ref(const gb_tmin_cov_t *c) { return &c->ref_run; }
+const gb_run_result_t *gb_tmin_cov_ref(const gb_tmin_cov_t *c)
+{
+    return &c->ref_run;
+}
 
 int gb_tmin_cov_pred(void *cov, const uint8_t *in, size_t len, gb_err_t *e)
 {
     gb_tmin_cov_t *c = cov;
     gb_run_result_t r;
-    if (run_map(c->f, in, len, &r, e) != 0)
+    if (gb_fsrv_run(c->f, in, len, &r, e) != 0)
         return -1;
     if (!same_end(&r, &c->ref_run) || gb_fsrv_map_size(c->f) != c->map_size)
         return 0;

@@ -18,12 +18,12 @@ typedef struct solve {
     gb_tmin_ctx_t *c;
     char in_path[4096], trace_path[4096];
     gb_solver_t *solver;
-    gb_trace_t *t0;       /* trace of the current input */
-    gb_pc_info_t *path;   /* its entries, the path candidates must keep */
+    gb_trace_t *t0;     /* trace of the current input */
+    gb_pc_info_t *path; /* its entries, the path candidates must keep */
     size_t npcs;
-    uint8_t *read;        /* read[i]: the path constraint reads byte i */
-    uint64_t evals;       /* concrete evaluations left (GB_TMIN_EVAL_BUDGET) */
-    int kept_any;         /* a candidate of the step kept the property */
+    uint8_t *read;  /* read[i]: the path constraint reads byte i */
+    uint64_t evals; /* concrete evaluations left (GB_TMIN_EVAL_BUDGET) */
+    int kept_any;   /* a candidate of the step kept the property */
 } solve_t;
 
 /* Traces `in`; NULL when the trace build wrote nothing usable (e says why

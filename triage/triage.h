@@ -148,8 +148,8 @@ typedef struct gb_tmin_opts {
     const char *trace_bin;
     char *const *args; /* its arguments, "@@" = the input (as gb_trace_run) */
     size_t nargs;
-    const char *work_dir;     /* scratch space for the trace step's input and trace; required
-                                 with trace_bin */
+    const char *work_dir;      /* scratch space for the trace step's input and trace; required
+                                  with trace_bin */
     unsigned trace_timeout_ms; /* 0 = GB_TRACE_TIMEOUT_MS(GB_RUN_TIMEOUT_MS) */
     unsigned mem_limit_mb;     /* of the trace build; 0 = none */
 } gb_tmin_opts_t;
@@ -157,16 +157,16 @@ typedef struct gb_tmin_opts {
 /* What a minimisation did. */
 typedef struct gb_tmin_stats {
     size_t len_in, len_out;
-    uint64_t runs;       /* predicate calls */
-    uint64_t repeats;    /* candidates not run: tried before (same bytes) */
-    uint64_t rounds;     /* classic rounds (deletion + normalisation) until nothing changed */
-    uint64_t traces;     /* trace-build runs of the solver step */
-    uint64_t z3_queries; /* solver queries of the solver step */
-    uint64_t solver_runs; /* predicate calls of the solver step (counted in runs too) */
-    size_t len_after_solver; /* length after the solver step (len_in without one) */
+    uint64_t runs;            /* predicate calls */
+    uint64_t repeats;         /* candidates not run: tried before (same bytes) */
+    uint64_t rounds;          /* classic rounds (deletion + normalisation) until nothing changed */
+    uint64_t traces;          /* trace-build runs of the solver step */
+    uint64_t z3_queries;      /* solver queries of the solver step */
+    uint64_t solver_runs;     /* predicate calls of the solver step (counted in runs too) */
+    size_t len_after_solver;  /* length after the solver step (len_in without one) */
     size_t zero_after_solver; /* bytes equal to '0' after it */
-    int solver_note;     /* 0, or why the solver step did nothing: GB_TMIN_NOTE_* */
-    int interrupted;     /* 1: stopped by opts->stop before the end */
+    int solver_note;          /* 0, or why the solver step did nothing: GB_TMIN_NOTE_* */
+    int interrupted;          /* 1: stopped by opts->stop before the end */
     uint64_t time_ms;
 } gb_tmin_stats_t;
 
@@ -183,16 +183,15 @@ enum {
  * len/16 down to 1) and normalisation to '0' (whole byte values, then
  * blocks, then single bytes) until a round changes nothing. -1 with e on a
  * fatal predicate error, out of memory, or a trace step that cannot run. */
-int gb_tmin(const gb_tmin_opts_t *o, const uint8_t *in, size_t len, uint8_t **out,
-            size_t *out_len, gb_tmin_stats_t *st, gb_err_t *e);
+int gb_tmin(const gb_tmin_opts_t *o, const uint8_t *in, size_t len, uint8_t **out, size_t *out_len,
+            gb_tmin_stats_t *st, gb_err_t *e);
 
 /* Coverage predicate: the same AFL++ hit-count-bucketed map as the
  * reference run, and the same way of ending (exit, crash signal). Runs
  * through `f` (not owned). gb_tmin_cov_new runs the reference input once:
  * -1 when it times out or the forkserver fails. */
 typedef struct gb_tmin_cov gb_tmin_cov_t;
-int gb_tmin_cov_new(gb_fsrv_t *f, const uint8_t *in, size_t len, gb_tmin_cov_t **out,
-                    gb_err_t *e);
+int gb_tmin_cov_new(gb_fsrv_t *f, const uint8_t *in, size_t len, gb_tmin_cov_t **out, gb_err_t *e);
 void gb_tmin_cov_free(gb_tmin_cov_t *c); /* NULL is ok */
 int gb_tmin_cov_pred(void *cov, const uint8_t *in, size_t len, gb_err_t *e);
 /* The reference run (after gb_tmin_cov_new). */
@@ -202,8 +201,8 @@ const gb_run_result_t *gb_tmin_cov_ref(const gb_tmin_cov_t *c);
  * (gb_crash_same), through `r` (not owned). gb_tmin_crash_new probes the
  * reference input: -1 with "does not crash" when it does not. */
 typedef struct gb_tmin_crash gb_tmin_crash_t;
-int gb_tmin_crash_new(gb_crash_runner_t *r, const uint8_t *in, size_t len,
-                      gb_tmin_crash_t **out, gb_err_t *e);
+int gb_tmin_crash_new(gb_crash_runner_t *r, const uint8_t *in, size_t len, gb_tmin_crash_t **out,
+                      gb_err_t *e);
 void gb_tmin_crash_free(gb_tmin_crash_t *c); /* NULL is ok */
 int gb_tmin_crash_pred(void *crash, const uint8_t *in, size_t len, gb_err_t *e);
 /* The reference crash (after gb_tmin_crash_new). */

@@ -41,7 +41,10 @@ static int has_bug(const uint8_t *in, size_t len)
 }
 
 /* An 'X' first and at least ten bytes: the other nine become '0'. */
-static int x_and_ten(const uint8_t *in, size_t len) { return len >= 10 && in[0] == 'X'; }
+static int x_and_ten(const uint8_t *in, size_t len)
+{
+    return len >= 10 && in[0] == 'X';
+}
 
 static int never(const uint8_t *in, size_t len)
 {
