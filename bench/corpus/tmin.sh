@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # glassbox tmin against afl-tmin, side by side on the same inputs and
-# binaries: wall time (median of REPS runs each, interleaved), runs
-# (executions of the target), output size. Prints a Markdown table for
+# binaries: wall and CPU time (medians of REPS runs each, interleaved),
+# runs (executions of the target), output size. Prints a Markdown table for
 # bench/RESULTS.md. Not a test.
 #   bench/corpus/tmin.sh [BUILD_DIR] [REPS]
 # Needs a build (scripts/build): tests/triage's tmin_target builds and the
@@ -35,42 +35,42 @@ mkinput() {
   }' > "$1"
 }
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# measure NAME INPUT MODE GBARGS -- BIN ARGS: one table row.
+# timed TAG CMD...: runs CMD, appends its wall and CPU (user + sys, the
+# waited-for children included) milliseconds to $W/TAG.wall and $W/TAG.cpu.
+timed() {
+  local tag=$1; shift
+  /usr/bin/time -f '%e %U %S' -o "$W/time" "$@"
+  awk '{ printf "%d\n", $1 * 1000 }' "$W/time" >> "$W/$tag.wall"
+  awk '{ printf "%d\n", ($2 + $3) * 1000 }' "$W/time" >> "$W/$tag.cpu"
+}
+
+# cell TAG: "wall ms (CPU ms)", medians.
+cell() { echo "$(median < "$W/$1.wall") ms ($(median < "$W/$1.cpu") CPU)"; }
+ratio() { echo "$(median < "$W/$1.wall") $(median < "$W/$2.wall")" | awk '{ printf "%.2f", $2 ? $1 / $2 : 0 }'; }
+
+# measure NAME INPUT MODE TRACE_BIN|"" -- BIN ARGS: one table row.
 measure() {
-  local name=$1 in=$2 mode=$3 trace=$4; shift 5
-  local gt=() gtt=() at=() gr gtr ar gs gts as t0 r
+  local name=$1 in=$2 mode=$3 trace=$4 r; shift 5
+  rm -f "$W"/*.wall "$W"/*.cpu
   for r in $(seq "$REPS"); do
-    t0=$(now_ms)
-    "$G" tmin -i "$in" -o "$W/gb" --mode "$mode" -- "$@" > "$W/gb.log"
-    gt+=($(( $(now_ms) - t0 )))
-    if [ -n "$trace" ]; then
-      t0=$(now_ms)
-      "$G" tmin -i "$in" -o "$W/gbt" --mode "$mode" --trace "$trace" -- "$@" > "$W/gbt.log"
-      gtt+=($(( $(now_ms) - t0 )))
-    fi
-    t0=$(now_ms)
-    afl-tmin -m none -i "$in" -o "$W/afl" -- "$@" > "$W/afl.log" 2>&1
-    at+=($(( $(now_ms) - t0 )))
+    timed gb "$G" tmin -i "$in" -o "$W/gb" --mode "$mode" -- "$@" > "$W/gb.log"
+    [ -z "$trace" ] ||
+      timed gbt "$G" tmin -i "$in" -o "$W/gbt" --mode "$mode" --trace "$trace" -- "$@" > "$W/gbt.log"
+    timed afl afl-tmin -m none -i "$in" -o "$W/afl" -- "$@" > "$W/afl.log" 2>&1
   done
+  local gr ar
   gr=$(sed -n 's/^tmin: .* bytes.*), \([0-9]*\) runs.*/\1/p' "$W/gb.log")
   ar=$(sed 's/\x1b\[[0-9;]*m//g' "$W/afl.log" | sed -n 's/.*Number of execs done : *\([0-9]*\).*/\1/p')
-  gs=$(stat -c %s "$W/gb"); as=$(stat -c %s "$W/afl")
-  local gm am
-  gm=$(printf '%s\n' "${gt[@]}" | median); am=$(printf '%s\n' "${at[@]}" | median)
-  printf '| %s | %s | %s | %s ms / %s runs / %s B | %s ms / %s runs / %s B | %.2f |' \
-    "$name" "$(stat -c %s "$in")" "$mode" "$gm" "$gr" "$gs" "$am" "$ar" "$as" \
-    "$(echo "$gm $am" | awk '{ print $2 ? $1 / $2 : 0 }')"
+  printf '| %s | %s | %s | %s / %s runs / %s B | %s / %s runs / %s B | %s |' \
+    "$name" "$(stat -c %s "$in")" "$mode" "$(cell gb)" "$gr" "$(stat -c %s "$W/gb")" \
+    "$(cell afl)" "$ar" "$(stat -c %s "$W/afl")" "$(ratio gb afl)"
   if [ -n "$trace" ]; then
-    gtr=$(sed -n 's/^tmin: .* bytes.*), \([0-9]*\) runs.*/\1/p' "$W/gbt.log")
-    gts=$(stat -c %s "$W/gbt")
-    local tm
-    tm=$(printf '%s\n' "${gtt[@]}" | median)
-    printf ' %s ms / %s runs / %s B (%s traces) | %.2f |\n' "$tm" "$gtr" "$gts" \
-      "$(sed -n 's/.* \([0-9]*\) traces.*/\1/p' "$W/gbt.log")" \
-      "$(echo "$tm $am" | awk '{ print $2 ? $1 / $2 : 0 }')"
+    printf ' %s / %s runs / %s B (%s traces) | %s |\n' "$(cell gbt)" \
+      "$(sed -n 's/^tmin: .* bytes.*), \([0-9]*\) runs.*/\1/p' "$W/gbt.log")" \
+      "$(stat -c %s "$W/gbt")" "$(sed -n 's/.* \([0-9]*\) traces.*/\1/p' "$W/gbt.log")" \
+      "$(ratio gbt afl)"
   else
     printf ' - | - |\n'
   fi
@@ -83,11 +83,28 @@ mkinput "$W/cov-large" 10 12 4000 9000
 "$G" --version | head -1
 { afl-tmin -h 2>&1 || true; } | sed 's/\x1b\[[0-9;]*m//g' | sed -n 1p
 echo
-echo "| input | bytes | mode | glassbox tmin | afl-tmin | time ratio | glassbox tmin --trace | ratio |"
+echo "| input | bytes | mode | glassbox tmin | afl-tmin | wall ratio | glassbox tmin --trace | wall ratio |"
 echo "|---|---|---|---|---|---|---|---|"
 measure "tmin_target, junk around a record (ASan)" "$W/crash-small" crash "$T.trace" -- "$T.asan" @@
 measure "tmin_target, 15 KB of junk (ASan)" "$W/crash-large" crash "$T.trace" -- "$T.asan" @@
 measure "tmin_target, no crash (afl-clang-fast)" "$W/cov-small" coverage "$T.trace" -- "$T.afl" @@
 measure "tmin_target, no crash, 13 KB (afl-clang-fast)" "$W/cov-large" coverage "$T.trace" -- "$T.afl" @@
+# triage's planted bugs (tests/triage/bugs/bugs.c, ASan + UBSan + AFL++'s
+# forkserver): 'A' reaches a heap overflow in store() through path_a; the
+# junk after it holds other bugs' first bytes. afl-tmin keeps any crash.
+BUGS=$B/tests/triage/bugs.afl-asan
+if [ -x "$BUGS" ]; then
+  { printf 'A'; LC_ALL=C awk 'BEGIN { srand(3); for (i = 0; i < 3000; i++) printf "%c", 33 + int(rand() * 90) }'; } > "$W/bug-a"
+  measure "triage's planted bug A behind 3 KB of junk (ASan, stdin)" "$W/bug-a" crash "" -- "$BUGS"
+  for f in gb afl; do
+    printf '%s: %s\n' "$f" "$(ASAN_OPTIONS=symbolize=1 "$B/tests/triage/bugs.asan" "$W/$f" 2>&1 |
+      grep -m1 -o 'in [a-z_]* .*bugs.c' | cut -d' ' -f2)" >> "$W/bug-a.frames"
+  done
+fi
 measure "demo examples/crash.gbox (cov build, SEGV)" "$root/harnesses/demo/examples/crash.gbox" \
   crash "$H/demo.trace" -- "$H/demo.cov" @@
+if [ -s "$W/bug-a.frames" ]; then
+  echo
+  echo "Top frame of each tool's output for bug A (the input's is store):"
+  sed 's/^/- /' "$W/bug-a.frames"
+fi
