@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # glassbox tmin on tmin_target.c. $1 build dir, $2 source dir, $3 which
-# test (coverage, trace, crash, demo, interrupt, errors), $4 the target's path prefix
+# test (coverage, trace, crash, samebug, demo, interrupt, errors), $4 the target's path prefix
 # (PREFIX.afl, PREFIX.asan: afl-clang-fast; PREFIX.trace, PREFIX.cov:
 # glassbox-cc). Sizes are compared with the real afl-tmin's on the same
 # input and binary; coverage is checked with afl-showmap, crashes by
@@ -149,6 +149,25 @@ test_interrupt() {
   got=$(asan_sig "$T.asan" "$WORK/gb.out")
   expect_eq "crash after an interrupted tmin" "$got" "$want"
   pass "SIGINT: $(size "$WORK/gb.out") bytes written, crash kept"
+}
+
+# triage's planted bugs (tests/triage/bugs/bugs.c): 'A' reaches a heap
+# overflow in store() through path_a, and the junk after it starts other
+# bugs. Crash mode must end on the same bug (afl-tmin, keeping any crash,
+# may not), no larger than afl-tmin's output.
+test_samebug() {
+  local bugs=$BUILD/tests/triage/bugs.afl-asan want got
+  [ -x "$bugs" ] || { echo "SKIP: $bugs not built"; exit 77; }
+  { printf 'A'; LC_ALL=C awk 'BEGIN { srand(3); for (i = 0; i < 3000; i++) printf "%c", 33 + int(rand() * 90) }'; } > "$WORK/a.in"
+  want=$(ASAN_OPTIONS=symbolize=1 asan_sig "$bugs" "$WORK/a.in")
+  echo "$want" | grep -q store || fail "the input does not reach store: $want"
+  "$G" tmin -i "$WORK/a.in" -o "$WORK/gb.out" -- "$bugs" > "$WORK/log" || fail "tmin failed"
+  got=$(ASAN_OPTIONS=symbolize=1 asan_sig "$bugs" "$WORK/gb.out")
+  expect_eq "bug after tmin" "$got" "$want"
+  afl_tmin "$WORK/a.in" "$WORK/afl.out" "$bugs"
+  [ "$(size "$WORK/gb.out")" -le "$(size "$WORK/afl.out")" ] ||
+    fail "$(size "$WORK/gb.out") bytes, afl-tmin $(size "$WORK/afl.out")"
+  pass "same bug kept in $(size "$WORK/gb.out") bytes; afl-tmin's output: $(ASAN_OPTIONS=symbolize=1 asan_sig "$bugs" "$WORK/afl.out" | sed -n 3p)"
 }
 
 # The demo's planted bug (a CRC-checked chunk format) on its cov build:
