@@ -80,6 +80,7 @@ mkinput "$W/crash-small" 7 20 200 300
 mkinput "$W/crash-large" 9 24 3000 12000
 mkinput "$W/cov-small" 8 10 200 300
 mkinput "$W/cov-large" 10 12 4000 9000
+mkinput "$W/cov-huge" 5 10 3000 500000
 "$G" --version | head -1
 { afl-tmin -h 2>&1 || true; } | sed 's/\x1b\[[0-9;]*m//g' | sed -n 1p
 echo
@@ -89,6 +90,7 @@ measure "tmin_target, junk around a record (ASan)" "$W/crash-small" crash "$T.tr
 measure "tmin_target, 15 KB of junk (ASan)" "$W/crash-large" crash "$T.trace" -- "$T.asan" @@
 measure "tmin_target, no crash (afl-clang-fast)" "$W/cov-small" coverage "$T.trace" -- "$T.afl" @@
 measure "tmin_target, no crash, 13 KB (afl-clang-fast)" "$W/cov-large" coverage "$T.trace" -- "$T.afl" @@
+measure "tmin_target, no crash, 500 KB (afl-clang-fast)" "$W/cov-huge" coverage "$T.trace" -- "$T.afl" @@
 # triage's planted bugs (tests/triage/bugs/bugs.c, ASan + UBSan + AFL++'s
 # forkserver): 'A' reaches a heap overflow in store() through path_a; the
 # junk after it holds other bugs' first bytes. afl-tmin keeps any crash.
