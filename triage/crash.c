@@ -163,6 +163,22 @@ void gb_crash_state(const gb_frame_t *frames, size_t n, char *state, size_t cap)
     }
 }
 
+void gb_crash_state_line(const char *state, char *out, size_t cap)
+{
+    size_t at = 0;
+    if (cap == 0)
+        return;
+    for (const char *p = state; *p && at + 4 < cap; p++) {
+        if (*p == '\n') {
+            memcpy(out + at, " < ", 3);
+            at += 3;
+        } else {
+            out[at++] = *p;
+        }
+    }
+    out[at] = '\0';
+}
+
 int gb_crash_same(const gb_crash_t *a, const gb_crash_t *b)
 {
     return a->crashed && b->crashed && strcmp(a->type, b->type) == 0 &&
