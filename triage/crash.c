@@ -185,6 +185,21 @@ int gb_crash_same(const gb_crash_t *a, const gb_crash_t *b)
            strcmp(a->state, b->state) == 0;
 }
 
+void gb_bucket_id(const char *type, const char *state, char id[17])
+{
+    size_t tl = strlen(type), sl = strlen(state);
+    char *buf = gb_malloc(tl + sl + 2);
+    uint64_t h = 0;
+    if (buf) {
+        memcpy(buf, type, tl);
+        buf[tl] = '\n';
+        memcpy(buf + tl + 1, state, sl + 1);
+        h = gb_hash64(buf, tl + sl + 1, 0x676c617373626f78ull);
+        gb_free(buf);
+    }
+    snprintf(id, 17, "%016llx", (unsigned long long)h);
+}
+
 void gb_crash_clear(gb_crash_t *c)
 {
     if (!c)

@@ -337,21 +337,6 @@ static int run_forked(const gb_triage_opts_t *o, const char *wdir, todo_t *todo,
 
 /* ---- buckets ---------------------------------------------------------------------- */
 
-void gb_bucket_id(const char *type, const char *state, char id[17])
-{
-    size_t tl = strlen(type), sl = strlen(state);
-    char *buf = gb_malloc(tl + sl + 2);
-    uint64_t h = 0;
-    if (buf) {
-        memcpy(buf, type, tl);
-        buf[tl] = '\n';
-        memcpy(buf + tl + 1, state, sl + 1);
-        h = gb_hash64(buf, tl + sl + 1, 0x676c617373626f78ull);
-        gb_free(buf);
-    }
-    snprintf(id, 17, "%016llx", (unsigned long long)h);
-}
-
 static gb_bucket_t *find_bucket(gb_triage_result_t *res, const char *id)
 {
     for (size_t i = 0; i < res->nbuckets; i++)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* triage/ internals shared by triage.c, report.c and sarif.c: frames and
- * run results to and from JSON, and small file helpers. */
+/* triage/ internals (tjson.c) shared by triage.c, report.c and sarif.c:
+ * frames and run results to and from JSON, and small file helpers. */
 #ifndef GB_TRIAGE_INT_H
 #define GB_TRIAGE_INT_H
 
@@ -20,6 +20,7 @@ gb_run_status_t gbt_status_of(const char *name);
 /* A JSON object's string / integer member, or the default. */
 const char *gbt_str(json_object *o, const char *key, const char *def);
 int64_t gbt_int(json_object *o, const char *key, int64_t def);
+int gbt_bool(json_object *o, const char *key); /* 0 when missing */
 
 /* Serializes `doc` (pretty, with a final newline) to path atomically. */
 int gbt_write_json(const char *path, const char *tmp_dir, json_object *doc, gb_err_t *e);
