@@ -143,23 +143,39 @@ static int frame_name(const gb_frame_t *f, char *out, size_t cap)
                     (unsigned long long)f->offset);
 }
 
+size_t gb_crash_state_frames(const gb_frame_t *frames, size_t n, size_t *idx)
+{
+    size_t taken = 0;
+    for (size_t i = 0; i < n && taken < GB_CRASH_STATE_FRAMES; i++) {
+        if (gb_frame_ignored(&frames[i]) || (!frames[i].func[0] && !frames[i].module[0]))
+            continue;
+        idx[taken++] = i;
+        /* Whatever called the harness is a driver (libFuzzer's main,
+         * AFL++'s, Glassbox's, a custom one): the bug is above it. */
+        if (strcmp(frames[i].func, "LLVMFuzzerTestOneInput") == 0)
+            break;
+    }
+    return taken;
+}
+
 void gb_crash_state(const gb_frame_t *frames, size_t n, char *state, size_t cap)
 {
-    size_t at = 0, taken = 0;
+    size_t idx[GB_CRASH_STATE_FRAMES], at = 0;
+    size_t k = gb_crash_state_frames(frames, n, idx);
     if (cap == 0)
         return;
     state[0] = '\0';
-    for (size_t i = 0; i < n && taken < GB_CRASH_STATE_FRAMES; i++) {
-        char name[sizeof frames[i].func + sizeof frames[i].module + 24];
-        if (gb_frame_ignored(&frames[i]) || frame_name(&frames[i], name, sizeof name) <= 0)
+    for (size_t j = 0; j < k; j++) {
+        const gb_frame_t *f = &frames[idx[j]];
+        char name[sizeof f->func + sizeof f->module + 24];
+        if (frame_name(f, name, sizeof name) <= 0)
             continue;
-        int w = snprintf(state + at, cap - at, "%s%s", taken ? "\n" : "", name);
+        int w = snprintf(state + at, cap - at, "%s%s", at ? "\n" : "", name);
         if (w < 0 || (size_t)w >= cap - at) {
             state[at] = '\0'; /* a frame that does not fit whole is left out */
             break;
         }
         at += (size_t)w;
-        taken++;
     }
 }
 

@@ -240,10 +240,11 @@ static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, const char
         b->repro_size, b->repro_path ? b->repro_path : "?", b->min_size);
     put(&t, "Engine     glassbox %s\n\nStack (* = a frame of the crash state)\n",
         GB_VERSION_FULL);
-    size_t kept = 0;
+    size_t idx[GB_CRASH_STATE_FRAMES];
+    size_t k = gb_crash_state_frames(b->frames, b->nframes, idx), next = 0;
     for (size_t i = 0; i < b->nframes; i++) {
-        int in_state = kept < GB_CRASH_STATE_FRAMES && !gb_frame_ignored(&b->frames[i]);
-        kept += (size_t)in_state;
+        int in_state = next < k && idx[next] == i;
+        next += (size_t)in_state;
         frame_line(&t, i, &b->frames[i], in_state);
     }
     if (b->nframes == 0)

@@ -92,11 +92,12 @@ gb_run_status_t gbt_status_of(const char *name)
 json_object *gbt_frames_json(const gb_frame_t *f, size_t n)
 {
     json_object *a = json_object_new_array();
-    size_t kept = 0;
+    size_t idx[GB_CRASH_STATE_FRAMES];
+    size_t k = gb_crash_state_frames(f, n, idx), next = 0;
     for (size_t i = 0; a && i < n; i++) {
         json_object *o = json_object_new_object();
-        int in_state = kept < GB_CRASH_STATE_FRAMES && !gb_frame_ignored(&f[i]);
-        kept += (size_t)in_state;
+        int in_state = next < k && idx[next] == i;
+        next += (size_t)in_state;
         char off[24];
         snprintf(off, sizeof off, "0x%llx", (unsigned long long)f[i].offset);
         json_object_object_add(o, "function", json_object_new_string(f[i].func));
@@ -137,9 +138,11 @@ int gbt_frames_from_json(json_object *a, gb_frame_t **f, size_t *n)
 
 long gbt_top_located_frame(const gb_bucket_t *b)
 {
-    for (size_t i = 0; i < b->nframes; i++)
-        if (!gb_frame_ignored(&b->frames[i]) && b->frames[i].file[0] && b->frames[i].line > 0)
-            return (long)i;
+    size_t idx[GB_CRASH_STATE_FRAMES];
+    size_t k = gb_crash_state_frames(b->frames, b->nframes, idx);
+    for (size_t j = 0; j < k; j++)
+        if (b->frames[idx[j]].file[0] && b->frames[idx[j]].line > 0)
+            return (long)idx[j];
     return -1;
 }
 

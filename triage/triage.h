@@ -80,6 +80,10 @@ void gb_crash_runner_info(const gb_crash_runner_t *r, gb_crash_runner_info_t *in
  * left after dropping sanitizer runtime, libc and fuzzing-driver frames
  * (docs/triage.md), '\n'-separated, into state (always NUL-ended). */
 void gb_crash_state(const gb_frame_t *frames, size_t n, char *state, size_t cap);
+/* The indices (into frames) of the state's frames, top first; how many
+ * (at most GB_CRASH_STATE_FRAMES). Frames below LLVMFuzzerTestOneInput
+ * are never in it: they are a fuzzing driver's. */
+size_t gb_crash_state_frames(const gb_frame_t *frames, size_t n, size_t *idx);
 /* The state on one line, frames joined with " < " (innermost first). */
 void gb_crash_state_line(const char *state, char *out, size_t cap);
 /* 1 when the frame is dropped from the crash state (same rules). */

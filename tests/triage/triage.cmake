@@ -20,12 +20,19 @@ add_custom_command(OUTPUT ${GB_BUGS_AFL}
           ${GB_AFL_RT} -o ${GB_BUGS_AFL}
   DEPENDS ${GB_BUGS_SRC} gb_runtimes ${GB_AFL_RT}
   COMMENT "Building the planted bugs with ASan, UBSan and AFL++'s forkserver")
-add_custom_target(gb_triage_bugs ALL DEPENDS ${GB_BUGS_ASAN} ${GB_BUGS_AFL})
+# And as glassbox build's NAME.lf: libFuzzer's own main and driver.
+set(GB_BUGS_LF ${CMAKE_CURRENT_BINARY_DIR}/bugs.lf)
+add_custom_command(OUTPUT ${GB_BUGS_LF}
+  COMMAND ${GB_CLANG} -O1 -g -fsanitize=fuzzer,address ${GB_BUGS_SRC} -o ${GB_BUGS_LF}
+  DEPENDS ${GB_BUGS_SRC}
+  COMMENT "Building the planted bugs with libFuzzer and ASan")
+add_custom_target(gb_triage_bugs ALL DEPENDS ${GB_BUGS_ASAN} ${GB_BUGS_AFL} ${GB_BUGS_LF})
 
 add_executable(triage_crash triage_crash.c)
 target_link_libraries(triage_crash PRIVATE gb_triage)
 add_dependencies(triage_crash gb_triage_bugs)
-add_test(NAME triage.crash COMMAND triage_crash ${GB_BUGS_ASAN} ${GB_BUGS_AFL} ${GB_TRIAGE_WORK}/crash)
+add_test(NAME triage.crash COMMAND triage_crash ${GB_BUGS_ASAN} ${GB_BUGS_AFL} ${GB_TRIAGE_WORK}/crash
+         ${GB_BUGS_LF})
 set_tests_properties(triage.crash PROPERTIES TIMEOUT 60)
 
 # The same bugs without any sanitizer: triage tells them apart by signal.

@@ -2,7 +2,7 @@
 /* The crash runner (triage.h, "Crash analysis"): report parsing on fixed
  * texts and on garbage, the crash state, and probes of the planted bugs
  * (tests/triage/bugs/bugs.c) through fork/exec and through the forkserver.
- * Usage: triage_crash BUGS_ASAN BUGS_AFL_ASAN WORKDIR */
+ * Usage: triage_crash BUGS_ASAN BUGS_AFL_ASAN WORKDIR BUGS_LF */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +120,17 @@ static void test_parse(void)
                   "state '%s'", state);
     }
     gb_sanrep_clear(&r);
+
+    /* A driver below the harness (libFuzzer's main without debug info)
+     * is never part of the state. */
+    gb_frame_t fr[3];
+    memset(fr, 0, sizeof fr);
+    snprintf(fr[0].func, sizeof fr[0].func, "decode");
+    snprintf(fr[1].func, sizeof fr[1].func, "LLVMFuzzerTestOneInput");
+    snprintf(fr[2].func, sizeof fr[2].func, "main");
+    char st[600];
+    gb_crash_state(fr, 3, st, sizeof st);
+    CHECK_MSG(strcmp(st, "decode\nLLVMFuzzerTestOneInput") == 0, "state '%s'", st);
 
     /* Not reports. */
     const char *nots[] = {"", "hello\nworld\n", "#0 0x1 (/x+0x1)\n", "ERROR: AddressSanitizerX"};
@@ -328,10 +339,26 @@ static void test_many(const char *bin, const char *work)
     gb_crash_runner_free(r);
 }
 
+/* A libFuzzer build (its own main and driver frames) gives the states of
+ * the file-reading build. */
+static void test_libfuzzer(const char *bin, const char *work)
+{
+    gb_crash_target_t t = {.bin = bin, .work_dir = work, .timeout_ms = 5000};
+    gb_crash_runner_t *r;
+    gb_err_t e;
+    if (gb_crash_runner_new(&t, &r, &e) != 0) {
+        CHECK_MSG(0, "%s", e.msg);
+        return;
+    }
+    expect(r, "Hx", "heap-buffer-overflow READ 1", "heap_read\nLLVMFuzzerTestOneInput");
+    expect(r, "B", "heap-buffer-overflow WRITE 1", "store\npath_b\nLLVMFuzzerTestOneInput");
+    gb_crash_runner_free(r);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: triage_crash BUGS_ASAN BUGS_AFL_ASAN WORKDIR\n");
+    if (argc != 5) {
+        fprintf(stderr, "usage: triage_crash BUGS_ASAN BUGS_AFL_ASAN WORKDIR BUGS_LF\n");
         return 2;
     }
     char w1[4096], w2[4096], w3[4096];
@@ -345,5 +372,7 @@ int main(int argc, char **argv)
     test_runner(argv[2], w2, 1);
     test_no_symbolizer(argv[1], w3);
     test_many(argv[2], w2);
+    snprintf(w1, sizeof w1, "%s/lf", argv[3]);
+    test_libfuzzer(argv[4], w1);
     return check_exit("triage_crash");
 }
