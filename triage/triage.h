@@ -53,6 +53,11 @@ typedef struct gb_crash_target {
  * one long-lived llvm-symbolizer with a cache. */
 typedef struct gb_crash_runner gb_crash_runner_t;
 
+/* For a forkserver binary it sets ASAN_OPTIONS / UBSAN_OPTIONS in this
+ * process's environment around gb_fsrv_start (which reads them from
+ * there) and restores them: do not create runners from several threads
+ * at once (triage's --jobs uses processes). A missing llvm-symbolizer is
+ * no error (see gb_crash_runner_info). */
 int gb_crash_runner_new(const gb_crash_target_t *t, gb_crash_runner_t **out, gb_err_t *e);
 void gb_crash_runner_free(gb_crash_runner_t *r); /* NULL is ok */
 

@@ -73,6 +73,18 @@ static const char DOUBLE_FREE[] = "==3==ERROR: AddressSanitizer: attempting doub
                                   "    #0 0x1  (/bin/x+0x10)\n"
                                   "SUMMARY: AddressSanitizer: double-free (/bin/x+0x10)\n";
 
+static const char STACK_OVF[] =
+    "==7==ERROR: AddressSanitizer: stack-overflow on address 0x7ffd (pc 0x1 bp 0x2 sp 0x3 T0)\n"
+    "==7==The signal is caused by a WRITE memory access.\n"
+    "    #0 0x1  (/bin/x+0x10)\n    #1 0x1  (/bin/x+0x10)\n"
+    "SUMMARY: AddressSanitizer: stack-overflow (/bin/x+0x10)\n";
+
+static const char UBSAN_DEADLY[] =
+    "UndefinedBehaviorSanitizer:DEADLYSIGNAL\n"
+    "==5==ERROR: UndefinedBehaviorSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1)\n"
+    "==5==The signal is caused by a READ memory access.\n"
+    "    #0 0x1  (/bin/x+0x10)\n";
+
 static void check_parse(const char *text, const char *type, size_t nframes)
 {
     gb_sanrep_t r;
@@ -93,6 +105,8 @@ static void test_parse(void)
     check_parse(UBSAN_NOTYPE, "UBSan integer-divide-by-zero", 0);
     check_parse(LSAN, "memory-leak", 2);
     check_parse(DOUBLE_FREE, "double-free", 1);
+    check_parse(STACK_OVF, "stack-overflow", 2);
+    check_parse(UBSAN_DEADLY, "SEGV on unknown address (null deref) READ", 1);
 
     gb_sanrep_t r;
     gb_err_t e;
@@ -149,11 +163,11 @@ static void test_parse(void)
  * that size lets ASan builds of this test catch it). */
 static void test_garbage(void)
 {
-    const char *seeds[] = {ASAN_HBO, ASAN_SYM, ASAN_SEGV, UBSAN_OVF, LSAN, DOUBLE_FREE};
+    const char *seeds[] = {ASAN_HBO, ASAN_SYM, ASAN_SEGV, UBSAN_OVF, LSAN, DOUBLE_FREE, STACK_OVF, UBSAN_DEADLY};
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     static const char alphabet[] = "#0x()+: \n\tinERROR:AddressSanitizer()READ of size9";
     for (int round = 0; round < 3000; round++) {
-        const char *s = seeds[round % 6];
+        const char *s = seeds[round % 8];
         size_t n = strlen(s);
         char *buf = malloc(n);
         memcpy(buf, s, n);
