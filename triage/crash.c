@@ -247,16 +247,17 @@ static int make_env(gb_crash_runner_t *r, int detect_leaks, gb_err_t *e)
     int a = snprintf(r->asan_show, sizeof r->asan_show, "ASAN_OPTIONS=%s:detect_leaks=%d%s",
                      ASAN_BASE, detect_leaks ? 1 : 0, lim);
     int u = snprintf(r->ubsan_show, sizeof r->ubsan_show, "UBSAN_OPTIONS=%s", UBSAN_BASE);
-    int a2 = snprintf(r->asan_env, sizeof r->asan_env, "%s:log_path=%s", r->asan_show,
+    /* Quoted: the sanitizers' option parser splits at ':' and blanks
+     * but reads a quoted value whole. */
+    int a2 = snprintf(r->asan_env, sizeof r->asan_env, "%s:log_path=\"%s\"", r->asan_show,
                       r->san_prefix);
-    int u2 = snprintf(r->ubsan_env, sizeof r->ubsan_env, "%s:log_path=%s", r->ubsan_show,
+    int u2 = snprintf(r->ubsan_env, sizeof r->ubsan_env, "%s:log_path=\"%s\"", r->ubsan_show,
                       r->san_prefix);
     if (a < 0 || u < 0 || a2 < 0 || u2 < 0 || (size_t)a2 >= sizeof r->asan_env ||
         (size_t)u2 >= sizeof r->ubsan_env)
         return gb_err_set(e, "work directory path too long: %s", r->work_dir);
-    /* log_path is split at ':' by the sanitizers' option parser. */
-    if (strpbrk(r->san_prefix, ": \t\"'"))
-        return gb_err_set(e, "the work directory %s must not contain ':', quotes or blanks "
+    if (strpbrk(r->san_prefix, "\"\n"))
+        return gb_err_set(e, "the work directory %s must not contain '\"' or a newline "
                              "(the sanitizers' log_path cannot say it)", r->work_dir);
     r->env_extra[0] = r->asan_env;
     r->env_extra[1] = r->ubsan_env;

@@ -43,6 +43,12 @@ for i in 1 2 3 4 5 6 7 8 9 10; do cp "$WORK/fine" "$WORK/fine$i"; files+=("$WORK
 grep -q "^$WORK/nope: error " "$WORK/out" || fail "missing input line: $(cat "$WORK/out")"
 grep -q "^$WORK/fine: ok exit 0" "$WORK/out" || fail "the input after a missing one did not run"
 
+# A scratch dir whose path has ':' and a blank (the sanitizers' option
+# separators) still gets the reports.
+mkdir "$WORK/a:b c"
+[ "$(TMPDIR="$WORK/a:b c" status "$GB" replay "$WORK/heap" -- "$ASAN")" = 1 ] || fail "TMPDIR with ':': exit not 1"
+grep -q "heap-buffer-overflow READ 1 @ heap_read" "$WORK/out" || fail "TMPDIR with ':': $(cat "$WORK/out")"
+
 # Usage: exit 2 with one line.
 for args in "-- $ASAN" "$WORK/fine" "$WORK/fine -- /nonexistent/bin"; do
   # shellcheck disable=SC2086
