@@ -143,30 +143,77 @@ static int frame_name(const gb_frame_t *f, char *out, size_t cap)
                     (unsigned long long)f->offset);
 }
 
+size_t gb_crash_state_frames(const gb_frame_t *frames, size_t n, size_t *idx)
+{
+    size_t taken = 0;
+    for (size_t i = 0; i < n && taken < GB_CRASH_STATE_FRAMES; i++) {
+        if (gb_frame_ignored(&frames[i]) || (!frames[i].func[0] && !frames[i].module[0]))
+            continue;
+        idx[taken++] = i;
+        /* Whatever called the harness is a driver (libFuzzer's main,
+         * AFL++'s, Glassbox's, a custom one): the bug is above it. */
+        if (strcmp(frames[i].func, "LLVMFuzzerTestOneInput") == 0)
+            break;
+    }
+    return taken;
+}
+
 void gb_crash_state(const gb_frame_t *frames, size_t n, char *state, size_t cap)
 {
-    size_t at = 0, taken = 0;
+    size_t idx[GB_CRASH_STATE_FRAMES], at = 0;
+    size_t k = gb_crash_state_frames(frames, n, idx);
     if (cap == 0)
         return;
     state[0] = '\0';
-    for (size_t i = 0; i < n && taken < GB_CRASH_STATE_FRAMES; i++) {
-        char name[sizeof frames[i].func + sizeof frames[i].module + 24];
-        if (gb_frame_ignored(&frames[i]) || frame_name(&frames[i], name, sizeof name) <= 0)
+    for (size_t j = 0; j < k; j++) {
+        const gb_frame_t *f = &frames[idx[j]];
+        char name[sizeof f->func + sizeof f->module + 24];
+        if (frame_name(f, name, sizeof name) <= 0)
             continue;
-        int w = snprintf(state + at, cap - at, "%s%s", taken ? "\n" : "", name);
+        int w = snprintf(state + at, cap - at, "%s%s", at ? "\n" : "", name);
         if (w < 0 || (size_t)w >= cap - at) {
             state[at] = '\0'; /* a frame that does not fit whole is left out */
             break;
         }
         at += (size_t)w;
-        taken++;
     }
+}
+
+void gb_crash_state_line(const char *state, char *out, size_t cap)
+{
+    size_t at = 0;
+    if (cap == 0)
+        return;
+    for (const char *p = state; *p && at + 4 < cap; p++) {
+        if (*p == '\n') {
+            memcpy(out + at, " < ", 3);
+            at += 3;
+        } else {
+            out[at++] = *p;
+        }
+    }
+    out[at] = '\0';
 }
 
 int gb_crash_same(const gb_crash_t *a, const gb_crash_t *b)
 {
     return a->crashed && b->crashed && strcmp(a->type, b->type) == 0 &&
            strcmp(a->state, b->state) == 0;
+}
+
+void gb_bucket_id(const char *type, const char *state, char id[17])
+{
+    size_t tl = strlen(type), sl = strlen(state);
+    char *buf = gb_malloc(tl + sl + 2);
+    uint64_t h = 0;
+    if (buf) {
+        memcpy(buf, type, tl);
+        buf[tl] = '\n';
+        memcpy(buf + tl + 1, state, sl + 1);
+        h = gb_hash64(buf, tl + sl + 1, 0x676c617373626f78ull);
+        gb_free(buf);
+    }
+    snprintf(id, 17, "%016llx", (unsigned long long)h);
 }
 
 void gb_crash_clear(gb_crash_t *c)
@@ -200,16 +247,17 @@ static int make_env(gb_crash_runner_t *r, int detect_leaks, gb_err_t *e)
     int a = snprintf(r->asan_show, sizeof r->asan_show, "ASAN_OPTIONS=%s:detect_leaks=%d%s",
                      ASAN_BASE, detect_leaks ? 1 : 0, lim);
     int u = snprintf(r->ubsan_show, sizeof r->ubsan_show, "UBSAN_OPTIONS=%s", UBSAN_BASE);
-    int a2 = snprintf(r->asan_env, sizeof r->asan_env, "%s:log_path=%s", r->asan_show,
+    /* Quoted: the sanitizers' option parser splits at ':' and blanks
+     * but reads a quoted value whole. */
+    int a2 = snprintf(r->asan_env, sizeof r->asan_env, "%s:log_path=\"%s\"", r->asan_show,
                       r->san_prefix);
-    int u2 = snprintf(r->ubsan_env, sizeof r->ubsan_env, "%s:log_path=%s", r->ubsan_show,
+    int u2 = snprintf(r->ubsan_env, sizeof r->ubsan_env, "%s:log_path=\"%s\"", r->ubsan_show,
                       r->san_prefix);
     if (a < 0 || u < 0 || a2 < 0 || u2 < 0 || (size_t)a2 >= sizeof r->asan_env ||
         (size_t)u2 >= sizeof r->ubsan_env)
         return gb_err_set(e, "work directory path too long: %s", r->work_dir);
-    /* log_path is split at ':' by the sanitizers' option parser. */
-    if (strpbrk(r->san_prefix, ": \t\"'"))
-        return gb_err_set(e, "the work directory %s must not contain ':', quotes or blanks "
+    if (strpbrk(r->san_prefix, "\"\n"))
+        return gb_err_set(e, "the work directory %s must not contain '\"' or a newline "
                              "(the sanitizers' log_path cannot say it)", r->work_dir);
     r->env_extra[0] = r->asan_env;
     r->env_extra[1] = r->ubsan_env;

@@ -340,7 +340,9 @@ static void parse_detail(parse_t *p, const line_t *l)
         int w = s[0] == 'W';
         snprintf(p->access, sizeof p->access, "%s", w ? "WRITE" : "READ");
         p->size = (unsigned)strtoul(s + (w ? 14 : 13), NULL, 10);
-    } else if (!p->access[0] && strstr(s, "The signal is caused by a ")) {
+    } else if (!p->access[0] && p->segv && strstr(s, "The signal is caused by a ")) {
+        /* Only a SEGV's type says the access: a stack overflow is one
+         * whatever instruction hit the guard page. */
         const char *k = strstr(s, "caused by a ") + 12;
         if (strncmp(k, "READ", 4) == 0 || strncmp(k, "WRITE", 5) == 0)
             first_word(k, p->access, sizeof p->access);

@@ -54,6 +54,11 @@ typedef struct gb_crash_target {
  * one long-lived llvm-symbolizer with a cache. */
 typedef struct gb_crash_runner gb_crash_runner_t;
 
+/* For a forkserver binary it sets ASAN_OPTIONS / UBSAN_OPTIONS in this
+ * process's environment around gb_fsrv_start (which reads them from
+ * there) and restores them: do not create runners from several threads
+ * at once (triage's --jobs uses processes). A missing llvm-symbolizer is
+ * no error (see gb_crash_runner_info). */
 int gb_crash_runner_new(const gb_crash_target_t *t, gb_crash_runner_t **out, gb_err_t *e);
 void gb_crash_runner_free(gb_crash_runner_t *r); /* NULL is ok */
 
@@ -81,6 +86,12 @@ void gb_crash_runner_info(const gb_crash_runner_t *r, gb_crash_runner_info_t *in
  * left after dropping sanitizer runtime, libc and fuzzing-driver frames
  * (docs/triage.md), '\n'-separated, into state (always NUL-ended). */
 void gb_crash_state(const gb_frame_t *frames, size_t n, char *state, size_t cap);
+/* The indices (into frames) of the state's frames, top first; how many
+ * (at most GB_CRASH_STATE_FRAMES). Frames below LLVMFuzzerTestOneInput
+ * are never in it: they are a fuzzing driver's. */
+size_t gb_crash_state_frames(const gb_frame_t *frames, size_t n, size_t *idx);
+/* The state on one line, frames joined with " < " (innermost first). */
+void gb_crash_state_line(const char *state, char *out, size_t cap);
 /* 1 when the frame is dropped from the crash state (same rules). */
 int gb_frame_ignored(const gb_frame_t *f);
 
@@ -210,6 +221,131 @@ const gb_crash_t *gb_tmin_crash_ref(const gb_tmin_crash_t *c);
 
 /* ==== Corpus minimisation (cmin.c) ===================================== */
 
-/* ==== Triage reports (report.c, sarif.c) =============================== */
+/* ==== Triage reports (inputs.c, triage.c, report.c, sarif.c) =========== */
+
+/* ---- Inputs (inputs.c) ----------------------------------------------------- */
+
+/* One file found under the -i paths. */
+typedef struct gb_triage_input {
+    char *path;
+    const char *engine; /* whose name it has: "afl" (id:...), "libfuzzer" (crash-...), "plain" */
+    const char *skip;   /* NULL: an input; else why it is not one (static text) */
+} gb_triage_input_t;
+
+typedef struct gb_triage_inputs {
+    gb_triage_input_t *v; /* sorted by path */
+    size_t n, cap;
+    char **missing;       /* -i paths that do not exist (or cannot be read) */
+    size_t nmissing, capm;
+    char **empty;         /* -i directories that held no input */
+    size_t nempty, cape;
+} gb_triage_inputs_t;
+
+/* Gathers the inputs of each path: a file is an input; a directory's
+ * files are, except dot files, README*, subdirectories, symbolic links
+ * (never followed) and anything but regular files, which are listed with
+ * a reason; a campaign instance dir (one with crashes/) stands for its
+ * crashes/, a sync dir (subdirs with crashes/) for every SYNC/x/crashes.
+ * A missing path is listed, not an error. -1 only when out of memory. */
+int gb_triage_collect(const char *const *paths, size_t n, gb_triage_inputs_t *out, gb_err_t *e);
+void gb_triage_inputs_free(gb_triage_inputs_t *in);
+
+/* ---- Triage (triage.c, report.c, sarif.c) ---------------------------------- */
+
+/* One input file that fell in a bucket. */
+typedef struct gb_bucket_input {
+    char *path;
+    char sha1[41];
+    size_t size;
+    int flaky;          /* it did not crash this way in every run */
+    uint64_t seen_ms;   /* when triage first ran it */
+} gb_bucket_input_t;
+
+/* A distinct bug: all crashes with one (type, state). */
+typedef struct gb_bucket {
+    char id[17];        /* 16 hex digits of a hash of type and state: stable */
+    char type[128];
+    char state[600];
+    gb_frame_t *frames; /* the reproducer's stack */
+    size_t nframes;
+    gb_run_result_t run; /* how the reproducer's run ended */
+    char *report;       /* the sanitizer's text of that run, or NULL */
+    uint64_t first_ms, last_ms;
+    int flaky;          /* no input of it crashed this way in every run */
+    gb_bucket_input_t *inputs;
+    size_t ninputs, cap;
+    size_t repro_size, min_size; /* sizes of input and input.min */
+    char *repro_path;   /* where the reproducer came from */
+    int repro_flaky;    /* the reproducer did not crash in every run */
+    int new_repro;      /* repro_path is a new reproducer, to be written as input */
+    int is_new, dirty;  /* created / changed by this run */
+} gb_bucket_t;
+
+typedef struct gb_triage_opts {
+    const char *report_dir;
+    gb_crash_target_t target; /* work_dir is ignored: REPORT/.work is used */
+    unsigned jobs;            /* parallel runners; 0 = 1 */
+    unsigned runs;            /* runs per input; 0 = GB_TRIAGE_RUNS */
+    int no_minimise;          /* 1: input.min is a copy of input */
+} gb_triage_opts_t;
+
+/* An input that could not be triaged, or did not crash. */
+typedef struct gb_triage_note {
+    char *path;
+    char *what; /* "no longer crashes", "skipped: symbolic link", an error message */
+} gb_triage_note_t;
+
+typedef struct gb_triage_result {
+    gb_bucket_t *buckets; /* every bucket of the report, earlier runs' too */
+    size_t nbuckets, capb;
+    size_t inputs;        /* inputs found by this run */
+    size_t ran;           /* of them, new ones that were run */
+    size_t duplicates;    /* already triaged (REPORT/.seen) or the same bytes twice */
+    size_t crashed, flaky, no_crash, errors, skipped;
+    gb_triage_note_t *notes; /* this run's no-crash, skipped, missing and failed inputs */
+    size_t nnotes, capn;
+    gb_crash_runner_info_t info;
+    char warnings[4][256]; /* no sanitizer, no symbolizer, ... */
+    size_t nwarnings;
+} gb_triage_result_t;
+
+/* Runs every new input of `in` GB_TRIAGE_RUNS times, buckets the crashes
+ * into REPORT (adding to the buckets an earlier run left there), and
+ * writes each changed bucket's directory, REPORT/.seen, summary.json and
+ * summary.sarif (docs/triage.md). -1 only for what stops the whole
+ * triage (the target cannot run at all, REPORT cannot be written); a bad
+ * input is a note. */
+int gb_triage_run(const gb_triage_opts_t *o, const gb_triage_inputs_t *in, gb_triage_result_t *res,
+                  gb_err_t *e);
+void gb_triage_result_free(gb_triage_result_t *res);
+
+/* The bucket id of (type, state). */
+void gb_bucket_id(const char *type, const char *state, char id[17]);
+
+/* ---- Report files (report.c, sarif.c) -------------------------------------- */
+
+/* The report's fixed facts, written into every file. */
+typedef struct gb_report_ctx {
+    const char *dir;      /* REPORT */
+    const char *tmp_dir;  /* REPORT/.tmp: staging for atomic writes */
+    const char *bin;      /* absolute path of the binary */
+    char build_id[81];
+    char *const *args;    /* the target's arguments, "@@" = the input */
+    size_t nargs;
+    unsigned timeout_ms;
+    const gb_crash_runner_info_t *info;
+} gb_report_ctx_t;
+
+/* Writes REPORT/<id>/: input and input.min when `input` is not NULL (a
+ * new reproducer and its minimised form), crash.json, report.txt and
+ * repro.sh always. */
+int gb_report_bucket(const gb_report_ctx_t *c, const gb_bucket_t *b, const uint8_t *input,
+                     size_t len, const uint8_t *min, size_t min_len, gb_err_t *e);
+/* Reads the buckets an earlier run wrote (REPORT/<id>/crash.json) into res. */
+int gb_report_load(const char *dir, gb_triage_result_t *res, gb_err_t *e);
+/* REPORT/summary.json. */
+int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, gb_err_t *e);
+/* REPORT/summary.sarif: SARIF 2.1.0, one result per bucket. */
+int gb_report_sarif(const gb_report_ctx_t *c, const gb_triage_result_t *res, gb_err_t *e);
 
 #endif

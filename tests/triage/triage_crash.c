@@ -2,7 +2,7 @@
 /* The crash runner (triage.h, "Crash analysis"): report parsing on fixed
  * texts and on garbage, the crash state, and probes of the planted bugs
  * (tests/triage/bugs/bugs.c) through fork/exec and through the forkserver.
- * Usage: triage_crash BUGS_ASAN BUGS_AFL_ASAN WORKDIR */
+ * Usage: triage_crash BUGS_ASAN BUGS_AFL_ASAN WORKDIR BUGS_LF */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +73,18 @@ static const char DOUBLE_FREE[] = "==3==ERROR: AddressSanitizer: attempting doub
                                   "    #0 0x1  (/bin/x+0x10)\n"
                                   "SUMMARY: AddressSanitizer: double-free (/bin/x+0x10)\n";
 
+static const char STACK_OVF[] =
+    "==7==ERROR: AddressSanitizer: stack-overflow on address 0x7ffd (pc 0x1 bp 0x2 sp 0x3 T0)\n"
+    "==7==The signal is caused by a WRITE memory access.\n"
+    "    #0 0x1  (/bin/x+0x10)\n    #1 0x1  (/bin/x+0x10)\n"
+    "SUMMARY: AddressSanitizer: stack-overflow (/bin/x+0x10)\n";
+
+static const char UBSAN_DEADLY[] =
+    "UndefinedBehaviorSanitizer:DEADLYSIGNAL\n"
+    "==5==ERROR: UndefinedBehaviorSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1)\n"
+    "==5==The signal is caused by a READ memory access.\n"
+    "    #0 0x1  (/bin/x+0x10)\n";
+
 static void check_parse(const char *text, const char *type, size_t nframes)
 {
     gb_sanrep_t r;
@@ -93,6 +105,8 @@ static void test_parse(void)
     check_parse(UBSAN_NOTYPE, "UBSan integer-divide-by-zero", 0);
     check_parse(LSAN, "memory-leak", 2);
     check_parse(DOUBLE_FREE, "double-free", 1);
+    check_parse(STACK_OVF, "stack-overflow", 2);
+    check_parse(UBSAN_DEADLY, "SEGV on unknown address (null deref) READ", 1);
 
     gb_sanrep_t r;
     gb_err_t e;
@@ -121,6 +135,17 @@ static void test_parse(void)
     }
     gb_sanrep_clear(&r);
 
+    /* A driver below the harness (libFuzzer's main without debug info)
+     * is never part of the state. */
+    gb_frame_t fr[3];
+    memset(fr, 0, sizeof fr);
+    snprintf(fr[0].func, sizeof fr[0].func, "decode");
+    snprintf(fr[1].func, sizeof fr[1].func, "LLVMFuzzerTestOneInput");
+    snprintf(fr[2].func, sizeof fr[2].func, "main");
+    char st[600];
+    gb_crash_state(fr, 3, st, sizeof st);
+    CHECK_MSG(strcmp(st, "decode\nLLVMFuzzerTestOneInput") == 0, "state '%s'", st);
+
     /* Not reports. */
     const char *nots[] = {"", "hello\nworld\n", "#0 0x1 (/x+0x1)\n", "ERROR: AddressSanitizerX"};
     for (size_t i = 0; i < sizeof nots / sizeof nots[0]; i++) {
@@ -138,11 +163,11 @@ static void test_parse(void)
  * that size lets ASan builds of this test catch it). */
 static void test_garbage(void)
 {
-    const char *seeds[] = {ASAN_HBO, ASAN_SYM, ASAN_SEGV, UBSAN_OVF, LSAN, DOUBLE_FREE};
+    const char *seeds[] = {ASAN_HBO, ASAN_SYM, ASAN_SEGV, UBSAN_OVF, LSAN, DOUBLE_FREE, STACK_OVF, UBSAN_DEADLY};
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     static const char alphabet[] = "#0x()+: \n\tinERROR:AddressSanitizer()READ of size9";
     for (int round = 0; round < 3000; round++) {
-        const char *s = seeds[round % 6];
+        const char *s = seeds[round % 8];
         size_t n = strlen(s);
         char *buf = malloc(n);
         memcpy(buf, s, n);
@@ -328,10 +353,26 @@ static void test_many(const char *bin, const char *work)
     gb_crash_runner_free(r);
 }
 
+/* A libFuzzer build (its own main and driver frames) gives the states of
+ * the file-reading build. */
+static void test_libfuzzer(const char *bin, const char *work)
+{
+    gb_crash_target_t t = {.bin = bin, .work_dir = work, .timeout_ms = 5000};
+    gb_crash_runner_t *r;
+    gb_err_t e;
+    if (gb_crash_runner_new(&t, &r, &e) != 0) {
+        CHECK_MSG(0, "%s", e.msg);
+        return;
+    }
+    expect(r, "Hx", "heap-buffer-overflow READ 1", "heap_read\nLLVMFuzzerTestOneInput");
+    expect(r, "B", "heap-buffer-overflow WRITE 1", "store\npath_b\nLLVMFuzzerTestOneInput");
+    gb_crash_runner_free(r);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: triage_crash BUGS_ASAN BUGS_AFL_ASAN WORKDIR\n");
+    if (argc != 5) {
+        fprintf(stderr, "usage: triage_crash BUGS_ASAN BUGS_AFL_ASAN WORKDIR BUGS_LF\n");
         return 2;
     }
     char w1[4096], w2[4096], w3[4096];
@@ -345,5 +386,7 @@ int main(int argc, char **argv)
     test_runner(argv[2], w2, 1);
     test_no_symbolizer(argv[1], w3);
     test_many(argv[2], w2);
+    snprintf(w1, sizeof w1, "%s/lf", argv[3]);
+    test_libfuzzer(argv[4], w1);
     return check_exit("triage_crash");
 }
