@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tmin's crash predicate: a candidate is kept when it crashes with the
  * reference crash's (type, state), as triage buckets crashes. */
+#include <stdio.h>
 #include <string.h>
 
 #include "triage.h"
@@ -29,6 +30,24 @@ int gb_tmin_crash_new(gb_crash_runner_t *r, const uint8_t *in, size_t len, gb_tm
                                  : "the input does not crash the target (use --mode coverage "
                                    "to keep its coverage instead)");
     }
+    *out = c;
+    return 0;
+}
+
+int gb_tmin_crash_keep(gb_crash_runner_t *r, const char *type, const char *state,
+                       gb_tmin_crash_t **out, gb_err_t *e)
+{
+    *out = NULL;
+    if (!r || !type || !state)
+        return gb_err_set(e, "gb_tmin_crash_keep: missing argument");
+    gb_tmin_crash_t *c = gb_calloc(1, sizeof *c);
+    if (!c)
+        return gb_err_set(e, "out of memory");
+    c->r = r;
+    c->ref.crashed = 1;
+    c->ref.run.status = GB_RUN_CRASH;
+    snprintf(c->ref.type, sizeof c->ref.type, "%s", type);
+    snprintf(c->ref.state, sizeof c->ref.state, "%s", state);
     *out = c;
     return 0;
 }

@@ -214,6 +214,11 @@ const gb_run_result_t *gb_tmin_cov_ref(const gb_tmin_cov_t *c);
 typedef struct gb_tmin_crash gb_tmin_crash_t;
 int gb_tmin_crash_new(gb_crash_runner_t *r, const uint8_t *in, size_t len, gb_tmin_crash_t **out,
                       gb_err_t *e);
+/* The same predicate for a crash known already (a triage bucket's type
+ * and state): nothing is run, and a flaky reproducer's minimisation still
+ * aims at the bucket's crash. */
+int gb_tmin_crash_keep(gb_crash_runner_t *r, const char *type, const char *state,
+                       gb_tmin_crash_t **out, gb_err_t *e);
 void gb_tmin_crash_free(gb_tmin_crash_t *c); /* NULL is ok */
 int gb_tmin_crash_pred(void *crash, const uint8_t *in, size_t len, gb_err_t *e);
 /* The reference crash (after gb_tmin_crash_new). */

@@ -19,7 +19,12 @@ glassbox_add_target(tmin_target SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmin_target.
 
 add_executable(test_tmin tmin_unit.c)
 target_link_libraries(test_tmin PRIVATE gb_triage)
-add_test(NAME triage.tmin.unit COMMAND test_tmin)
+# The crash predicates run on triage.cmake's planted-bug build (AFL++'s
+# forkserver, ASan, UBSan).
+add_dependencies(test_tmin gb_triage_bugs)
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/tmin-work)
+add_test(NAME triage.tmin.unit
+  COMMAND test_tmin ${CMAKE_CURRENT_BINARY_DIR}/bugs.afl-asan ${CMAKE_CURRENT_BINARY_DIR}/tmin-work)
 
 foreach(t coverage trace crash samebug demo interrupt errors)
   add_test(NAME triage.tmin.${t}

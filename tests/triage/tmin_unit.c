@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* gb_tmin on predicates without processes: what it keeps, that it never
- * asks about the same bytes twice, the run limit, and a failing predicate. */
+ * asks about the same bytes twice, the run limit, a failing predicate,
+ * allocation failures, the stop flag; then the crash predicates on
+ * triage's planted bugs (argv[1], work dir argv[2]) when built. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "triage.h"
@@ -196,12 +199,63 @@ static void test_stop(void)
     free(in);
 }
 
-int main(void)
+/* The crash predicates on triage's planted bugs (a real ASan build through
+ * the crash runner): bug A behind junk stays bug A, with a probed
+ * reference and with a known (type, state); a clean input is refused. */
+static void test_crash_runner(const char *bin, const char *work)
+{
+    char *none[] = {NULL};
+    gb_crash_target_t t = {.bin = bin, .args = none, .nargs = 0, .work_dir = work};
+    gb_crash_runner_t *r = NULL;
+    gb_err_t e;
+    if (gb_crash_runner_new(&t, &r, &e) != 0) {
+        CHECK_MSG(0, "crash runner: %s", e.msg);
+        return;
+    }
+    uint8_t *in = junk(2000, 13);
+    in[0] = 'A';
+    in[1] = 'H'; /* deleting the 'A' would give another bug */
+    gb_tmin_crash_t *pc = NULL;
+    CHECK(gb_tmin_crash_new(r, in, 2000, &pc, &e) == 0);
+    if (pc) {
+        const gb_crash_t *ref = gb_tmin_crash_ref(pc);
+        CHECK_MSG(strncmp(ref->state, "store", 5) == 0, "state '%s'", ref->state);
+        gb_tmin_opts_t o = {.pred = gb_tmin_crash_pred, .ctx = pc};
+        uint8_t *out = NULL;
+        size_t olen = 0;
+        gb_tmin_stats_t st;
+        CHECK(gb_tmin(&o, in, 2000, &out, &olen, &st, &e) == 0);
+        CHECK_MSG(olen == 1 && out && out[0] == 'A', "kept %zu bytes", olen);
+        gb_free(out);
+
+        gb_tmin_crash_t *known = NULL;
+        CHECK(gb_tmin_crash_keep(r, ref->type, ref->state, &known, &e) == 0);
+        o.ctx = known;
+        out = NULL;
+        CHECK(gb_tmin(&o, in, 2000, &out, &olen, &st, &e) == 0);
+        CHECK_MSG(olen == 1 && out && out[0] == 'A', "kept %zu bytes", olen);
+        gb_free(out);
+        gb_tmin_crash_free(known);
+    }
+    gb_tmin_crash_free(pc);
+    gb_tmin_crash_t *clean = NULL;
+    CHECK(gb_tmin_crash_new(r, (const uint8_t *)"zzzz", 4, &clean, &e) == -1);
+    CHECK_MSG(strstr(e.msg, "does not crash") != NULL, "%s", e.msg);
+    CHECK(clean == NULL);
+    gb_crash_runner_free(r);
+    free(in);
+}
+
+int main(int argc, char **argv)
 {
     test_substring();
     test_normalise();
     test_limits();
     test_oom();
     test_stop();
+    if (argc > 2 && access(argv[1], X_OK) == 0)
+        test_crash_runner(argv[1], argv[2]);
+    else
+        printf("triage.tmin.unit: no planted-bug build, crash predicates not tested\n");
     return check_exit("triage.tmin.unit");
 }
