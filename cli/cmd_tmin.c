@@ -97,11 +97,12 @@ static void report(const tmin_cli_t *c, const char *mode, const gb_tmin_stats_t 
         const char *note = st->solver_note == GB_TMIN_NOTE_NOTRACE  ? " (no trace was written)"
                            : st->solver_note == GB_TMIN_NOTE_NOGAIN ? " (nothing kept)"
                                                                     : "";
-        printf("tmin: solver step: %zu -> %zu bytes, %zu of them '0', %llu runs, %llu traces, "
-               "%llu queries%s\n",
-               st->len_in, st->len_after_solver, st->zero_after_solver,
-               (unsigned long long)st->solver_runs, (unsigned long long)st->traces,
-               (unsigned long long)st->z3_queries, note);
+        printf(
+            "tmin: solver step: %zu -> %zu bytes, %zu of them '0' or NUL, %llu runs, %llu traces, "
+            "%llu queries%s\n",
+            st->len_in, st->len_after_solver, st->zero_after_solver,
+            (unsigned long long)st->solver_runs, (unsigned long long)st->traces,
+            (unsigned long long)st->z3_queries, note);
     }
 }
 

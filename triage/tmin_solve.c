@@ -114,8 +114,9 @@ static int load_current(solve_t *s, gb_err_t *e)
 /* Tries the candidate in c->scratch; takes it when kept. */
 static int try_scratch(solve_t *s, size_t len, int *kept, gb_err_t *e)
 {
-    s->c->st->solver_runs++;
+    uint64_t runs = s->c->st->runs;
     int r = gb_tmin_try(s->c, s->c->scratch, len, e);
+    s->c->st->solver_runs += s->c->st->runs - runs; /* repeats are not runs */
     if (r < 0)
         return -1;
     if (r)
@@ -401,7 +402,7 @@ static size_t zeros(const uint8_t *x, size_t n)
 {
     size_t z = 0;
     for (size_t i = 0; i < n; i++)
-        z += x[i] == NORM;
+        z += x[i] == NORM || x[i] == 0;
     return z;
 }
 
@@ -471,8 +472,11 @@ int gb_tmin_solve(gb_tmin_ctx_t *c, gb_err_t *e)
     if (!c->o->work_dir)
         return gb_err_set(e, "gb_tmin: the trace step needs a work_dir");
     solve_t s = {.c = c, .evals = GB_TMIN_EVAL_BUDGET};
-    snprintf(s.in_path, sizeof s.in_path, "%s/tmin-trace.in", c->o->work_dir);
-    snprintf(s.trace_path, sizeof s.trace_path, "%s/tmin.gbt", c->o->work_dir);
+    if (snprintf(s.in_path, sizeof s.in_path, "%s/tmin-trace.in", c->o->work_dir) >=
+            (int)sizeof s.in_path ||
+        snprintf(s.trace_path, sizeof s.trace_path, "%s/tmin.gbt", c->o->work_dir) >=
+            (int)sizeof s.trace_path)
+        return gb_err_set(e, "work directory path too long: %s", c->o->work_dir);
     gb_solver_opts_t so = {0};
     if (gb_solver_new(&so, &s.solver, e) != 0)
         return -1;
@@ -481,7 +485,7 @@ int gb_tmin_solve(gb_tmin_ctx_t *c, gb_err_t *e)
         c->st->solver_note = GB_TMIN_NOTE_NOGAIN;
     c->st->len_after_solver = c->len;
     for (size_t i = 0; i < c->len; i++)
-        c->st->zero_after_solver += c->buf[i] == NORM;
+        c->st->zero_after_solver += c->buf[i] == NORM || c->buf[i] == 0;
     gb_trace_free(s.t0);
     gb_free(s.path);
     gb_free(s.read);

@@ -175,7 +175,7 @@ typedef struct gb_tmin_stats {
     uint64_t z3_queries;      /* solver queries of the solver step */
     uint64_t solver_runs;     /* predicate calls of the solver step (counted in runs too) */
     size_t len_after_solver;  /* length after the solver step (len_in without one) */
-    size_t zero_after_solver; /* bytes equal to '0' after it */
+    size_t zero_after_solver; /* bytes equal to '0' or NUL after it */
     int solver_note;          /* 0, or why the solver step did nothing: GB_TMIN_NOTE_* */
     int interrupted;          /* 1: stopped by opts->stop before the end */
     uint64_t time_ms;
