@@ -192,6 +192,36 @@ static int crash_runner(tmin_cli_t *c, gb_crash_runner_t **r, gb_err_t *e)
     return gb_crash_runner_new(&ct, r, e);
 }
 
+/* The crash to keep. With `probe_first` (no --mode) the input's one probe
+ * both chooses the mode and is the reference: *cr stays NULL when it did
+ * not crash (coverage mode then). Else gb_tmin_crash_new probes it and
+ * refuses an input that does not crash. */
+static int reference(gb_crash_runner_t *r, const uint8_t *data, size_t len, int probe_first,
+                     gb_tmin_crash_t **cr, gb_err_t *e)
+{
+    *cr = NULL;
+    if (!probe_first)
+        return gb_tmin_crash_new(r, data, len, cr, e);
+    gb_crash_t probe;
+    if (gb_crash_probe(r, data, len, &probe, e) != 0)
+        return -1;
+    int rc = 0;
+    if (probe.crashed && probe.run.status != GB_RUN_TIMEOUT)
+        rc = gb_tmin_crash_keep(r, probe.type, probe.state, cr, e);
+    gb_crash_clear(&probe);
+    return rc;
+}
+
+static void report_crash(const gb_crash_t *ref)
+{
+    char state[sizeof ref->state];
+    snprintf(state, sizeof state, "%s", ref->state);
+    for (char *q = state; *q; q++)
+        if (*q == '\n')
+            *q = ' ';
+    printf("tmin: kept crash: %s in %s\n", ref->type, *state ? state : "(no frames)");
+}
+
 /* Crash mode. With `probe_first` (no --mode) an input that does not crash
  * goes to coverage mode instead: *coverage = 1 and nothing is printed. */
 static gb_exit_t run_crash(tmin_cli_t *c, const uint8_t *data, size_t len, int probe_first,
@@ -200,23 +230,17 @@ static gb_exit_t run_crash(tmin_cli_t *c, const uint8_t *data, size_t len, int p
     gb_crash_runner_t *r = NULL;
     gb_tmin_crash_t *cr = NULL;
     gb_err_t e;
-    gb_exit_t rc;
     *coverage = 0;
     if (crash_runner(c, &r, &e) != 0)
         return gb_cli_fail("tmin", e.msg);
-    if (probe_first) {
-        gb_crash_t probe;
-        memset(&probe, 0, sizeof probe);
-        if (gb_crash_probe(r, data, len, &probe, &e) != 0) {
-            gb_crash_runner_free(r);
-            return gb_cli_fail("tmin", e.msg);
-        }
-        *coverage = !probe.crashed || probe.run.status == GB_RUN_TIMEOUT;
-        gb_crash_clear(&probe);
-        if (*coverage) {
-            gb_crash_runner_free(r);
-            return GB_EXIT_OK;
-        }
+    if (reference(r, data, len, probe_first, &cr, &e) != 0) {
+        gb_crash_runner_free(r);
+        return gb_cli_fail("tmin", e.msg);
+    }
+    if (!cr) {
+        gb_crash_runner_free(r);
+        *coverage = 1;
+        return GB_EXIT_OK;
     }
     gb_crash_runner_info_t info;
     gb_crash_runner_info(r, &info);
@@ -225,19 +249,9 @@ static gb_exit_t run_crash(tmin_cli_t *c, const uint8_t *data, size_t len, int p
                 "glassbox tmin: note: %s has no AFL++ forkserver: one process per run "
                 "(build it with afl-clang-fast or glassbox-cc --mode=cov to go faster)\n",
                 c->bin);
-    if (gb_tmin_crash_new(r, data, len, &cr, &e) != 0)
-        rc = gb_cli_fail("tmin", e.msg);
-    else
-        rc = minimise(c, "crash", gb_tmin_crash_pred, cr, data, len);
-    if (rc == GB_EXIT_OK) {
-        const gb_crash_t *ref = gb_tmin_crash_ref(cr);
-        char state[sizeof ref->state];
-        snprintf(state, sizeof state, "%s", ref->state);
-        for (char *q = state; *q; q++)
-            if (*q == '\n')
-                *q = ' ';
-        printf("tmin: kept crash: %s in %s\n", ref->type, *state ? state : "(no frames)");
-    }
+    gb_exit_t rc = minimise(c, "crash", gb_tmin_crash_pred, cr, data, len);
+    if (rc == GB_EXIT_OK)
+        report_crash(gb_tmin_crash_ref(cr));
     gb_tmin_crash_free(cr);
     gb_crash_runner_free(r);
     return rc;

@@ -398,6 +398,8 @@ static void zero_greedy(solve_t *s, uint8_t *x)
         zero_span(s, x, at, c->len - at < span ? c->len - at : span);
 }
 
+/* Zeroed bytes: '0' (the classic passes' byte) or NUL (what Z3 picks for
+ * a byte it is free to choose). */
 static size_t zeros(const uint8_t *x, size_t n)
 {
     size_t z = 0;
