@@ -139,7 +139,7 @@ int gb_symbolize_frames(gb_symbolizer_t *s, gb_frame_t **frames, size_t *n, gb_e
 int gb_elf_build_id(const char *path, char out[81], gb_err_t *e);
 
 
-/* ==== Input minimisation (tmin.c, tmin_pred.c, tmin_solve.c) =========== */
+/* ==== Input minimisation (tmin.c, tmin_try.c, tmin_pred.c, tmin_crash.c, tmin_solve.c) */
 
 /* Whether a candidate keeps what is being preserved (a crash state, a
  * coverage): 1 yes, 0 no, -1 on a fatal error (set e; the minimisation
