@@ -64,6 +64,13 @@
  * SYNC/.logs/NAME.log: a line a minute is about 1,400 a day. */
 #define GB_LOG_STATUS_EVERY_MS 60000
 
+/* Live triage (glassbox fuzz/campaign --triage): how often the sync dir's
+ * crashes are looked at again, and how long the last pass may take once
+ * the campaign stops before it is killed (its report stays consistent:
+ * every file is replaced atomically). */
+#define GB_LIVE_TRIAGE_EVERY_MS 5000
+#define GB_LIVE_TRIAGE_GRACE_S 30
+
 /* Peers' queues (and a libFuzzer corpus) are read this often: a directory
  * scan per peer is cheap, and others' finds help most while they are new
  * (AFL++ itself syncs far less often, which is why campaign sets

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "live.h"
 #include "corpus.h"
 #include "fuzz_bridge.h"
 #include "status.h"
@@ -34,6 +35,7 @@ typedef struct job {
 typedef struct camp {
     const char *in, *out, *tbin, *cbin, *lfbin;
     const char *aflbin, *cmplogbin, *dict; /* AFL++'s builds (NULL: none), -x */
+    const char *triage_bin;                /* --triage: live triage into SYNC/triage */
     char aflbuf[PATH_MAX], cmplogbuf[PATH_MAX];
     char **targs; /* the target's arguments (@@ = the input file); none: just @@ */
     int ntargs;
@@ -202,7 +204,7 @@ static int worker_exists(const camp_t *c, const char *name)
 
 static int start_workers(camp_t *c)
 {
-    char self[PATH_MAX], secs[32], tmo[32], lfdir[PATH_MAX], every[32];
+    char self[PATH_MAX], secs[32], tmo[32], lfdir[PATH_MAX], every[32], triage[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return -1;
@@ -211,6 +213,7 @@ static int start_workers(camp_t *c)
     snprintf(secs, sizeof secs, "%llu", c->secs);
     snprintf(tmo, sizeof tmo, "%llu", c->tmo);
     snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
+    snprintf(triage, sizeof triage, "%s/triage", c->out);
     for (unsigned long long k = 0; k < c->workers; k++) {
         char name[32];
         if (c->workers == 1)
@@ -243,6 +246,10 @@ static int start_workers(camp_t *c)
         if (c->lf) {
             argv[i++] = "--libfuzzer-dir";
             argv[i++] = lfdir;
+        }
+        if (c->triage_bin) { /* the campaign triages; workers report its count */
+            argv[i++] = "--triage-dir";
+            argv[i++] = triage;
         }
         argv[i++] = "--";
         argv[i++] = (char *)c->tbin;
@@ -424,6 +431,9 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
                       "without it NAME.cmplog beside NAME.cov, else no cmplog"),
         GB_OPTION_STR('x', "dict", "FILE", NULL, NULL, &c.dict,
                       "a dictionary for afl-fuzz (-x) and libFuzzer (-dict=)"),
+        GB_OPTION_STR(0, "triage", "ASAN_BIN", NULL, NULL, &c.triage_bin,
+                      "bucket every crash (AFL++'s, libFuzzer's, Glassbox's) into SYNC/triage/ "
+                      "as it arrives, replayed on ASAN_BIN; the status shows distinct bugs"),
         GB_OPTION_FLAG(0, "resume", &c.resume, "continue the campaign in OUT"),
     };
     const gb_cmd_t cmd = {"campaign",
@@ -467,9 +477,14 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
         return gb_cli_fail("campaign", e.msg);
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
+    gb_live_t live = {0};
+    if (c.triage_bin && gb_live_start(&live, c.out, c.triage_bin, c.targs, (size_t)c.ntargs,
+                                      GB_TRIAGE_TIMEOUT_MS, &e) != 0)
+        return gb_cli_error(GB_EXIT_FAIL, "campaign", "--triage: %s", e.msg);
     if ((c.workers && start_workers(&c) != 0) || (c.afl && start_afl(&c) != 0) ||
         (c.lf && start_libfuzzer(&c) != 0)) {
         stop_all(&c, 5);
+        gb_live_stop(&live);
         return gb_cli_fail("campaign", "could not start every job (see OUT/.logs/)");
     }
     gb_statview_t v;
@@ -483,6 +498,7 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
         fprintf(stderr, "glassbox campaign: note: %s\n", v.note);
     const job_t *failed = wait_loop(&c, &v);
     stop_all(&c, 15);
+    gb_live_stop(&live); /* a last pass over the crashes of the last seconds */
     if (failed) {
         char why[512];
         last_log_line(&c, failed, why, sizeof why);

@@ -10,6 +10,7 @@
 
 #include "corpus.h"
 #include "generational.h"
+#include "live.h"
 #include "status.h"
 
 static gb_search_t *running;
@@ -44,11 +45,14 @@ static void on_stop(int sig)
         gb_search_stop(running);
 }
 
+static long count_buckets(void *report_dir) { return gb_live_buckets(report_dir); }
+
 /* ---- fuzz ------------------------------------------------------------ */
 
 gb_exit_t gb_cmd_fuzz(int argc, char **argv)
 {
     const char *in, *out, *name, *lfdir; /* every variable here starts at its table default */
+    const char *triage_bin, *triage_dir;
     unsigned long long t, v, st, sb, mem, every;
     int no_opt, quiet, resume, no_cfg;
     /* (clang-format breaks strings around GB_OPT_XSTR as if it were a call.) */
@@ -78,6 +82,12 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
                        "reach an uncovered block"),
         GB_OPTION_STR(0, "libfuzzer-dir", "DIR", NULL, NULL, &lfdir,
                       "trade inputs with a libFuzzer corpus dir (SHA-1 names, -reload=1)"),
+        GB_OPTION_STR(0, "triage", "ASAN_BIN", NULL, NULL, &triage_bin,
+                      "bucket every crash of OUT (AFL++'s and libFuzzer's too) into "
+                      "OUT/triage/ as it arrives, replayed on ASAN_BIN (docs/triage.md)"),
+        GB_OPTION_STR(0, "triage-dir", "DIR", NULL, NULL, &triage_dir,
+                      "a live triage report another process writes: its bucket count "
+                      "becomes crash_buckets"),
         GB_OPTION_FLAG(0, "resume", &resume,
                        "continue the campaign in OUT/NAME (-i is then optional)"),
         GB_OPTION_UINT(0, "status-every", "MS", NULL, GB_STATUS_EVERY_MS, &every,
@@ -134,8 +144,27 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
         so.on_status = show_status;
         so.status_ctx = &sc;
     }
+    gb_live_t live = {0};
+    char report[4200];
+    if (triage_bin || triage_dir) {
+        snprintf(report, sizeof report, "%s", triage_dir ? triage_dir : "");
+        so.crash_buckets = count_buckets;
+        so.crash_buckets_ctx = report;
+    }
+    /* Before the search opens its forkserver and solver, so the child
+     * holds none of their descriptors; it replays what lands in OUT. */
+    if (triage_bin) {
+        if (gb_live_start(&live, out, triage_bin, a.rest + 2, (size_t)a.nrest - 2,
+                          GB_TRIAGE_TIMEOUT_MS, &e) != 0) {
+            gb_seeds_free(seeds, nseeds);
+            return gb_cli_error(GB_EXIT_FAIL, "fuzz", "--triage: %s", e.msg);
+        }
+        if (!triage_dir)
+            snprintf(report, sizeof report, "%s", live.report);
+    }
     gb_search_t *s;
     if (gb_search_new(&so, &s, &e) != 0) {
+        gb_live_stop(&live);
         gb_seeds_free(seeds, nseeds);
         return gb_cli_fail("fuzz", e.msg);
     }
@@ -150,7 +179,8 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     if (rc == 0)
         rc = gb_search_run(s, &e);
     running = NULL;
-    gb_search_free(s);
+    gb_live_stop(&live);
+    gb_search_free(s); /* its last fuzzer_stats counts the last pass's buckets */
     return rc == 0 ? GB_EXIT_OK : gb_cli_fail("fuzz", e.msg);
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gb_base.h"
+#include "live.h"
 
 #define MAX_KEYS 128
 
@@ -112,6 +113,9 @@ static void screen(const gb_statview_t *v, const stats_t *st, int final)
     }
     fprintf(v->out, "   saved crashes : %s%s%s%s, hangs %s\n", num(st, "saved_crashes") ? R : "",
             get(st, "saved_crashes"), N, first, get(st, "saved_hangs"));
+    if (strcmp(get(st, "crash_buckets"), "-") != 0)
+        fprintf(v->out, "   distinct bugs : %s%s%s (live triage)\n",
+                num(st, "crash_buckets") ? R : "", get(st, "crash_buckets"), N);
     fprintf(v->out, "\n %s-- solver --%s\n", B, N);
     fprintf(v->out, "         queries : %s (z3 calls %s, %s ms in z3)\n", get(st, "queries_total"),
             get(st, "queries_z3"), get(st, "solver_time_ms"));
@@ -128,12 +132,15 @@ static void screen(const gb_statview_t *v, const stats_t *st, int final)
 
 static void line(const gb_statview_t *v, const stats_t *st, int final)
 {
+    char bugs[160] = "";
+    if (strcmp(get(st, "crash_buckets"), "-") != 0)
+        snprintf(bugs, sizeof bugs, " (bugs %s)", get(st, "crash_buckets"));
     fprintf(v->out,
-            "[%s] %s%ss execs %s (%s/s) traces %s queue %s pending %s crashes %s hangs %s "
+            "[%s] %s%ss execs %s (%s/s) traces %s queue %s pending %s crashes %s%s hangs %s "
             "blocks %s | queries %s: sat %s unsat %s timeout %s opt %s z3 %s\n",
             get(st, "afl_banner"), final ? "done " : "", get(st, "run_time"),
             get(st, "execs_done"), get(st, "execs_per_sec"), get(st, "traces_done"),
-            get(st, "corpus_count"), get(st, "pending_total"), get(st, "saved_crashes"),
+            get(st, "corpus_count"), get(st, "pending_total"), get(st, "saved_crashes"), bugs,
             get(st, "saved_hangs"), get(st, "blocks_covered"), get(st, "queries_total"),
             get(st, "queries_sat"), get(st, "queries_unsat"), get(st, "queries_timeout"),
             get(st, "queries_optimistic"), get(st, "queries_z3"));
@@ -276,6 +283,12 @@ void gb_status_show_sync(gb_statview_t *v, const char *sync_dir, int final)
     }
     closedir(d);
     libfuzzer_row(v, sync_dir);
+    char triage[4300];
+    snprintf(triage, sizeof triage, "%s/triage", sync_dir);
+    long bugs = gb_live_buckets(triage);
+    if (bugs >= 0)
+        fprintf(v->out, " distinct bugs: %ld (every engine's crashes, bucketed in %s)\n", bugs,
+                triage);
     if (v->note)
         fprintf(v->out, " note: %s\n", v->note);
     fflush(v->out);

@@ -41,6 +41,11 @@ typedef struct gb_search_opts {
     unsigned mem_limit_mb;      /* address-space limit for cov runs, 0 = none; trace
                                    runs get GB_TRACE_MEM_FACTOR times as much */
     unsigned status_every_ms;   /* default GB_STATUS_EVERY_MS */
+    /* Distinct bugs among the crashes so far (live triage, which the
+     * caller runs), for fuzzer_stats' crash_buckets: a count, or -1 when
+     * unknown. NULL = no live triage, no key. */
+    long (*crash_buckets)(void *ctx);
+    void *crash_buckets_ctx;
     const char *command_line;   /* for fuzzer_stats */
     int resume;                 /* continue the campaign in OUT/NAME (--resume) */
     const char *libfuzzer_dir;  /* a libFuzzer corpus dir to trade with, or NULL */

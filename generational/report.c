@@ -112,6 +112,10 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, KEY_TRACES, "%llu", (unsigned long long)st.traces);
     kv(k, KEY_EXPANDED, "%llu", (unsigned long long)st.expanded);
     kv(k, "crashes_seen", "%llu", (unsigned long long)st.crashes_seen);
+    if (s->o.crash_buckets) {
+        long b = s->o.crash_buckets(s->o.crash_buckets_ctx);
+        kv(k, "crash_buckets", "%ld", b < 0 ? 0 : b);
+    }
     kv(k, "first_crash_ms", "%llu", (unsigned long long)st.first_crash_ms);
     kv(k, "blocks_covered", "%u", st.blocks);
     kv(k, "children_generated", "%llu", (unsigned long long)st.children);
