@@ -96,6 +96,18 @@
  * be shared, and the solver's length preferences end here. */
 #define GB_MAX_INPUT (1u << 20)
 
+/* ---- Corpus minimisation (glassbox cmin) ------------------------------- */
+
+/* cmin's progress line is redrawn at most this often: a few times a second
+ * is live enough, and 100,000 runs must not mean 100,000 writes to the
+ * terminal. */
+#define GB_CMIN_PROGRESS_MS 250
+
+/* cmin -T: at most this many forkservers side by side. Each holds a 9 MiB
+ * shm segment and a thread; more than the machine's cores only adds
+ * context switches, and no machine we run on has more. */
+#define GB_CMIN_MAX_JOBS 256
+
 /* ---- The trace runtime (tracer/rt/state.c; each has a GLASSBOX_* override,
  * docs/tracer.md) ------------------------------------------------------- */
 
