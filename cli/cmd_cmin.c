@@ -54,6 +54,12 @@ static int take_dirs(int argc, char **argv, cmin_cli_t *c)
     return 0;
 }
 
+static void on_stop(int sig)
+{
+    (void)sig;
+    gb_cmin_stop();
+}
+
 static void show_progress(const gb_cmin_stats_t *s, const char *phase, void *ctx)
 {
     int *shown = ctx;
@@ -85,8 +91,8 @@ static double pct(uint64_t part, uint64_t whole)
 static void summary(const gb_cmin_opts_t *o, const gb_cmin_stats_t *s)
 {
     double run_s = (double)s->run_ms / 1000.0;
-    printf("glassbox cmin: %zu inputs (%llu bytes) read, %zu skipped, %zu duplicates\n",
-           s->inputs, (unsigned long long)s->in_bytes, s->skipped, s->duplicates);
+    printf("glassbox cmin: %zu inputs (%llu bytes) read, %zu skipped, %zu duplicates\n", s->inputs,
+           (unsigned long long)s->in_bytes, s->skipped, s->duplicates);
     printf("glassbox cmin: %zu run in %.2f s (%.0f/s, %u forkservers), %zu crashes, %zu hangs "
            "(%s)\n",
            s->to_run, run_s, run_s > 0 ? (double)s->to_run / run_s : 0.0, o->jobs ? o->jobs : 1,
@@ -96,8 +102,8 @@ static void summary(const gb_cmin_opts_t *o, const gb_cmin_stats_t *s)
     if (!o->verify_only)
         printf("glassbox cmin: kept %zu files, %llu bytes in %s (%.1f%% of the files, %.1f%% of "
                "the bytes)\n",
-               s->kept, (unsigned long long)s->kept_bytes, o->out_dir,
-               pct(s->kept, s->inputs), pct(s->kept_bytes, s->in_bytes));
+               s->kept, (unsigned long long)s->kept_bytes, o->out_dir, pct(s->kept, s->inputs),
+               pct(s->kept_bytes, s->in_bytes));
     if (o->verify || o->verify_only)
         printf("glassbox cmin: verify: %s covers %zu elements, %zu missing, %zu extra: %s\n",
                o->out_dir, s->out_elements, s->missing, s->extra, s->verified ? "ok" : "FAILED");
@@ -133,19 +139,18 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
         GB_OPTION_FLAG('q', "quiet", &quiet, "no progress line on stderr"),
     };
     /* clang-format on */
-    const gb_cmd_t cmd = {
-        "cmin", "-i DIR... -o OUT [options] -- BIN [ARGS...]",
-        "Corpus minimisation: runs every input of the DIRs through BIN's AFL++\n"
-        "forkserver (any AFL++-instrumented binary: a glassbox-cc --mode=cov\n"
-        "build, afl-clang-fast) and copies to OUT the fewest, smallest inputs\n"
-        "that keep every coverage element: a map entry with AFL's hit-count\n"
-        "bucket (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+). Byte-identical\n"
-        "inputs run once; crashing and hanging ones are counted and left out.\n"
-        "Names are kept; a clash gets ',from:TAG' (docs/cmin.md). BIN runs as\n"
-        "'BIN ARGS...' with @@ replaced by the input's path; without @@ the\n"
-        "input is its stdin (as in afl-cmin). Exit 0, 1 on failure (also a\n"
-        "failed --verify), 2 on bad usage.",
-        opts, GB_N(opts)};
+    const gb_cmd_t cmd = {"cmin", "-i DIR... -o OUT [options] -- BIN [ARGS...]",
+                          "Corpus minimisation: runs every input of the DIRs through BIN's AFL++\n"
+                          "forkserver (any AFL++-instrumented binary: a glassbox-cc --mode=cov\n"
+                          "build, afl-clang-fast) and copies to OUT the fewest, smallest inputs\n"
+                          "that keep every coverage element: a map entry with AFL's hit-count\n"
+                          "bucket (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+). Byte-identical\n"
+                          "inputs run once; crashing and hanging ones are counted and left out.\n"
+                          "Names are kept; a clash gets ',from:TAG' (docs/cmin.md). BIN runs as\n"
+                          "'BIN ARGS...' with @@ replaced by the input's path; without @@ the\n"
+                          "input is its stdin (as in afl-cmin). Exit 0, 1 on failure (also a\n"
+                          "failed --verify), 2 on bad usage.",
+                          opts, GB_N(opts)};
     cmin_cli_t c = {0};
     if (take_dirs(argc, argv, &c) != 0)
         return gb_cli_error(GB_EXIT_FAIL, "cmin", "out of memory");
@@ -157,8 +162,7 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
     else if (c.ndirs == 0 || !out)
         rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "-i DIR and -o OUT are required (see --help)");
     else if (a.npos)
-        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "unexpected argument '%s' (see --help)",
-                          a.pos[0]);
+        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "unexpected argument '%s' (see --help)", a.pos[0]);
     else if (a.nrest < 1)
         rc = gb_cli_error(GB_EXIT_USAGE, "cmin",
                           "expected '-- BIN [ARGS...]' after the options (see --help)");
@@ -178,13 +182,25 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
     int verify_only = verify && dir_has_entries(out);
     int shown = 0;
     gb_cmin_opts_t o = {
-        .in_dirs = c.dirs, .n_in = c.ndirs, .out_dir = out, .bin = a.rest[0],
-        .args = a.rest + 1, .nargs = (size_t)a.nrest - 1, .timeout_ms = (unsigned)t,
-        .mem_limit_mb = (unsigned)mem, .jobs = (unsigned)jobs, .keep_crashes = keep,
-        .edges_only = edges, .verify = verify, .verify_only = verify_only,
-        .on_progress = !quiet && isatty(2) ? show_progress : NULL, .progress_ctx = &shown,
+        .in_dirs = c.dirs,
+        .n_in = c.ndirs,
+        .out_dir = out,
+        .bin = a.rest[0],
+        .args = a.rest + 1,
+        .nargs = (size_t)a.nrest - 1,
+        .timeout_ms = (unsigned)t,
+        .mem_limit_mb = (unsigned)mem,
+        .jobs = (unsigned)jobs,
+        .keep_crashes = keep,
+        .edges_only = edges,
+        .verify = verify,
+        .verify_only = verify_only,
+        .on_progress = !quiet && isatty(2) ? show_progress : NULL,
+        .progress_ctx = &shown,
     };
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
     gb_cmin_stats_t s;
     gb_err_t e;
     int r = gb_cmin_run(&o, &s, &e);

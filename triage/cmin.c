@@ -223,11 +223,11 @@ static int list_arg(cmin_set_t *s, const char *path, gb_err_t *e)
         for (size_t i = 0; i < nsubs && rc == 0; i++) {
             char q[4096];
             snprintf(q, sizeof q, "%s/%s/queue", path, subs[i]);
-            int ifd = openat(s->dirs[top].fd, subs[i],
-                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            int qfd = ifd >= 0 ? openat(ifd, "queue", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-                                                          O_CLOEXEC)
-                               : -1;
+            int ifd =
+                openat(s->dirs[top].fd, subs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            int qfd = ifd >= 0
+                          ? openat(ifd, "queue", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                          : -1;
             if (ifd >= 0)
                 close(ifd);
             if (qfd < 0)
@@ -240,8 +240,9 @@ static int list_arg(cmin_set_t *s, const char *path, gb_err_t *e)
     gb_free(subs);
     if (rc == 0 && s->n == before)
         rc = s->skipped > skipped
-                 ? gb_err_set(e, "no input files in %s (%zu entries skipped: symlinks, "
-                                 "special files or files over %u bytes)",
+                 ? gb_err_set(e,
+                              "no input files in %s (%zu entries skipped: symlinks, "
+                              "special files or files over %u bytes)",
                               path, s->skipped - skipped, GB_MAX_INPUT)
                  : gb_err_set(e, "no input files in %s", path);
     return rc;
@@ -340,7 +341,6 @@ typedef struct cmin_worker {
     gb_fsrv_t *f;
     uint32_t *elems;
     uint8_t *enc;
-    size_t cap; /* elements elems holds */
     pthread_t th;
     char path[4200];
 } cmin_worker_t;
@@ -416,8 +416,8 @@ static int run_fsrv(cmin_worker_t *w, const uint8_t *data, size_t len, gb_run_re
 static int save_trace(cmin_worker_t *w, cmin_in_t *in, gb_err_t *e)
 {
     cmin_ctx_t *c = w->c;
-    size_t n = scan_map(gb_fsrv_map(w->f), gb_fsrv_map_size(w->f), c->o->edges_only, c->bk,
-                        w->elems);
+    size_t n =
+        scan_map(gb_fsrv_map(w->f), gb_fsrv_map_size(w->f), c->o->edges_only, c->bk, w->elems);
     size_t k = encode(w->elems, n, w->enc);
     in->trace = gb_malloc(k);
     if (!in->trace)
@@ -456,6 +456,15 @@ static int run_one(cmin_worker_t *w, size_t i, gb_err_t *e)
     return 0;
 }
 
+/* Set by gb_cmin_stop (a signal handler may call it): every pass ends
+ * after the runs under way. */
+static atomic_int cmin_interrupted;
+
+void gb_cmin_stop(void)
+{
+    atomic_store(&cmin_interrupted, 1);
+}
+
 static void *worker_main(void *arg)
 {
     cmin_worker_t *w = arg;
@@ -464,6 +473,11 @@ static void *worker_main(void *arg)
     for (;;) {
         if (atomic_load(&c->stop))
             break;
+        if (atomic_load(&cmin_interrupted)) {
+            gb_err_set(&e, "interrupted");
+            worker_fail(c, &e);
+            break;
+        }
         size_t k = atomic_fetch_add(&c->next, 1);
         if (k >= c->ntodo)
             break;
@@ -557,7 +571,9 @@ static int workers_start(cmin_ctx_t *c, gb_err_t *e)
         char **argv = o->nargs ? gb_argv_build(o->bin, o->args, o->nargs, w->path) : plain;
         if (!argv)
             return gb_err_set(e, "out of memory starting %s", o->bin);
-        gb_fsrv_opts_t fo = {.argv = argv, .input_path = w->path, .timeout_ms = o->timeout_ms,
+        gb_fsrv_opts_t fo = {.argv = argv,
+                             .input_path = w->path,
+                             .timeout_ms = o->timeout_ms,
                              .mem_limit_mb = o->mem_limit_mb};
         int rc = gb_fsrv_start(&fo, &w->f, e);
         if (argv != plain)
@@ -567,7 +583,6 @@ static int workers_start(cmin_ctx_t *c, gb_err_t *e)
         size_t ms = gb_fsrv_map_size(w->f);
         if (ms > c->map_size)
             c->map_size = ms;
-        w->cap = ms;
         w->elems = gb_malloc(ms * sizeof *w->elems);
         w->enc = gb_malloc(ms * 5);
         if (!w->elems || !w->enc)
@@ -647,7 +662,7 @@ static int dedupe(cmin_set_t *set, size_t **run, size_t *nrun, size_t *dups, gb_
     return 0;
 }
 
-/* Lists, hashes, dedupes and runs the dirs of `set` (already listed). */
+/* Hashes, dedupes and runs the inputs of `set` (already listed and sorted). */
 static int take_set(cmin_ctx_t *c, cmin_set_t *set, const char *phase, size_t *ndup,
                     size_t *nrun_out, gb_err_t *e)
 {
@@ -865,8 +880,9 @@ static int out_empty(const char *dir, gb_err_t *e)
         found = strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
     closedir(d);
     if (found)
-        return gb_err_set(e, "output directory %s is not empty: cmin writes only into a new "
-                             "or empty directory (--verify checks an existing one)",
+        return gb_err_set(e,
+                          "output directory %s is not empty: cmin writes only into a new "
+                          "or empty directory (--verify checks an existing one)",
                           dir);
     return 0;
 }
@@ -930,8 +946,8 @@ static int reread(const cmin_set_t *set, size_t i, uint8_t **data, size_t *len, 
 /* Stages every kept input under its output name, flushes them with one
  * syncfs, then renames each into the output dir: a reader of OUT never
  * sees a partial file. */
-static int write_kept(cmin_ctx_t *c, const cmin_set_t *set, const uint8_t *kept,
-                      const char *stage, gb_err_t *e)
+static int write_kept(cmin_ctx_t *c, const cmin_set_t *set, const uint8_t *kept, const char *stage,
+                      gb_err_t *e)
 {
     int sfd = open(stage, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (sfd < 0)
@@ -941,6 +957,10 @@ static int write_kept(cmin_ctx_t *c, const cmin_set_t *set, const uint8_t *kept,
     for (size_t i = 0; i < set->n && rc == 0; i++) {
         if (!kept[i])
             continue;
+        if (atomic_load(&cmin_interrupted)) {
+            rc = gb_err_set(e, "interrupted");
+            break;
+        }
         char name[300];
         uint8_t *data;
         size_t len;
@@ -1041,13 +1061,15 @@ static int verify_out(cmin_ctx_t *c, const uint8_t *want, size_t space, gb_err_t
         }
         s->verified = s->missing == 0 && s->extra == 0;
         if (s->missing)
-            rc = gb_err_set(e, "verify failed: %s lacks %zu of the input's %zu coverage elements "
-                               "(first: map index %zu, hit bucket %zu)",
+            rc = gb_err_set(e,
+                            "verify failed: %s lacks %zu of the input's %zu coverage elements "
+                            "(first: map index %zu, hit bucket %zu)",
                             c->o->out_dir, s->missing, s->elements, first / CMIN_BUCKETS,
                             first % CMIN_BUCKETS);
         else if (s->extra)
-            rc = gb_err_set(e, "verify failed: %s covers %zu elements the input does not (is "
-                               "the target's coverage deterministic?)",
+            rc = gb_err_set(e,
+                            "verify failed: %s covers %zu elements the input does not (is "
+                            "the target's coverage deterministic?)",
                             c->o->out_dir, s->extra);
     }
     gb_free(got);

@@ -121,6 +121,11 @@ typedef struct gb_cmin_opts {
  * extra say by how much). `s` is filled either way as far as it got. */
 int gb_cmin_run(const gb_cmin_opts_t *o, gb_cmin_stats_t *s, gb_err_t *e);
 
+/* Asks a running gb_cmin_run to stop soon ("interrupted"): nothing is left
+ * in out_dir but the files already renamed into it (none before the write
+ * step), and the scratch files are removed. Async-signal-safe. */
+void gb_cmin_stop(void);
+
 /* ==== Triage reports (report.c, sarif.c) =============================== */
 
 #endif

@@ -12,15 +12,24 @@ static volatile unsigned sink;
 /* noinline, each its own volatile: -O1 must not merge the cases into a
  * table lookup without branches. */
 static volatile unsigned sa, sb, sc, scc, sother;
-__attribute__((noinline)) static void got_a(void) { sa++; }
-__attribute__((noinline)) static void got_b(void) { sb++; }
+__attribute__((noinline)) static void got_a(void)
+{
+    sa++;
+}
+__attribute__((noinline)) static void got_b(void)
+{
+    sb++;
+}
 __attribute__((noinline)) static void got_c(const unsigned char *d, size_t n)
 {
     sc++;
     if (n > 2 && d[2] == 'c')
         scc++;
 }
-__attribute__((noinline)) static void got_other(void) { sother++; }
+__attribute__((noinline)) static void got_other(void)
+{
+    sother++;
+}
 
 static void letters(const unsigned char *d, size_t n)
 {
