@@ -110,14 +110,15 @@ bin_bytes=$(cat "$C"/* | wc -c)
 
 # ---- the runs -----------------------------------------------------------------
 
-# timed NAME CMD...: wall seconds of CMD into $W/time.NAME, output to $W/NAME.log.
+# timed NAME CMD...: CMD's wall seconds appended to $W/time.NAME, its output
+# in $W/NAME.log. The tool's output dir is made fresh by the caller.
 timed() {
   local name=$1 t0 t1
   shift
   t0=$(date +%s.%N)
   "$@" >"$W/$name.log" 2>&1 || { say "$name failed: $(tail -3 "$W/$name.log")"; exit 1; }
   t1=$(date +%s.%N)
-  echo "$t0 $t1" | awk '{ printf "%.2f\n", $2 - $1 }' >"$W/time.$name"
+  echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }' >>"$W/time.$name"
 }
 
 # pairs DIR: distinct (edge, hit bucket) pairs of DIR's files on $AFLBIN,
@@ -131,19 +132,27 @@ pairs() {
     sort -u | wc -l
 }
 
+# Each tool runs GB_BENCH_REPS times (default 3), the tools interleaved so
+# that the shared machine's load falls on all alike; medians are reported.
 cd "$W"
-rm -rf out.*
-timed gb1 "$bin/glassbox" cmin -q -i "$C" -o out.gb1 -- "$AFLBIN"
-timed afl1 afl-cmin -i "$C" -o out.afl1 -- "$AFLBIN"
-timed gb2 "$bin/glassbox" cmin -q -T 2 -i "$C" -o out.gb2 -- "$AFLBIN"
-mkdir -p out.lf
-timed lf "$W/zlib_inflate.libfuzzer" -merge=1 out.lf "$C"
-timed gbcov "$bin/glassbox" cmin -q -i "$C" -o out.gbcov -- "$Z/zlib_inflate.cov"
-timed gbv "$bin/glassbox" cmin -q --verify -i "$C" -o out.gb1 -- "$AFLBIN"
+rm -f time.*
+for rep in $(seq "${GB_BENCH_REPS:-3}"); do
+  say "round $rep"
+  rm -rf out.*
+  mkdir -p out.lf
+  timed gb1 "$bin/glassbox" cmin -q -i "$C" -o out.gb1 -- "$AFLBIN"
+  timed afl1 afl-cmin -i "$C" -o out.afl1 -- "$AFLBIN"
+  timed gb2 "$bin/glassbox" cmin -q -T 2 -i "$C" -o out.gb2 -- "$AFLBIN"
+  timed lf "$W/zlib_inflate.libfuzzer" -merge=1 out.lf "$C"
+  timed gbcov "$bin/glassbox" cmin -q -i "$C" -o out.gbcov -- "$Z/zlib_inflate.cov"
+  timed gbcov2 "$bin/glassbox" cmin -q -T 2 -i "$C" -o out.gbcov2 -- "$Z/zlib_inflate.cov"
+  timed gbv "$bin/glassbox" cmin -q --verify -i "$C" -o out.gb1 -- "$AFLBIN"
+done
 
 files() { ls "$1" | wc -l; }
 bytes() { cat "$1"/* | wc -c; }
-t() { cat "$W/time.$1"; }
+t() { sort -n "$W/time.$1" | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'; }
+all() { tr '\n' ' ' <"$W/time.$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 
 {
@@ -157,6 +166,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'
   echo "| glassbox cmin -T 2 | afl-clang-fast | $(t gb2) | $(ratio "$(t afl1)" "$(t gb2)")× faster | $(files out.gb2) | $(bytes out.gb2) | $(pairs out.gb2) |"
   echo "| libFuzzer -merge=1 | clang -fsanitize=fuzzer | $(t lf) | $(ratio "$(t afl1)" "$(t lf)")× faster | $(files out.lf) | $(bytes out.lf) | $(pairs out.lf) |"
   echo "| glassbox cmin | glassbox-cc --mode=cov | $(t gbcov) | $(ratio "$(t afl1)" "$(t gbcov)")× faster | $(files out.gbcov) | $(bytes out.gbcov) | $(pairs out.gbcov) |"
+  echo "| glassbox cmin -T 2 | glassbox-cc --mode=cov | $(t gbcov2) | $(ratio "$(t afl1)" "$(t gbcov2)")× faster | $(files out.gbcov2) | $(bytes out.gbcov2) | $(pairs out.gbcov2) |"
+  echo
+  echo "Medians of ${GB_BENCH_REPS:-3} interleaved rounds. All times (s): glassbox $(all gb1); afl-cmin $(all afl1);"
+  echo "glassbox -T 2 $(all gb2); libFuzzer $(all lf); glassbox on the cov build $(all gbcov), -T 2 $(all gbcov2)."
   echo
   echo "glassbox cmin --verify of out.gb1 (re-runs corpus and output): $(t gbv) s, $(grep -o 'verify: .*' "$W/gbv.log")"
   echo "glassbox cmin (-T 1) said:"
