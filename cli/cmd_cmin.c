@@ -114,7 +114,7 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
 {
     const char *in_dummy, *out;
     unsigned long long t, mem, jobs;
-    int keep, edges, verify, quiet;
+    int keep, edges, verify, quiet, noaff;
     /* clang-format off */
     const gb_opt_t opts[] = {
         GB_OPTION_STR('i', "input", "DIR...", NULL, NULL, &in_dummy,
@@ -136,6 +136,9 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
         GB_OPTION_FLAG(0, "verify", &verify,
                        "re-run the output and fail unless it covers exactly the input's "
                        "elements; on a non-empty OUT only this check runs"),
+        GB_OPTION_FLAG(0, "no-affinity", &noaff,
+                       "do not pin each forkserver and its target to one CPU (afl-fuzz "
+                       "pins too; AFL_NO_AFFINITY there)"),
         GB_OPTION_FLAG('q', "quiet", &quiet, "no progress line on stderr"),
     };
     /* clang-format on */
@@ -193,6 +196,7 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
         .jobs = (unsigned)jobs,
         .keep_crashes = keep,
         .edges_only = edges,
+        .no_affinity = noaff,
         .verify = verify,
         .verify_only = verify_only,
         .on_progress = !quiet && isatty(2) ? show_progress : NULL,

@@ -111,6 +111,7 @@ typedef struct gb_cmin_opts {
     int edges_only;             /* one element per map index, hit counts ignored */
     int verify;                 /* re-run the written output and compare coverage */
     int verify_only;            /* compare in_dirs with the existing out_dir, write nothing */
+    int no_affinity;            /* do not pin each worker and its target to one CPU */
     gb_cmin_progress_fn on_progress; /* or NULL */
     void *progress_ctx;
 } gb_cmin_opts_t;
