@@ -687,9 +687,9 @@ static int make_scratch(cmin_ctx_t *c, gb_err_t *e)
 /* ---- Reading and running a set of dirs -------------------------------- */
 
 /* Sort key for duplicates: the content hash, then the index. */
-static const cmin_in_t *order_base;
-static int order_cmp(const void *a, const void *b)
+static int order_cmp(const void *a, const void *b, void *ctx)
 {
+    const cmin_in_t *order_base = ctx;
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
     const XXH128_hash_t *x = &order_base[i].hash, *y = &order_base[j].hash;
     if (x->high64 != y->high64)
@@ -709,8 +709,7 @@ static int dedupe(cmin_set_t *set, size_t **run, size_t *nrun, size_t *dups, gb_
     for (size_t i = 0; i < set->n; i++)
         if (set->in[i].status != CMIN_SKIP)
             idx[m++] = i;
-    order_base = set->in;
-    qsort(idx, m, sizeof *idx, order_cmp);
+    qsort_r(idx, m, sizeof *idx, order_cmp, set->in);
     *dups = 0;
     for (size_t k = 1; k < m; k++) {
         const XXH128_hash_t *a = &set->in[idx[k - 1]].hash, *b = &set->in[idx[k]].hash;
@@ -802,9 +801,9 @@ static void sel_free(cmin_sel_t *s)
     gb_free(s->kept);
 }
 
-static const uint32_t *rank_count;
-static int rank_cmp(const void *a, const void *b)
+static int rank_cmp(const void *a, const void *b, void *ctx)
 {
+    const uint32_t *rank_count = ctx;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     if (rank_count[x] != rank_count[y])
         return rank_count[x] < rank_count[y] ? -1 : 1;
@@ -843,8 +842,7 @@ static int sel_greedy(const cmin_set_t *set, cmin_sel_t *sl, size_t *nelem, gb_e
     for (size_t el = 0; el < sl->space; el++)
         if (sl->count[el])
             order[n++] = (uint32_t)el;
-    rank_count = sl->count;
-    qsort(order, n, sizeof *order, rank_cmp);
+    qsort_r(order, n, sizeof *order, rank_cmp, sl->count);
     for (size_t k = 0; k < n; k++) {
         if (sl->covered[order[k]])
             continue;
@@ -860,9 +858,9 @@ static int sel_greedy(const cmin_set_t *set, cmin_sel_t *sl, size_t *nelem, gb_e
     return 0;
 }
 
-static const cmin_in_t *prune_base;
-static int prune_cmp(const void *a, const void *b)
+static int prune_cmp(const void *a, const void *b, void *ctx)
 {
+    const cmin_in_t *prune_base = ctx;
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
     if (prune_base[i].size != prune_base[j].size)
         return prune_base[i].size > prune_base[j].size ? -1 : 1;
@@ -891,8 +889,7 @@ static int sel_prune(const cmin_set_t *set, cmin_sel_t *sl, gb_err_t *e)
         while (decode_next(set->in[i].trace, set->in[i].tlen, &pos, &el))
             sl->count[el]++;
     }
-    prune_base = set->in;
-    qsort(ks, nk, sizeof *ks, prune_cmp);
+    qsort_r(ks, nk, sizeof *ks, prune_cmp, set->in);
     for (size_t k = 0; k < nk; k++) {
         const cmin_in_t *in = &set->in[ks[k]];
         size_t pos = 0;
@@ -1192,6 +1189,7 @@ static int cmin_job(cmin_ctx_t *c, cmin_set_t *in, gb_err_t *e)
 int gb_cmin_run(const gb_cmin_opts_t *o, gb_cmin_stats_t *s, gb_err_t *e)
 {
     memset(s, 0, sizeof *s);
+    atomic_store(&cmin_interrupted, 0);
     uint64_t t0 = gb_mono_ms();
     if (!o || !o->bin || !o->out_dir)
         return gb_err_set(e, "gb_cmin_run: bin and out_dir are required");
