@@ -168,6 +168,11 @@ part_inputs() {
   cmp -s "$WORK/out/a1,from:B" "$B/a1" || fail "a1,from:B is not B's a1"
   pass "dups dropped, crash and hang skipped, symlink/dot/oversize skipped, names kept, clash named"
 
+  # -T 3 (more workers than some inputs' share): the same files and counts.
+  run_g 0 "two dirs, -T 3" -T 3 -t 300 -i "$A" "$B" -o "$WORK/out3" -- "$TCOV" @@
+  expect_eq "-T 3 output files" "$(ls -A "$WORK/out3" | tr '\n' ' ')" "a1 a1,from:B digits "
+  grep -q "1 crashes, 1 hangs (skipped)" "$WORK/g.out" || fail "-T 3 crash counts: $(cat "$WORK/g.out")"
+
   run_g 0 "--keep-crashes" --keep-crashes -t 300 -i "$A" -o "$WORK/outk" -- "$TCOV" @@
   [ -f "$WORK/outk/crash" ] || fail "--keep-crashes did not keep the crash: $(ls "$WORK/outk")"
   pass "--keep-crashes keeps the crashing input"
