@@ -909,6 +909,104 @@ static int sel_prune(const cmin_set_t *set, cmin_sel_t *sl, gb_err_t *e)
     return 0;
 }
 
+/* The ascending element ids of input i, into out (room for map_size). */
+static size_t decode_all(const cmin_set_t *set, size_t i, uint32_t *out)
+{
+    size_t pos = 0, n = 0;
+    uint32_t el = 0;
+    while (decode_next(set->in[i].trace, set->in[i].tlen, &pos, &el))
+        out[n++] = el;
+    return n;
+}
+
+/* 1 when kept input k can give way to j: every element only k holds among
+ * the kept inputs (count 1) j has too. Both lists ascend: one merge. */
+static int can_swap(const uint32_t *count, const uint32_t *ek, size_t nk, const uint32_t *ej,
+                    size_t nj)
+{
+    size_t b = 0;
+    for (size_t a = 0; a < nk; a++) {
+        if (count[ek[a]] >= 2)
+            continue;
+        while (b < nj && ej[b] < ek[a])
+            b++;
+        if (b == nj || ej[b] != ek[a])
+            return 0;
+    }
+    return 1;
+}
+
+/* For each kept input, the best (smallest, then first) input not kept that
+ * has every element only that kept input holds: one pass over all traces,
+ * counting per kept input how many of its own elements each one has.
+ * cand[k] = j + 1, or 0. best[] is reused as element -> owner + 1. */
+static int find_smaller(const cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, uint32_t *cand,
+                        gb_err_t *e)
+{
+    size_t n = set->n;
+    uint32_t *need = gb_calloc(n, sizeof *need), *hits = gb_calloc(n, sizeof *hits);
+    uint32_t *touched = gb_malloc(n * sizeof *touched);
+    if (!need || !hits || !touched) {
+        gb_free(need), gb_free(hits), gb_free(touched);
+        return gb_err_set(e, "out of memory shrinking the selection");
+    }
+    memset(sl->best, 0, sl->space * sizeof *sl->best);
+    for (size_t k = 0; k < n; k++) {
+        size_t pos = 0;
+        uint32_t el = 0;
+        while (sl->kept[k] && decode_next(set->in[k].trace, set->in[k].tlen, &pos, &el))
+            if (sl->count[el] == 1) {
+                sl->best[el] = (uint32_t)k + 1;
+                need[k]++;
+            }
+    }
+    for (size_t j = 0; j < n; j++) {
+        if (sl->kept[j] || !counts(c, &set->in[j]))
+            continue;
+        size_t pos = 0, nt = 0;
+        uint32_t el = 0;
+        while (decode_next(set->in[j].trace, set->in[j].tlen, &pos, &el))
+            if (sl->best[el] && hits[sl->best[el] - 1]++ == 0)
+                touched[nt++] = sl->best[el] - 1;
+        for (size_t t = 0; t < nt; t++) {
+            uint32_t k = touched[t];
+            if (hits[k] == need[k] && set->in[j].size < set->in[k].size &&
+                (!cand[k] || better(set, j, cand[k] - 1)))
+                cand[k] = (uint32_t)j + 1;
+            hits[k] = 0;
+        }
+    }
+    gb_free(need), gb_free(hits), gb_free(touched);
+    return 0;
+}
+
+/* A kept input is replaced by a smaller one that has every element only it
+ * held: fewer bytes, the same files, the same coverage (each swap is
+ * checked against the counts as they stand after the swaps before it). */
+static int sel_shrink(const cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, gb_err_t *e)
+{
+    size_t n = set->n;
+    uint32_t *cand = gb_calloc(n, sizeof *cand);
+    uint32_t *ek = gb_malloc(c->map_size * sizeof *ek), *ej = gb_malloc(c->map_size * sizeof *ej);
+    int rc = !cand || !ek || !ej ? gb_err_set(e, "out of memory shrinking the selection")
+                                 : find_smaller(c, set, sl, cand, e);
+    for (size_t k = 0; rc == 0 && k < n; k++) {
+        if (!cand[k] || !sl->kept[k] || sl->kept[cand[k] - 1])
+            continue;
+        size_t j = cand[k] - 1, nk = decode_all(set, k, ek), nj = decode_all(set, j, ej);
+        if (!can_swap(sl->count, ek, nk, ej, nj))
+            continue;
+        sl->kept[k] = 0;
+        sl->kept[j] = 1;
+        for (size_t a = 0; a < nk; a++)
+            sl->count[ek[a]]--;
+        for (size_t b = 0; b < nj; b++)
+            sl->count[ej[b]]++;
+    }
+    gb_free(cand), gb_free(ek), gb_free(ej);
+    return rc;
+}
+
 static int select_inputs(cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, gb_err_t *e)
 {
     sl->space = c->map_size * CMIN_BUCKETS;
@@ -921,9 +1019,10 @@ static int select_inputs(cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, g
     if (!sl->count || !sl->best || !sl->covered || !sl->kept)
         return gb_err_set(e, "out of memory for %zu coverage elements", sl->space);
     sel_count(c, set, sl);
-    if (sel_greedy(set, sl, &c->s->elements, e) != 0)
+    if (sel_greedy(set, sl, &c->s->elements, e) != 0 || sel_prune(set, sl, e) != 0 ||
+        sel_shrink(c, set, sl, e) != 0)
         return -1;
-    return sel_prune(set, sl, e);
+    return sel_prune(set, sl, e); /* a smaller input may make others redundant */
 }
 
 /* ---- Output ------------------------------------------------------------- */
