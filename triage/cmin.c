@@ -585,7 +585,7 @@ static int run_pass(cmin_ctx_t *c, cmin_set_t *set, const size_t *todo, size_t n
         ts.tv_nsec += (long)GB_CMIN_PROGRESS_MS * 1000000L;
         ts.tv_sec += ts.tv_nsec / 1000000000L;
         ts.tv_nsec %= 1000000000L;
-        if (pthread_cond_timedwait(&c->cv, &c->mu, &ts) == ETIMEDOUT && pass == PASS_RUN) {
+        if (pthread_cond_timedwait(&c->cv, &c->mu, &ts) == ETIMEDOUT) {
             pthread_mutex_unlock(&c->mu);
             progress(c, phase);
             pthread_mutex_lock(&c->mu);
@@ -736,7 +736,7 @@ static int take_set(cmin_ctx_t *c, cmin_set_t *set, const char *phase, size_t *n
         return gb_err_set(e, "out of memory listing inputs");
     for (size_t i = 0; i < set->n; i++)
         all[i] = i;
-    int rc = run_pass(c, set, all, set->n, PASS_HASH, phase, e);
+    int rc = run_pass(c, set, all, set->n, PASS_HASH, "read", e);
     gb_free(all);
     size_t *run = NULL, nrun = 0;
     if (rc == 0)

@@ -94,7 +94,8 @@ typedef struct gb_cmin_stats {
 } gb_cmin_stats_t;
 
 /* Called about every GB_CMIN_PROGRESS_MS from the calling thread while
- * inputs run (phase: "run" or "verify"). */
+ * inputs are read and hashed (phase "read") and run ("run", or "verify"
+ * for the output). */
 typedef void (*gb_cmin_progress_fn)(const gb_cmin_stats_t *s, const char *phase, void *ctx);
 
 typedef struct gb_cmin_opts {
