@@ -88,7 +88,7 @@ static double pct(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void summary(const gb_cmin_opts_t *o, const gb_cmin_stats_t *s)
+static void summary(const gb_cmin_opts_t *o, const gb_cmin_stats_t *s, int ok)
 {
     double run_s = (double)s->run_ms / 1000.0;
     printf("glassbox cmin: %zu inputs (%llu bytes) read, %zu skipped, %zu duplicates\n", s->inputs,
@@ -99,7 +99,7 @@ static void summary(const gb_cmin_opts_t *o, const gb_cmin_stats_t *s)
            s->crashes, s->hangs, o->keep_crashes ? "taking part" : "skipped");
     printf("glassbox cmin: %zu coverage elements (%s) in a %zu-byte map\n", s->elements,
            o->edges_only ? "map entries" : "map entry x hit-count bucket", s->map_size);
-    if (!o->verify_only)
+    if (!o->verify_only && (ok || s->kept))
         printf("glassbox cmin: kept %zu files, %llu bytes in %s (%.1f%% of the files, %.1f%% of "
                "the bytes)\n",
                s->kept, (unsigned long long)s->kept_bytes, o->out_dir, pct(s->kept, s->inputs),
@@ -211,7 +211,7 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
     if (shown)
         fprintf(stderr, "\n");
     if (s.to_run > 0) /* it got as far as running: say what it saw */
-        summary(&o, &s);
+        summary(&o, &s, r == 0);
     free(c.dirs);
     free(c.argv);
     return r == 0 ? GB_EXIT_OK : gb_cli_fail("cmin", e.msg);

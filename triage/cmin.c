@@ -1019,8 +1019,17 @@ static int select_inputs(cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, g
     if (!sl->count || !sl->best || !sl->covered || !sl->kept)
         return gb_err_set(e, "out of memory for %zu coverage elements", sl->space);
     sel_count(c, set, sl);
-    if (sel_greedy(set, sl, &c->s->elements, e) != 0 || sel_prune(set, sl, e) != 0 ||
-        sel_shrink(c, set, sl, e) != 0)
+    if (sel_greedy(set, sl, &c->s->elements, e) != 0)
+        return -1;
+    /* Inputs ran but the map stayed empty: the binary is not reading them
+     * the way ARGS say. An empty output would hide that. */
+    if (c->s->elements == 0 && c->s->to_run > c->s->crashes + c->s->hangs)
+        return gb_err_set(e,
+                          "%s showed no coverage on any input: does it read the input the "
+                          "way its arguments say (@@ = a file, else stdin; a libAFLDriver "
+                          "harness takes no @@)?",
+                          c->o->bin);
+    if (sel_prune(set, sl, e) != 0 || sel_shrink(c, set, sl, e) != 0)
         return -1;
     return sel_prune(set, sl, e); /* a smaller input may make others redundant */
 }
