@@ -104,7 +104,7 @@ static void summary(const gb_cmin_opts_t *o, const gb_cmin_stats_t *s, int ok)
                "the bytes)\n",
                s->kept, (unsigned long long)s->kept_bytes, o->out_dir, pct(s->kept, s->inputs),
                pct(s->kept_bytes, s->in_bytes));
-    if (o->verify || o->verify_only)
+    if ((o->verify || o->verify_only) && (s->verified || s->missing || s->extra))
         printf("glassbox cmin: verify: %s covers %zu elements, %zu missing, %zu extra: %s\n",
                o->out_dir, s->out_elements, s->missing, s->extra, s->verified ? "ok" : "FAILED");
     printf("glassbox cmin: %.2f s in all\n", (double)s->total_ms / 1000.0);
