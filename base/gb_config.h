@@ -60,6 +60,17 @@
  * campaign's combined status uses the same period. */
 #define GB_STATUS_EVERY_MS 2000
 
+/* How often a campaign's Glassbox worker writes a status line into
+ * SYNC/.logs/NAME.log: a line a minute is about 1,400 a day. */
+#define GB_LOG_STATUS_EVERY_MS 60000
+
+/* Live triage (glassbox fuzz/campaign --triage): how often the sync dir's
+ * crashes are looked at again, and how long the last pass may take once
+ * the campaign stops before it is killed (its report stays consistent:
+ * every file is replaced atomically). */
+#define GB_LIVE_TRIAGE_EVERY_MS 5000
+#define GB_LIVE_TRIAGE_GRACE_S 30
+
 /* Peers' queues (and a libFuzzer corpus) are read this often: a directory
  * scan per peer is cheap, and others' finds help most while they are new
  * (AFL++ itself syncs far less often, which is why campaign sets
@@ -95,6 +106,12 @@
  * ignores larger files when syncing (MAX_FILE), so larger ones could not
  * be shared, and the solver's length preferences end here. */
 #define GB_MAX_INPUT (1u << 20)
+
+/* Inputs one forked child of a cov build's libFuzzer driver runs in
+ * persistent mode before the forkserver forks a fresh one: as AFL++'s
+ * usual __AFL_LOOP(1000), enough to pay the fork rarely, few enough that
+ * state a harness leaks between inputs is cleared now and then. */
+#define GB_PERSIST_LOOPS 1000
 
 /* ---- Corpus minimisation (glassbox cmin) ------------------------------- */
 
@@ -132,5 +149,71 @@
  * power-of-two hit counts): QSYM's scheme, so a hot loop's branch costs a
  * few entries instead of one per iteration. */
 #define GB_RT_BACKOFF_FREE 16
+
+/* tmin: the first deletion pass removes blocks of len/16 bytes (rounded up
+ * to a power of two), halving down to single bytes: a few large blocks
+ * catch long runs of junk cheaply, as afl-tmin's schedule does. */
+#define GB_TMIN_START_STEPS 16
+/* tmin: the byte normalised inputs are filled with. '0' rather than 0x00
+ * because text formats stay readable and parsers that stop at NUL keep
+ * reading (afl-tmin's choice too), so the same inputs compare. */
+#define GB_TMIN_NORM_BYTE 0x30
+/* tmin: per-byte normalisation tries blocks of this many bytes first and
+ * splits only a block that cannot go whole: a run of junk costs one run
+ * instead of one per byte; a block of all-needed bytes costs about twice
+ * its length, so the block stays small. */
+#define GB_TMIN_NORM_BLOCK 8
+/* tmin: the first normalisation halves a block that cannot become '0'
+ * whole down to this size: below it, the two runs a level cost more than
+ * the byte steps that follow spend on what is left. */
+#define GB_TMIN_COARSE_MIN 4
+/* tmin --trace: rounds of "trace the zeroed candidate, solve the first
+ * entry that left the original path" before the solver step gives up: each
+ * is one trace-build run and one query, and a parser's fields rarely need
+ * more than a few repairs each. */
+#define GB_TMIN_MAX_REPAIRS 32
+
+/* tmin --trace: concrete evaluations of path-constraint entries the
+ * zeroing step may spend (each walks one entry's expression): a trace of a
+ * checksum loop has thousands of deep entries, and past this the step
+ * stops and leaves the rest to the runs of the classic passes. */
+#define GB_TMIN_EVAL_BUDGET 2000000
+
+/* tmin: no memory limit by default (afl-tmin's default too): crash mode
+ * runs ASan builds, which reserve terabytes of address space and cannot
+ * start under an RLIMIT_AS of a few GiB. */
+#define GB_TMIN_MEM_LIMIT_MB 0
+
+/* ---- Crash triage (triage/: crash.c, triage, replay) --------------------- */
+
+/* Frames in a crash state: ClusterFuzz's choice. Fewer merges distinct
+ * bugs that share a helper (a parser's read_u32); more splits one bug
+ * reached from several callers' callers into many buckets. */
+#define GB_CRASH_STATE_FRAMES 3
+
+/* Stack frames kept per crash: deeper recursion (a stack overflow) adds
+ * nothing to the state and would only bloat crash.json. */
+#define GB_CRASH_MAX_FRAMES 256
+
+/* Bytes of a sanitizer log read per run (its end, where the report is):
+ * a report is a few KiB, a target that prints in a loop must not cost
+ * the triage its memory. */
+#define GB_SANREP_MAX_BYTES (1u << 20)
+
+/* Runs per crashing input in triage: a bug that does not show in every
+ * one of them is flaky. Three tells a 50% bug from a solid one with
+ * probability 3/4 at a cost of three runs. */
+#define GB_TRIAGE_RUNS 3
+
+/* Time limit per run of an ASan/UBSan build in triage and replay (-t):
+ * sanitizer builds run two to three times slower than the cov build and
+ * start slower (shadow memory), so the fuzzing limit would turn slow
+ * crashes into timeouts. */
+#define GB_TRIAGE_TIMEOUT_MS 3000
+
+/* llvm-symbolizer's time to answer one address (loading a large binary's
+ * debug info the first time included); a symbolizer that takes longer is
+ * dropped and frames stay module+offset. */
+#define GB_SYMBOLIZER_TIMEOUT_MS 10000
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* glassbox build: from a harness (one or more sources), the four builds a
+/* glassbox build: from a harness (one or more sources), the six builds a
  * campaign uses: NAME.trace and NAME.cov (glassbox-cc), NAME.lf (libFuzzer
- * + ASan) and NAME.asan (ASan with a file-reading main, to replay). */
+ * + ASan), NAME.asan (ASan with a file-reading main, to replay), and
+ * NAME.afl and NAME.cmplog (afl-clang-fast, for afl-fuzz). */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "gb_base.h"
 
 #define MAX_ARGV 256
 
@@ -73,15 +75,38 @@ static int one(build_t *b, const char *what, const char *const *head, int nhead,
     return run_logged(argv, b->log);
 }
 
+/* 1 if any source is C++ (by its extension, as clang decides). */
+static int any_cxx(const build_t *b)
+{
+    static const char *const ext[] = {".cc", ".cpp", ".cxx", ".c++", ".C", ".CC", ".cp"};
+    for (int i = 0; i < b->nsrc; i++) {
+        const char *dot = strrchr(b->srcs[i], '.');
+        for (size_t k = 0; dot && k < sizeof ext / sizeof ext[0]; k++)
+            if (!strcmp(dot, ext[k]))
+                return 1;
+    }
+    return 0;
+}
+
 static int build_all(build_t *b, const char **failed)
 {
     char cc[PATH_MAX + 32], rt[PATH_MAX + 32];
-    snprintf(cc, sizeof cc, "%s/glassbox-cc", b->self_dir);
+    /* C++ harnesses are compiled and linked as C++ (the C++ runtime comes
+     * with the link, no -lstdc++ needed). */
+    int cxx = any_cxx(b);
+    snprintf(cc, sizeof cc, "%s/%s", b->self_dir, cxx ? "glassbox-c++" : "glassbox-cc");
     snprintf(rt, sizeof rt, "%s/../lib/libgb_rt_cov.a", b->self_dir);
+    const char *clang = cxx ? GB_CLANGXX_PATH : GB_CLANG_PATH;
     const char *trace[] = {cc, "--mode=trace", "-O2", "-g"};
     const char *cov[] = {cc, "--mode=cov", "-O2", "-g"};
-    const char *lf[] = {GB_CLANG_PATH, "-O1", "-g", "-fsanitize=fuzzer,address"};
-    const char *asan[] = {GB_CLANG_PATH, "-O1", "-g", "-fsanitize=address,undefined"};
+    const char *lf[] = {clang, "-O1", "-g", "-fsanitize=fuzzer,address"};
+    const char *asan[] = {clang, "-O1", "-g", "-fsanitize=address,undefined"};
+    /* AFL++ at its best beside Glassbox: its own edge instrumentation with
+     * libAFLDriver (-fsanitize=fuzzer under afl-clang-fast), and the same
+     * with cmplog, which afl-fuzz runs as its target with -c 0
+     * (docs/campaign.md, "AFL++ in a campaign"). */
+    const char *afl_cc = cxx ? "afl-clang-fast++" : "afl-clang-fast";
+    const char *afl[] = {afl_cc, "-O2", "-g", "-fsanitize=fuzzer"};
     if (one(b, "trace", trace, 4, NULL) != 0)
         return *failed = "trace", -1;
     if (one(b, "cov", cov, 4, NULL) != 0)
@@ -90,6 +115,14 @@ static int build_all(build_t *b, const char **failed)
         return *failed = "lf (libFuzzer)", -1;
     if (one(b, "asan", asan, 4, rt) != 0)
         return *failed = "asan", -1;
+    setenv("AFL_QUIET", "1", 0);
+    if (one(b, "afl", afl, 4, NULL) != 0)
+        return *failed = "afl (afl-clang-fast)", -1;
+    setenv("AFL_LLVM_CMPLOG", "1", 1);
+    int rc = one(b, "cmplog", afl, 4, NULL);
+    unsetenv("AFL_LLVM_CMPLOG");
+    if (rc != 0)
+        return *failed = "cmplog (afl-clang-fast, AFL_LLVM_CMPLOG=1)", -1;
     return 0;
 }
 
@@ -104,10 +137,14 @@ gb_exit_t gb_cmd_build(int argc, char **argv)
                       "extra compiler flags, space-separated (-I, -D, libraries)"),
     };
     const gb_cmd_t cmd = {"build", "[-o DIR] [-n NAME] [--cflags FLAGS] SOURCE...",
-                          "Builds a libFuzzer-style harness four ways: NAME.trace and NAME.cov\n"
-                          "for glassbox fuzz, NAME.lf (libFuzzer + ASan) and NAME.asan (ASan +\n"
-                          "UBSan, reads one input file: replays crashes). Compiler output goes\n"
-                          "to DIR/NAME.build.log.",
+                          "Builds a libFuzzer-style harness six ways: NAME.trace and NAME.cov\n"
+                          "for glassbox fuzz, NAME.lf (libFuzzer + ASan), NAME.asan (ASan +\n"
+                          "UBSan, reads one input file: replays crashes, with a stack for an\n"
+                          "abort too), and NAME.afl and NAME.cmplog (afl-clang-fast, without and\n"
+                          "with AFL_LLVM_CMPLOG) for afl-fuzz in 'glassbox campaign'.\n"
+                          "C++ sources (.cc, .cpp, .cxx) are compiled and linked as\n"
+                          "C++. DIR is created if missing. Compiler output goes to\n"
+                          "DIR/NAME.build.log.",
                           opts, GB_N(opts)};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
@@ -133,6 +170,9 @@ gb_exit_t gb_cmd_build(int argc, char **argv)
             *dot = '\0';
         b.name = base;
     }
+    gb_err_t e;
+    if (gb_mkdirs(b.dir, &e) != 0) /* a missing -o DIR is made, as make's -o would not */
+        return gb_cli_fail("build", e.msg);
     snprintf(log, sizeof log, "%s/%s.build.log", b.dir, b.name);
     b.log = log;
     b.srcs = a.pos;

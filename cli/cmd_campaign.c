@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* glassbox campaign: one command for a whole campaign on one sync dir:
- * afl-fuzz -M (and -S) on the cov build, libFuzzer jobs on the libFuzzer
- * build, and N Glassbox workers; one combined status; everything stopped
- * cleanly on Ctrl-C or after -V. Builds nothing. */
+ * afl-fuzz -M (and -S) on AFL++'s own builds (NAME.afl, NAME.cmplog) where
+ * they exist, else on the cov build; libFuzzer jobs on the libFuzzer build;
+ * and N Glassbox workers; one combined status; everything stopped cleanly
+ * on Ctrl-C or after -V. Builds nothing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "live.h"
 #include "corpus.h"
 #include "fuzz_bridge.h"
 #include "status.h"
@@ -27,10 +29,14 @@ typedef struct job {
     char name[64];
     pid_t pid;
     int done;
+    int failed; /* ended by itself with a non-zero status or a signal */
 } job_t;
 
 typedef struct camp {
     const char *in, *out, *tbin, *cbin, *lfbin;
+    const char *aflbin, *cmplogbin, *dict; /* AFL++'s builds (NULL: none), -x */
+    const char *triage_bin;                /* --triage: live triage into SYNC/triage */
+    char aflbuf[PATH_MAX], cmplogbuf[PATH_MAX];
     char **targs; /* the target's arguments (@@ = the input file); none: just @@ */
     int ntargs;
     unsigned long long afl, lf, workers, secs, tmo;
@@ -99,13 +105,17 @@ static int start_afl(camp_t *c)
     snprintf(secs, sizeof secs, "%llu", c->secs);
     snprintf(tmo, sizeof tmo, "%llu", c->tmo);
     snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
+    /* The instance that runs cmplog: the only one, else the first
+     * secondary (the main keeps the faster plain build). */
+    unsigned long long cmplog_k = c->afl == 1 ? 0 : 1;
     for (unsigned long long k = 0; k < c->afl; k++) {
         char name[32];
         if (k == 0)
             snprintf(name, sizeof name, "main");
         else
             snprintf(name, sizeof name, "secondary%llu", k);
-        char *argv[24 + MAX_TARGET_ARGS];
+        const char *target = c->aflbin ? c->aflbin : c->cbin;
+        char *argv[28 + MAX_TARGET_ARGS];
         int n = 0;
         argv[n++] = "afl-fuzz";
         argv[n++] = k == 0 ? "-M" : "-S";
@@ -124,11 +134,26 @@ static int start_afl(camp_t *c)
             argv[n++] = "-F";
             argv[n++] = lfdir;
         }
+        if (c->dict) {
+            argv[n++] = "-x";
+            argv[n++] = (char *)c->dict;
+        }
+        /* Debian's AFL++ 4.04c logs comparisons only with the cmplog build
+         * as the target and -c 0; -c CMPLOG_BIN runs the plain target for
+         * the cmplog stage and logs nothing (test e2e.afl_cmplog). */
+        if (c->cmplogbin && k == cmplog_k) {
+            argv[n++] = "-c";
+            argv[n++] = "0";
+            target = c->cmplogbin;
+        }
         argv[n++] = "--";
-        argv[n++] = (char *)c->cbin;
+        argv[n++] = (char *)target;
         for (int k2 = 0; k2 < c->ntargs; k2++)
             argv[n++] = c->targs[k2];
-        if (!c->ntargs)
+        /* A harness without arguments: @@ for Glassbox's cov driver; none
+         * for AFL++'s builds, whose libAFLDriver takes shared-memory input
+         * and aborts in 4.04c when given the @@ file under afl-fuzz. */
+        if (!c->ntargs && target == c->cbin)
             argv[n++] = "@@";
         argv[n] = NULL;
         if (spawn(c, name, argv) != 0)
@@ -147,11 +172,21 @@ static int start_libfuzzer(camp_t *c)
     snprintf(crashes, sizeof crashes, "%s/libfuzzer-crashes", c->out);
     if (gb_mkdirs(dir, NULL) != 0 || gb_mkdirs(crashes, NULL) != 0)
         return -1;
+    char dict[PATH_MAX + 8];
+    snprintf(dict, sizeof dict, "-dict=%s", c->dict ? c->dict : "");
     for (unsigned long long k = 0; k < c->lf; k++) {
         char name[32];
         snprintf(name, sizeof name, "libfuzzer%llu", k + 1);
-        char *argv[] = {(char *)c->lfbin, dir, (char *)c->in, "-reload=1", art,
-                        c->secs ? secs : NULL, NULL};
+        /* libFuzzer at its best: value profiling and the dictionary. */
+        char *argv[10] = {(char *)c->lfbin, dir, "-reload=1", "-use_value_profile=1", art};
+        int n = 5;
+        if (c->in)
+            argv[n++] = (char *)c->in;
+        if (c->dict)
+            argv[n++] = dict;
+        if (c->secs)
+            argv[n++] = secs;
+        argv[n] = NULL;
         if (spawn(c, name, argv) != 0)
             return -1;
     }
@@ -169,14 +204,16 @@ static int worker_exists(const camp_t *c, const char *name)
 
 static int start_workers(camp_t *c)
 {
-    char self[PATH_MAX], secs[32], tmo[32], lfdir[PATH_MAX];
+    char self[PATH_MAX], secs[32], tmo[32], lfdir[PATH_MAX], every[32], triage[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return -1;
     self[n] = '\0';
+    snprintf(every, sizeof every, "%u", GB_LOG_STATUS_EVERY_MS);
     snprintf(secs, sizeof secs, "%llu", c->secs);
     snprintf(tmo, sizeof tmo, "%llu", c->tmo);
     snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
+    snprintf(triage, sizeof triage, "%s/triage", c->out);
     for (unsigned long long k = 0; k < c->workers; k++) {
         char name[32];
         if (c->workers == 1)
@@ -187,7 +224,9 @@ static int start_workers(camp_t *c)
         int i = 0;
         argv[i++] = self;
         argv[i++] = "fuzz";
-        argv[i++] = "-q";
+        /* Not -q: its status lines and notes are the worker's log. */
+        argv[i++] = "--status-every";
+        argv[i++] = every;
         if (c->in) {
             argv[i++] = "-i";
             argv[i++] = (char *)c->in;
@@ -207,6 +246,10 @@ static int start_workers(camp_t *c)
         if (c->lf) {
             argv[i++] = "--libfuzzer-dir";
             argv[i++] = lfdir;
+        }
+        if (c->triage_bin) { /* the campaign triages; workers report its count */
+            argv[i++] = "--triage-dir";
+            argv[i++] = triage;
         }
         argv[i++] = "--";
         argv[i++] = (char *)c->tbin;
@@ -229,10 +272,12 @@ static int reap(camp_t *c)
             continue;
         int st;
         pid_t r = waitpid(j->pid, &st, WNOHANG);
-        if (r == j->pid || (r < 0 && errno == ECHILD))
+        if (r == j->pid || (r < 0 && errno == ECHILD)) {
             j->done = 1;
-        else
+            j->failed = r == j->pid && !stop_requested && !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        } else {
             running++;
+        }
     }
     return running;
 }
@@ -256,6 +301,32 @@ static void stop_all(camp_t *c, unsigned grace_s)
         }
 }
 
+/* AFL++'s own builds: given, or NAME.afl and NAME.cmplog beside a
+ * NAME.cov (what 'glassbox build' makes). Without them afl-fuzz runs on the
+ * cov build, as campaigns did before, and the status says so. */
+static int find_afl_builds(camp_t *c, gb_err_t *e)
+{
+    size_t n = strlen(c->cbin);
+    int beside = n > 4 && !strcmp(c->cbin + n - 4, ".cov") && n - 4 + 8 < PATH_MAX;
+    if (!c->aflbin && beside) {
+        snprintf(c->aflbuf, sizeof c->aflbuf, "%.*s.afl", (int)(n - 4), c->cbin);
+        if (access(c->aflbuf, X_OK) == 0)
+            c->aflbin = c->aflbuf;
+    }
+    if (!c->cmplogbin && beside) {
+        snprintf(c->cmplogbuf, sizeof c->cmplogbuf, "%.*s.cmplog", (int)(n - 4), c->cbin);
+        if (access(c->cmplogbuf, X_OK) == 0)
+            c->cmplogbin = c->cmplogbuf;
+    }
+    if ((c->aflbin && gb_check_executable(c->aflbin, e) != 0) ||
+        (c->cmplogbin && gb_check_executable(c->cmplogbin, e) != 0))
+        return -1;
+    if (c->aflbin && gb_binary_has_marker(c->aflbin, GB_MARKER_COV, e) == 1)
+        return gb_err_set(e, "%s is a Glassbox cov build: --afl-bin wants an afl-clang-fast build",
+                          c->aflbin);
+    return 0;
+}
+
 static int check_inputs(camp_t *c, gb_err_t *e)
 {
     if (!c->resume || c->in) {
@@ -277,6 +348,10 @@ static int check_inputs(camp_t *c, gb_err_t *e)
         return -1;
     if (c->afl && system("command -v afl-fuzz >/dev/null 2>&1") != 0)
         return gb_err_set(e, "afl-fuzz is not on PATH (install afl++, or use --afl 0)");
+    if (c->afl && find_afl_builds(c, e) != 0)
+        return -1;
+    if (c->dict && access(c->dict, R_OK) != 0)
+        return gb_err_set(e, "cannot read the dictionary %s", c->dict);
     if (c->afl + c->lf + c->workers == 0)
         return gb_err_set(e, "nothing to run: --afl, --libfuzzer and --workers are all 0");
     if (c->afl + c->lf + c->workers > MAX_JOBS)
@@ -286,10 +361,38 @@ static int check_inputs(camp_t *c, gb_err_t *e)
     return gb_mkdirs(logs, e);
 }
 
-static void wait_loop(camp_t *c, gb_statview_t *v)
+/* The last non-empty line of a job's log: why it failed. */
+static void last_log_line(const camp_t *c, const job_t *j, char *out, size_t cap)
+{
+    char log[PATH_MAX], buf[4096];
+    snprintf(log, sizeof log, "%s/.logs/%s.log", c->out, j->name);
+    snprintf(out, cap, "(nothing in its log)");
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    while (fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\r\n")] = '\0';
+        /* status lines may carry terminal escapes; a reason is plain text */
+        size_t n = strlen(buf);
+        if (n && !strchr(buf, '\033')) {
+            n = n < cap ? n : cap - 1;
+            memcpy(out, buf, n);
+            out[n] = '\0';
+        }
+    }
+    fclose(f);
+}
+
+/* Runs until every job has ended, -V, or Ctrl-C. A job that fails on its
+ * own (a worker refusing to start, afl-fuzz giving up) ends the campaign:
+ * returns it, else NULL. */
+static const job_t *wait_loop(camp_t *c, gb_statview_t *v)
 {
     time_t start = time(NULL), last = 0;
     while (!stop_requested && reap(c) > 0) {
+        for (int i = 0; i < c->njobs; i++)
+            if (c->jobs[i].failed)
+                return &c->jobs[i];
         /* every job has its own -V; this is only a backstop */
         if (c->secs && time(NULL) - start > (time_t)c->secs + 60)
             break;
@@ -300,6 +403,10 @@ static void wait_loop(camp_t *c, gb_statview_t *v)
         struct timespec ts = {0, 200000000L};
         nanosleep(&ts, NULL);
     }
+    for (int i = 0; i < c->njobs; i++)
+        if (c->jobs[i].failed)
+            return &c->jobs[i];
+    return NULL;
 }
 
 gb_exit_t gb_cmd_campaign(int argc, char **argv)
@@ -316,13 +423,27 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
                        "stop everything after this long, 0 = never"),
         GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &c.tmo,
                        "time limit per run, for afl-fuzz and the workers"),
+        GB_OPTION_STR(0, "afl-bin", "BIN", NULL, NULL, &c.aflbin,
+                      "afl-fuzz's target, an afl-clang-fast build; without it NAME.afl beside "
+                      "COV_BIN=NAME.cov, else COV_BIN"),
+        GB_OPTION_STR(0, "cmplog-bin", "BIN", NULL, NULL, &c.cmplogbin,
+                      "an AFL_LLVM_CMPLOG build, run by one afl-fuzz instance with -c 0; "
+                      "without it NAME.cmplog beside NAME.cov, else no cmplog"),
+        GB_OPTION_STR('x', "dict", "FILE", NULL, NULL, &c.dict,
+                      "a dictionary for afl-fuzz (-x) and libFuzzer (-dict=)"),
+        GB_OPTION_STR(0, "triage", "ASAN_BIN", NULL, NULL, &c.triage_bin,
+                      "bucket every crash (AFL++'s, libFuzzer's, Glassbox's) into SYNC/triage/ "
+                      "as it arrives, replayed on ASAN_BIN; the status shows distinct bugs"),
         GB_OPTION_FLAG(0, "resume", &c.resume, "continue the campaign in OUT"),
     };
     const gb_cmd_t cmd = {"campaign",
                           "-i SEEDS -o SYNC [options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...]",
                           "Runs a whole campaign on one sync directory: afl-fuzz -M main (and -S\n"
-                          "secondaryN) on COV_BIN, libFuzzer jobs on LF_BIN (trading through\n"
-                          "SYNC/libfuzzer), and Glassbox workers, with one combined status. Stops\n"
+                          "secondaryN) on AFL++'s own build (--afl-bin, or NAME.afl beside\n"
+                          "NAME.cov as 'glassbox build' makes it; else COV_BIN), one of them\n"
+                          "with cmplog (-c 0 on NAME.cmplog); libFuzzer jobs on LF_BIN with\n"
+                          "value profiling (trading through SYNC/libfuzzer); and Glassbox\n"
+                          "workers, with one combined status. Stops\n"
                           "them all on Ctrl-C or after -V. Logs: SYNC/.logs/. Builds nothing.\n"
                           "ARGS after a second -- are the target's arguments for whole programs,\n"
                           "with @@ for the input file (as in AFL++); without them the input path\n"
@@ -356,15 +477,34 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
         return gb_cli_fail("campaign", e.msg);
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
+    gb_live_t live = {0};
+    if (c.triage_bin && gb_live_start(&live, c.out, c.triage_bin, c.targs, (size_t)c.ntargs,
+                                      GB_TRIAGE_TIMEOUT_MS, &e) != 0)
+        return gb_cli_error(GB_EXIT_FAIL, "campaign", "--triage: %s", e.msg);
     if ((c.workers && start_workers(&c) != 0) || (c.afl && start_afl(&c) != 0) ||
         (c.lf && start_libfuzzer(&c) != 0)) {
         stop_all(&c, 5);
+        gb_live_stop(&live);
         return gb_cli_fail("campaign", "could not start every job (see OUT/.logs/)");
     }
     gb_statview_t v;
     gb_status_init(&v, stderr);
-    wait_loop(&c, &v);
+    if (c.afl && !c.aflbin)
+        v.note = "afl-fuzz runs on the Glassbox cov build, not its own: no edges, no cmplog, "
+                 "a fork per input ('glassbox build' makes NAME.afl and NAME.cmplog)";
+    else if (c.afl && !c.cmplogbin)
+        v.note = "afl-fuzz runs without cmplog (no NAME.cmplog beside NAME.cov, no --cmplog-bin)";
+    if (v.note)
+        fprintf(stderr, "glassbox campaign: note: %s\n", v.note);
+    const job_t *failed = wait_loop(&c, &v);
     stop_all(&c, 15);
+    gb_live_stop(&live); /* a last pass over the crashes of the last seconds */
+    if (failed) {
+        char why[512];
+        last_log_line(&c, failed, why, sizeof why);
+        return gb_cli_error(GB_EXIT_FAIL, "campaign", "%s stopped: %s (log: %s/.logs/%s.log)",
+                            failed->name, why, c.out, failed->name);
+    }
     gb_status_show_sync(&v, c.out, 1);
     return GB_EXIT_OK;
 }

@@ -10,13 +10,26 @@
 
 #include "corpus.h"
 #include "generational.h"
+#include "live.h"
 #include "status.h"
 
 static gb_search_t *running;
 
+/* The status line's own period (--status-every) when stderr is not a
+ * terminal; fuzzer_stats keeps the search's. */
+typedef struct status_ctx {
+    gb_statview_t view;
+    uint64_t every_ms, last_ms;
+} status_ctx_t;
+
 static void show_status(const char *campaign_dir, int final, void *ctx)
 {
-    gb_status_show(ctx, campaign_dir, final);
+    status_ctx_t *sc = ctx;
+    uint64_t now = gb_time_ms();
+    if (!final && !isatty(2) && sc->last_ms && now - sc->last_ms < sc->every_ms)
+        return;
+    sc->last_ms = now;
+    gb_status_show(&sc->view, campaign_dir, final);
 }
 
 static void show_notice(const char *msg, void *ctx)
@@ -32,12 +45,15 @@ static void on_stop(int sig)
         gb_search_stop(running);
 }
 
+static long count_buckets(void *report_dir) { return gb_live_buckets(report_dir); }
+
 /* ---- fuzz ------------------------------------------------------------ */
 
 gb_exit_t gb_cmd_fuzz(int argc, char **argv)
 {
     const char *in, *out, *name, *lfdir; /* every variable here starts at its table default */
-    unsigned long long t, v, st, sb, mem;
+    const char *triage_bin, *triage_dir;
+    unsigned long long t, v, st, sb, mem, every;
     int no_opt, quiet, resume, no_cfg;
     /* (clang-format breaks strings around GB_OPT_XSTR as if it were a call.) */
     /* clang-format off */
@@ -66,12 +82,19 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
                        "reach an uncovered block"),
         GB_OPTION_STR(0, "libfuzzer-dir", "DIR", NULL, NULL, &lfdir,
                       "trade inputs with a libFuzzer corpus dir (SHA-1 names, -reload=1)"),
+        GB_OPTION_STR(0, "triage", "ASAN_BIN", NULL, NULL, &triage_bin,
+                      "bucket every crash of OUT (AFL++'s and libFuzzer's too) into "
+                      "OUT/triage/ as it arrives, replayed on ASAN_BIN (docs/triage.md)"),
+        GB_OPTION_STR(0, "triage-dir", "DIR", NULL, NULL, &triage_dir,
+                      "a live triage report another process writes: its bucket count "
+                      "becomes crash_buckets"),
         GB_OPTION_FLAG(0, "resume", &resume,
                        "continue the campaign in OUT/NAME (-i is then optional)"),
+        GB_OPTION_UINT(0, "status-every", "MS", NULL, GB_STATUS_EVERY_MS, &every,
+                       "how often a status line is written when stderr is not a terminal"),
         GB_OPTION_FLAG('q', "quiet", &quiet,
                        "no status on stderr; without it, a status screen on a terminal, else "
-                       "a line every " GB_OPT_XSTR(GB_STATUS_EVERY_MS) " ms (NO_COLOR turns "
-                       "colors off)"),
+                       "a line every --status-every ms (NO_COLOR turns colors off)"),
     };
     /* clang-format on */
     const gb_cmd_t cmd = {"fuzz", "-i SEEDS -o OUT [options] -- TRACE_BIN COV_BIN [ARGS...]",
@@ -96,6 +119,8 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
                             "expected '-- TRACE_BIN COV_BIN [ARGS...]' after the options "
                             "(see --help)");
+    if (every == 0 || every > 86400000)
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--status-every must be between 1 ms and a day");
     if (t == 0 || t > 3600000 || st > 3600000 || sb == 0 || sb > 3600000)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
                             "timeouts and the solver budget must be between 1 ms and 1 hour");
@@ -113,14 +138,33 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
         .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,
         .no_cfg = no_cfg,
     };
-    gb_statview_t view;
-    gb_status_init(&view, stderr);
+    status_ctx_t sc = {.every_ms = every};
+    gb_status_init(&sc.view, stderr);
     if (!quiet) {
         so.on_status = show_status;
-        so.status_ctx = &view;
+        so.status_ctx = &sc;
+    }
+    gb_live_t live = {0};
+    char report[4200];
+    if (triage_bin || triage_dir) {
+        snprintf(report, sizeof report, "%s", triage_dir ? triage_dir : "");
+        so.crash_buckets = count_buckets;
+        so.crash_buckets_ctx = report;
+    }
+    /* Before the search opens its forkserver and solver, so the child
+     * holds none of their descriptors; it replays what lands in OUT. */
+    if (triage_bin) {
+        if (gb_live_start(&live, out, triage_bin, a.rest + 2, (size_t)a.nrest - 2,
+                          GB_TRIAGE_TIMEOUT_MS, &e) != 0) {
+            gb_seeds_free(seeds, nseeds);
+            return gb_cli_error(GB_EXIT_FAIL, "fuzz", "--triage: %s", e.msg);
+        }
+        if (!triage_dir)
+            snprintf(report, sizeof report, "%s", live.report);
     }
     gb_search_t *s;
     if (gb_search_new(&so, &s, &e) != 0) {
+        gb_live_stop(&live);
         gb_seeds_free(seeds, nseeds);
         return gb_cli_fail("fuzz", e.msg);
     }
@@ -135,7 +179,8 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     if (rc == 0)
         rc = gb_search_run(s, &e);
     running = NULL;
-    gb_search_free(s);
+    gb_live_stop(&live);
+    gb_search_free(s); /* its last fuzzer_stats counts the last pass's buckets */
     return rc == 0 ? GB_EXIT_OK : gb_cli_fail("fuzz", e.msg);
 }
 

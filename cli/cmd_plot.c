@@ -29,7 +29,8 @@ static const struct {
 
 static int write_script(FILE *f, const char *data, const char *outdir)
 {
-    fprintf(f, "set terminal png size 800,360\nset datafile separator ','\n");
+    /* noenhanced: names like edges_found are text, not a subscript */
+    fprintf(f, "set terminal png size 800,360 noenhanced\nset datafile separator ','\n");
     fprintf(f, "set xlabel 'seconds'\nset grid\nset key left top\n");
     for (size_t i = 0; i < GB_N(plots); i++) {
         fprintf(f, "set output '%s/%s'\nset title '%s'\nset ylabel '%s'\n", outdir,

@@ -1,10 +1,162 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* glassbox replay (being written). */
+/* glassbox replay: runs inputs on a build and says, per input, how it
+ * ended: "PATH: ok exit N", "PATH: crash SIGNAL TYPE @ STATE", "PATH:
+ * timeout" or "PATH: error MESSAGE" (docs/triage.md, "replay"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cmds.h"
+
+#include "triage.h"
+
+/* Splits argv: options (and their values) go to opt_argv, which the
+ * table parses; every other word before "--" is an input (there may be
+ * thousands, more than the parser's positional slots). */
+static int split_args(int argc, char **argv, char **opt_argv, int *nopt, char **files,
+                      int *nfiles)
+{
+    static const char *const with_value[] = {"-t", "--timeout", "-m", "--memory",
+                                             "--symbolizer"};
+    *nopt = *nfiles = 0;
+    opt_argv[(*nopt)++] = argv[0];
+    int i = 1;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        int takes = 0;
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+            takes |= strcmp(argv[i], with_value[k]) == 0;
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            opt_argv[(*nopt)++] = argv[i];
+            if (takes && i + 1 < argc)
+                opt_argv[(*nopt)++] = argv[++i];
+        } else {
+            files[(*nfiles)++] = argv[i];
+        }
+    }
+    for (; i < argc; i++)
+        opt_argv[(*nopt)++] = argv[i];
+    opt_argv[*nopt] = NULL;
+    return 0;
+}
+
+static const char *sig_name(int sig)
+{
+    static char buf[24];
+    const char *a = sig > 0 ? sigabbrev_np(sig) : NULL;
+    snprintf(buf, sizeof buf, "SIG%s", a ? a : "?");
+    return buf;
+}
+
+/* One input; 1 if it crashed or timed out, 0 if not, -1 if it could not
+ * be run (the line says why). */
+static int replay_one(gb_crash_runner_t *r, const char *path)
+{
+    uint8_t *data;
+    size_t len;
+    gb_err_t e;
+    if (gb_read_file(path, GB_MAX_INPUT, &data, &len, &e) != 0) {
+        printf("%s: error %s\n", path, e.msg);
+        return -1;
+    }
+    gb_crash_t c;
+    int rc = gb_crash_probe(r, data, len, &c, &e);
+    gb_free(data);
+    if (rc != 0) {
+        printf("%s: error %s\n", path, e.msg);
+        return -1;
+    }
+    char state[700];
+    gb_crash_state_line(c.state, state, sizeof state);
+    if (!c.crashed)
+        printf("%s: ok exit %d\n", path, c.run.exit_code);
+    else if (c.run.status == GB_RUN_TIMEOUT)
+        printf("%s: timeout %s %s\n", path, sig_name(c.run.signal), c.type);
+    else if (c.run.status == GB_RUN_CRASH)
+        printf("%s: crash %s %s @ %s\n", path, sig_name(c.run.signal), c.type,
+               state[0] ? state : "-");
+    else
+        printf("%s: crash exit %d %s @ %s\n", path, c.run.exit_code, c.type,
+               state[0] ? state : "-");
+    fflush(stdout);
+    rc = c.crashed ? 1 : 0;
+    gb_crash_clear(&c);
+    return rc;
+}
+
+/* A scratch dir for the runner's input file and sanitizer logs. */
+static int make_work(char *dir, size_t cap)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, cap, "%s/glassbox-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static void remove_work(const char *dir)
+{
+    char p[4200];
+    snprintf(p, sizeof p, "%s/input", dir);
+    unlink(p);
+    rmdir(dir);
+}
 
 gb_exit_t gb_cmd_replay(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return gb_cli_error(GB_EXIT_FAIL, "replay", "not built yet");
+    const char *symbolizer;
+    unsigned long long t, m;
+    const gb_opt_t opts[] = {
+        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_TRIAGE_TIMEOUT_MS, &t,
+                       "time limit per run"),
+        GB_OPTION_UINT('m', "memory", "MB", NULL, 0, &m, "memory limit per run (0 = none)"),
+        GB_OPTION_STR(0, "symbolizer", "PATH", "GLASSBOX_SYMBOLIZER", NULL, &symbolizer,
+                      "llvm-symbolizer to use (default: llvm-symbolizer on PATH)"),
+    };
+    const gb_cmd_t cmd = {
+        "replay", "FILE... -- BIN [ARGS...]",
+        "Runs BIN once on each FILE (as @@ in ARGS, or as the only argument) and\n"
+        "prints one line per input: 'FILE: ok exit N', 'FILE: crash SIGNAL TYPE @\n"
+        "STATE' (the crash state's frames joined with ' < '), 'FILE: timeout ...'\n"
+        "or 'FILE: error MESSAGE'. Exit status: 0 when no input crashed, 1 when\n"
+        "some crashed, timed out or could not be run, 2 on bad usage.",
+        opts, GB_N(opts)};
+    char **opt_argv = calloc((size_t)argc + 1, sizeof *opt_argv);
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!opt_argv || !files) {
+        free(opt_argv);
+        free(files);
+        return gb_cli_fail("replay", "out of memory");
+    }
+    int nopt, nfiles;
+    split_args(argc, argv, opt_argv, &nopt, files, &nfiles);
+    gb_args_t a;
+    gb_parsed_t parsed = gb_opts_args(&cmd, nopt, opt_argv, &a);
+    gb_exit_t code = GB_EXIT_OK;
+    gb_err_t e;
+    char work[4096];
+    gb_crash_runner_t *r = NULL;
+    if (parsed != GB_PARSED_OK) {
+        code = gb_opts_exit(parsed);
+    } else if (nfiles == 0 || a.nrest < 1) {
+        code = gb_cli_error(GB_EXIT_USAGE, "replay",
+                            "usage: glassbox replay FILE... -- BIN [ARGS...] (see --help)");
+    } else if (make_work(work, sizeof work) != 0) {
+        code = gb_cli_error(GB_EXIT_FAIL, "replay", "cannot create a scratch directory");
+    } else {
+        gb_crash_target_t tg = {.bin = a.rest[0], .args = a.rest + 1,
+                                .nargs = (size_t)a.nrest - 1, .work_dir = work,
+                                .timeout_ms = (unsigned)t, .mem_limit_mb = (unsigned)m,
+                                .symbolizer = symbolizer};
+        if (gb_crash_runner_new(&tg, &r, &e) != 0) {
+            code = gb_cli_fail("replay", e.msg);
+        } else {
+            for (int i = 0; i < nfiles; i++)
+                if (replay_one(r, files[i]) != 0)
+                    code = GB_EXIT_FAIL;
+        }
+        gb_crash_runner_free(r);
+        remove_work(work);
+    }
+    free(opt_argv);
+    free(files);
+    return code;
 }

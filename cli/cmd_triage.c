@@ -1,10 +1,131 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* glassbox triage (being written). */
+/* glassbox triage: crashing inputs into distinct bugs, each with a report
+ * and a small input that replays it (docs/triage.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cmds.h"
+
+#include "triage.h"
+
+#define MAX_INPUT_PATHS 256
+
+/* Every -i / --input value before "--": the option table keeps only the
+ * last, and -i may be given many times. */
+static int input_paths(int argc, char **argv, const char **paths, size_t *n)
+{
+    *n = 0;
+    for (int i = 1; i + 1 < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "-i") == 0 || strcmp(argv[i], "--input") == 0) {
+            if (*n >= MAX_INPUT_PATHS)
+                return -1;
+            paths[(*n)++] = argv[++i];
+        }
+    return 0;
+}
+
+/* The table: bucket, type, count, flaky, state on one line. */
+static void print_table(const gb_triage_result_t *res)
+{
+    if (res->nbuckets == 0)
+        return;
+    printf("%-16s  %-44s %6s  %-5s  %s\n", "bucket", "type", "count", "flaky", "state");
+    for (size_t i = 0; i < res->nbuckets; i++) {
+        const gb_bucket_t *b = &res->buckets[i];
+        char line[700];
+        gb_crash_state_line(b->state, line, sizeof line);
+        printf("%-16s  %-44s %6zu  %-5s  %s%s\n", b->id, b->type, b->ninputs,
+               b->flaky ? "yes" : "no", b->state[0] ? line : "-", b->is_new ? "  (new)" : "");
+    }
+}
+
+static void print_totals(const gb_triage_result_t *res, const char *report)
+{
+    size_t fresh = 0;
+    for (size_t i = 0; i < res->nbuckets; i++)
+        fresh += (size_t)res->buckets[i].is_new;
+    printf("%zu input%s: %zu run, %zu already triaged, %zu crashed (%zu flaky), "
+           "%zu no longer crash, %zu failed, %zu skipped; %zu bucket%s (%zu new) in %s\n",
+           res->inputs, res->inputs == 1 ? "" : "s", res->ran, res->duplicates, res->crashed,
+           res->flaky, res->no_crash, res->errors, res->skipped, res->nbuckets,
+           res->nbuckets == 1 ? "" : "s", fresh, report);
+    for (size_t i = 0; i < res->nwarnings; i++)
+        fprintf(stderr, "glassbox triage: warning: %s\n", res->warnings[i]);
+}
 
 gb_exit_t gb_cmd_triage(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return gb_cli_error(GB_EXIT_FAIL, "triage", "not built yet");
+    const char *in_last, *out, *symbolizer;
+    unsigned long long jobs, t, m;
+    int leaks = 0, no_min = 0;
+    const gb_opt_t opts[] = {
+        GB_OPTION_STR('i', "input", "PATH", NULL, NULL, &in_last,
+                      "crashes: a file, a dir of files (libFuzzer artifacts, plain files), a "
+                      "campaign instance (its crashes/) or a sync dir (every crashes/); give "
+                      "-i several times for several"),
+        GB_OPTION_STR('o', "output", "REPORT", NULL, NULL, &out,
+                      "the report directory; an existing report is added to (required)"),
+        GB_OPTION_UINT('j', "jobs", "N", NULL, 1, &jobs, "inputs run in parallel"),
+        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_TRIAGE_TIMEOUT_MS, &t,
+                       "time limit per run; a run that exceeds it is a timeout crash"),
+        GB_OPTION_UINT('m', "memory", "MB", NULL, 0, &m,
+                       "memory limit per run (sanitizer builds: ASan's allocation and RSS "
+                       "limits; 0 = none)"),
+        GB_OPTION_STR(0, "symbolizer", "PATH", "GLASSBOX_SYMBOLIZER", NULL, &symbolizer,
+                      "llvm-symbolizer to use (default: llvm-symbolizer on PATH)"),
+        GB_OPTION_FLAG(0, "leaks", &leaks,
+                       "turn LeakSanitizer on (replays libFuzzer's leak-* inputs)"),
+        GB_OPTION_FLAG(0, "no-minimise", &no_min, "input.min is a plain copy of input"),
+    };
+    const gb_cmd_t cmd = {
+        "triage", "-i PATH [-i PATH...] -o REPORT [options] -- ASAN_BIN [ARGS...]",
+        "Runs every crashing input " GB_OPT_XSTR(GB_TRIAGE_RUNS) " times on ASAN_BIN (an ASan/UBSan "
+        "build:\nglassbox build makes NAME.asan), buckets the crashes by (type, state) and\n"
+        "writes REPORT/<bucket>/{input,input.min,report.txt,crash.json,repro.sh},\n"
+        "REPORT/summary.json and REPORT/summary.sarif. ARGS may name the input as @@;\n"
+        "without ARGS it is the only argument. Inputs already in REPORT are not run\n"
+        "again. Prints one line per bucket. See docs/triage.md.",
+        opts, GB_N(opts)};
+    gb_args_t a;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
+    const char *paths[MAX_INPUT_PATHS + 8];
+    size_t npaths;
+    if (input_paths(argc, argv, paths, &npaths) != 0)
+        return gb_cli_error(GB_EXIT_USAGE, "triage", "more than %d -i paths",
+                            MAX_INPUT_PATHS);
+    for (int i = 0; i < a.npos; i++)
+        paths[npaths++] = a.pos[i];
+    if (npaths == 0 || !out || a.nrest < 1 || jobs == 0 || jobs > 256)
+        return gb_cli_error(GB_EXIT_USAGE, "triage",
+                            "usage: glassbox triage -i PATH -o REPORT [--jobs 1..256] -- "
+                            "ASAN_BIN [ARGS...] (see --help)");
+    gb_err_t e;
+    if (gb_check_executable(a.rest[0], &e) != 0)
+        return gb_cli_fail("triage", e.msg);
+    gb_triage_inputs_t in;
+    if (gb_triage_collect(paths, npaths, &in, &e) != 0)
+        return gb_cli_fail("triage", e.msg);
+    gb_triage_opts_t o = {.report_dir = out, .jobs = (unsigned)jobs, .no_minimise = no_min};
+    o.target = (gb_crash_target_t){.bin = a.rest[0],
+                                   .args = a.rest + 1,
+                                   .nargs = (size_t)a.nrest - 1,
+                                   .timeout_ms = (unsigned)t,
+                                   .mem_limit_mb = (unsigned)m,
+                                   .symbolizer = symbolizer,
+                                   .detect_leaks = leaks};
+    gb_triage_result_t res;
+    int rc = gb_triage_run(&o, &in, &res, &e);
+    gb_triage_inputs_free(&in);
+    if (rc != 0) {
+        gb_triage_result_free(&res);
+        return gb_cli_fail("triage", e.msg);
+    }
+    print_table(&res);
+    print_totals(&res, out);
+    gb_triage_result_free(&res);
+    return GB_EXIT_OK;
 }

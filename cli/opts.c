@@ -193,8 +193,8 @@ gb_exit_t gb_cli_fail(const char *cmd, const char *msg)
 
 char *gb_cli_join(int argc, char **argv)
 {
-    static char buf[2048];
-    size_t n = 0;
+    static char buf[8192];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "glassbox ");
     for (int i = 0; i < argc && n < sizeof buf - 1; i++)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? " " : "", argv[i]);
     return buf;

@@ -90,7 +90,8 @@ gb_exit_t gb_cli_error(gb_exit_t code, const char *cmd, const char *fmt, ...)
 /* gb_cli_error(GB_EXIT_FAIL, cmd, "%s", msg). */
 gb_exit_t gb_cli_fail(const char *cmd, const char *msg);
 
-/* argv joined with spaces (for fuzzer_stats' command_line); static buffer. */
+/* "glassbox " and a subcommand's argv joined with spaces (fuzzer_stats'
+ * command_line); static buffer. */
 char *gb_cli_join(int argc, char **argv);
 
 #endif

@@ -11,8 +11,9 @@
 #include <unistd.h>
 
 #include "gb_base.h"
+#include "live.h"
 
-#define MAX_KEYS 64
+#define MAX_KEYS 128
 
 typedef struct kv {
     char key[32];
@@ -72,6 +73,7 @@ void gb_status_init(gb_statview_t *v, FILE *out)
     v->out = out;
     v->screen = isatty(fileno(out)) && term && strcmp(term, "dumb") != 0;
     v->color = v->screen && !(nc && *nc);
+    v->note = NULL;
 }
 
 static const char *c(const gb_statview_t *v, const char *code) { return v->color ? code : ""; }
@@ -103,9 +105,17 @@ static void screen(const gb_statview_t *v, const stats_t *st, int final)
             get(st, "bitmap_cvg"));
     fprintf(v->out, "    corpus count : %s (%s imported from peers)\n", get(st, "corpus_count"),
             get(st, "sync_imported"));
-    fprintf(v->out, "   saved crashes : %s%s%s (first after %s ms), hangs %s\n",
-            num(st, "saved_crashes") ? R : "", get(st, "saved_crashes"), N,
-            get(st, "first_crash_ms"), get(st, "saved_hangs"));
+    char first[96] = "";
+    if (num(st, "saved_crashes") && num(st, "first_crash_ms")) {
+        char d[48];
+        duration(d, sizeof d, num(st, "first_crash_ms") / 1000);
+        snprintf(first, sizeof first, " (the first after %s)", d);
+    }
+    fprintf(v->out, "   saved crashes : %s%s%s%s, hangs %s\n", num(st, "saved_crashes") ? R : "",
+            get(st, "saved_crashes"), N, first, get(st, "saved_hangs"));
+    if (strcmp(get(st, "crash_buckets"), "-") != 0)
+        fprintf(v->out, "   distinct bugs : %s%s%s (live triage)\n",
+                num(st, "crash_buckets") ? R : "", get(st, "crash_buckets"), N);
     fprintf(v->out, "\n %s-- solver --%s\n", B, N);
     fprintf(v->out, "         queries : %s (z3 calls %s, %s ms in z3)\n", get(st, "queries_total"),
             get(st, "queries_z3"), get(st, "solver_time_ms"));
@@ -122,12 +132,15 @@ static void screen(const gb_statview_t *v, const stats_t *st, int final)
 
 static void line(const gb_statview_t *v, const stats_t *st, int final)
 {
+    char bugs[160] = "";
+    if (strcmp(get(st, "crash_buckets"), "-") != 0)
+        snprintf(bugs, sizeof bugs, " (bugs %s)", get(st, "crash_buckets"));
     fprintf(v->out,
-            "[%s] %s%ss execs %s (%s/s) traces %s queue %s pending %s crashes %s hangs %s "
+            "[%s] %s%ss execs %s (%s/s) traces %s queue %s pending %s crashes %s%s hangs %s "
             "blocks %s | queries %s: sat %s unsat %s timeout %s opt %s z3 %s\n",
             get(st, "afl_banner"), final ? "done " : "", get(st, "run_time"),
             get(st, "execs_done"), get(st, "execs_per_sec"), get(st, "traces_done"),
-            get(st, "corpus_count"), get(st, "pending_total"), get(st, "saved_crashes"),
+            get(st, "corpus_count"), get(st, "pending_total"), get(st, "saved_crashes"), bugs,
             get(st, "saved_hangs"), get(st, "blocks_covered"), get(st, "queries_total"),
             get(st, "queries_sat"), get(st, "queries_unsat"), get(st, "queries_timeout"),
             get(st, "queries_optimistic"), get(st, "queries_z3"));
@@ -153,15 +166,64 @@ static int alive(const stats_t *st)
     return pid > 0 && kill((pid_t)pid, 0) == 0;
 }
 
+/* AFL++ rewrites fuzzer_stats about once a minute but plot_data every few
+ * seconds: its last row is fresher (a new main showed 0 execs for its
+ * first minute). Columns as in corpus/stats.c's header. */
+static void fresher_from_plot(const char *inst_dir, stats_t *st)
+{
+    char path[4300];
+    uint8_t *data;
+    size_t len;
+    snprintf(path, sizeof path, "%s/plot_data", inst_dir);
+    if (gb_read_file(path, 1u << 26, &data, &len, NULL) != 0)
+        return;
+    size_t end = len;
+    while (end > 0 && (data[end - 1] == '\n' || data[end - 1] == '\r'))
+        end--;
+    size_t start = end;
+    while (start > 0 && data[start - 1] != '\n')
+        start--;
+    char row[512];
+    size_t n = end - start < sizeof row - 1 ? end - start : sizeof row - 1;
+    memcpy(row, data + start, n);
+    row[n] = '\0';
+    gb_free(data);
+    unsigned long long t, cyc, cur, corpus, pend, favs, crashes, hangs, depth, execs, edges;
+    double map, eps;
+    if (row[0] == '#' ||
+        sscanf(row, "%llu, %llu, %llu, %llu, %llu, %llu, %lf%%, %llu, %llu, %llu, %lf, %llu, %llu",
+               &t, &cyc, &cur, &corpus, &pend, &favs, &map, &crashes, &hangs, &depth, &eps,
+               &execs, &edges) != 13 ||
+        execs <= num(st, "execs_done"))
+        return;
+    const struct {
+        const char *key;
+        unsigned long long v;
+    } upd[] = {{"run_time", t}, {"execs_done", execs}, {"corpus_count", corpus},
+               {"saved_crashes", crashes}};
+    for (size_t i = 0; i < sizeof upd / sizeof upd[0]; i++)
+        for (int k = 0; k < st->n; k++)
+            if (!strcmp(st->kv[k].key, upd[i].key))
+                snprintf(st->kv[k].val, sizeof st->kv[k].val, "%llu", upd[i].v);
+}
+
 static void sync_row(const gb_statview_t *v, const char *name, const stats_t *st,
                      unsigned long long now)
 {
-    unsigned long long lf = num(st, "last_find");
+    unsigned long long lf = num(st, "last_find"), run = num(st, "run_time");
+    unsigned long long start = num(st, "start_time");
     int gb = strncmp(get(st, "afl_version"), "glassbox", 8) == 0;
-    fprintf(v->out, " %-14.14s %-8s %-5s %8llus %12s %9s %7s %7s %8llus",
-            name, gb ? "glassbox" : "afl++", alive(st) ? "live" : "dead", num(st, "run_time"),
-            get(st, "execs_done"), get(st, "execs_per_sec"), get(st, "corpus_count"),
-            get(st, "saved_crashes"), lf && now > lf ? now - lf : 0);
+    /* Our own rate: AFL++ writes "inf" before its first second. */
+    char eps[32] = "-", last[32] = "none";
+    if (run)
+        snprintf(eps, sizeof eps, "%.1f", (double)num(st, "execs_done") / (double)run);
+    /* A find before this session started (a resumed campaign) is not
+     * shown as older than the run. */
+    if (lf && now >= lf)
+        snprintf(last, sizeof last, lf >= start ? "%llus" : "before", now - lf);
+    fprintf(v->out, " %-14.14s %-8s %-5s %8llus %12s %9s %7s %7s %9s", name,
+            gb ? "glassbox" : "afl++", alive(st) ? "live" : "dead", run, get(st, "execs_done"),
+            eps, get(st, "corpus_count"), get(st, "saved_crashes"), last);
     if (gb)
         fprintf(v->out, "  queries %s: sat %s unsat %s timeout %s", get(st, "queries_total"),
                 get(st, "queries_sat"), get(st, "queries_unsat"), get(st, "queries_timeout"));
@@ -213,10 +275,21 @@ void gb_status_show_sync(gb_statview_t *v, const char *sync_dir, int final)
         if (de->d_name[0] == '.')
             continue;
         snprintf(path, sizeof path, "%s/%s/fuzzer_stats", sync_dir, de->d_name);
-        if (stats_read(path, &st) == 0)
-            sync_row(v, de->d_name, &st, now);
+        if (stats_read(path, &st) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", sync_dir, de->d_name);
+        fresher_from_plot(path, &st);
+        sync_row(v, de->d_name, &st, now);
     }
     closedir(d);
     libfuzzer_row(v, sync_dir);
+    char triage[4300];
+    snprintf(triage, sizeof triage, "%s/triage", sync_dir);
+    long bugs = gb_live_buckets(triage);
+    if (bugs >= 0)
+        fprintf(v->out, " distinct bugs: %ld (every engine's crashes, bucketed in %s)\n", bugs,
+                triage);
+    if (v->note)
+        fprintf(v->out, " note: %s\n", v->note);
     fflush(v->out);
 }

@@ -10,6 +10,7 @@ typedef struct gb_statview {
     FILE *out;
     int screen; /* redraw a full screen (a terminal, TERM not dumb) */
     int color;  /* ANSI colors (a terminal, NO_COLOR unset) */
+    const char *note; /* printed under the sync table, or NULL */
 } gb_statview_t;
 
 /* Decides screen/color from isatty(out), TERM and NO_COLOR. */

@@ -25,7 +25,15 @@ static const char CRASH_README[] =
     "To replay one, run the target on it exactly as the campaign ran it, e.g.\n"
     "  ./target crashes/id:000000,sig:06,...      (target takes a file path)\n"
     "  ./target < crashes/id:000000,sig:06,...    (target reads stdin)\n"
-    "A build with -fsanitize=address,undefined shows where it fails.\n";
+    "\n"
+    "To see where it fails, replay it on the ASan/UBSan build ('glassbox build'\n"
+    "makes NAME.asan) with a stack printed for aborts too:\n"
+    "  ASAN_OPTIONS=handle_abort=1:detect_leaks=0 ./NAME.asan crashes/id:...\n"
+    "or let Glassbox do it for every crash at once, one line each:\n"
+    "  glassbox replay crashes/id:* -- ./NAME.asan\n"
+    "and group them into distinct bugs, each with a report, a small input\n"
+    "and a repro.sh (docs/triage.md):\n"
+    "  glassbox triage -i crashes -o triage -- ./NAME.asan\n";
 
 struct gb_campaign {
     char *dir, *tmpdir, *queue, *crashes, *hangs;

@@ -86,10 +86,13 @@ int gb_entries_list(const char *dir, gb_entry_t **entries, size_t *n, gb_err_t *
 int gb_entries_list_at(int dirfd, gb_entry_t **entries, size_t *n, gb_err_t *e);
 void gb_entries_free(gb_entry_t *entries, size_t n);
 
-/* A fuzzer_stats line. Values are preformatted strings. */
+/* A fuzzer_stats line. Values are preformatted strings: `value` for
+ * numbers and short words, `text` for a value of any length (the command
+ * line), used instead of `value` when not NULL. */
 typedef struct gb_stat {
     const char *key;
     char value[64];
+    const char *text;
 } gb_stat_t;
 
 /* Rewrites fuzzer_stats atomically: one "key<pad> : value" line per entry,

@@ -20,11 +20,14 @@ static const char PLOT_HEADER[] =
     "map_size, saved_crashes, saved_hangs, max_depth, execs_per_sec, total_execs, "
     "edges_found\n";
 
+static const char *stat_value(const gb_stat_t *s) { return s->text ? s->text : s->value; }
+
 static int valid_stat(const gb_stat_t *s, gb_err_t *e)
 {
     if (!s->key || !*s->key || strpbrk(s->key, ":\n\r"))
         return gb_err_set(e, "bad fuzzer_stats key '%s'", s->key ? s->key : "");
-    if (strnlen(s->value, sizeof s->value) == sizeof s->value || strpbrk(s->value, "\n\r"))
+    if ((!s->text && strnlen(s->value, sizeof s->value) == sizeof s->value) ||
+        strpbrk(stat_value(s), "\n\r"))
         return gb_err_set(e, "bad fuzzer_stats value for %s", s->key);
     return 0;
 }
@@ -36,7 +39,7 @@ int gb_campaign_write_stats(gb_campaign_t *c, const gb_stat_t *stats, size_t n, 
         if (valid_stat(&stats[i], e) != 0)
             return -1;
         size_t k = strlen(stats[i].key);
-        cap += (k > STAT_KEY_WIDTH ? k : STAT_KEY_WIDTH) + 2 + strlen(stats[i].value) + 1;
+        cap += (k > STAT_KEY_WIDTH ? k : STAT_KEY_WIDTH) + 2 + strlen(stat_value(&stats[i])) + 1;
     }
     char *buf = gb_malloc(cap);
     if (!buf)
@@ -44,7 +47,7 @@ int gb_campaign_write_stats(gb_campaign_t *c, const gb_stat_t *stats, size_t n, 
     size_t len = 0;
     for (size_t i = 0; i < n; i++)
         len += (size_t)snprintf(buf + len, cap - len, "%-*s: %s\n", STAT_KEY_WIDTH, stats[i].key,
-                                stats[i].value);
+                                stat_value(&stats[i]));
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/fuzzer_stats", gb_campaign_dir(c));
     int rc = gb_write_atomic(path, gb_campaign_tmpdir(c), buf, len, e);

@@ -83,14 +83,26 @@ static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_t
     return c;
 }
 
+/* "src:" and the nearest stored ancestor: a queue id as AFL++ writes it,
+ * or crashNNNNNN for an input that only a crashing seed is behind; none
+ * when not even that was stored (a crash with a known signature). */
+static void src_desc(char *buf, size_t n, int64_t queue_id, int64_t crash_id, size_t j,
+                     const char *tag)
+{
+    if (queue_id >= 0)
+        snprintf(buf, n, "src:%06lld,op:gen,pos:%zu%s", (long long)queue_id, j, tag);
+    else if (crash_id >= 0)
+        snprintf(buf, n, "src:crash%06lld,op:gen,pos:%zu%s", (long long)crash_id, j, tag);
+    else
+        snprintf(buf, n, "op:gen,pos:%zu%s", j, tag);
+}
+
 static void child_desc(char *buf, size_t n, const gb_item_t *parent, size_t j, const char *tag)
 {
-    if (parent->queue_id >= 0)
-        snprintf(buf, n, "src:%06lld,op:gen,pos:%zu%s", (long long)parent->queue_id, j, tag);
-    else if (parent->crash_id >= 0)
-        snprintf(buf, n, "src:crash%06lld,op:gen,pos:%zu%s", (long long)parent->crash_id, j, tag);
+    if (parent->queue_id >= 0 || parent->crash_id >= 0)
+        src_desc(buf, n, parent->queue_id, parent->crash_id, j, tag);
     else
-        snprintf(buf, n, "src:%06lld,op:gen,pos:%zu%s", (long long)parent->src_id, j, tag);
+        src_desc(buf, n, parent->src_id, parent->src_crash, j, tag);
 }
 
 /* Solves flip j of `t` (traced from `it`) into a new child, run and
@@ -124,6 +136,8 @@ static gb_item_t *solve_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t
     }
     c->optimistic = optimistic;
     c->src_id = it->queue_id >= 0 ? it->queue_id : it->src_id;
+    c->src_crash = it->queue_id >= 0 ? -1 : it->crash_id >= 0 ? it->crash_id : it->src_crash;
+    c->depth = it->depth + 1;
     s->st.children++;
     char desc[160];
     child_desc(desc, sizeof desc, it, j, optimistic ? tag : "");
@@ -186,8 +200,7 @@ static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, in
 static int keep_child(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, gb_err_t *e)
 {
     char desc[160];
-    snprintf(desc, sizeof desc, "src:%06lld,op:gen,pos:%zu%s", (long long)c->src_id, j,
-             c->optimistic ? ",opt" : "");
+    src_desc(desc, sizeof desc, c->src_id, c->src_crash, j, c->optimistic ? ",opt" : "");
     return gb_run_keep(s, c, kind, desc, e);
 }
 
@@ -293,6 +306,7 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         return mine;
     }
     gb_err_t te;
+    s->st.cur_item = it->queue_id;
     gb_trace_t *t = trace_item(s, it, &te);
     s->st.expanded++;
     if (!t && s->trace_missing && !s->trace_seen)

@@ -41,6 +41,11 @@ typedef struct gb_search_opts {
     unsigned mem_limit_mb;      /* address-space limit for cov runs, 0 = none; trace
                                    runs get GB_TRACE_MEM_FACTOR times as much */
     unsigned status_every_ms;   /* default GB_STATUS_EVERY_MS */
+    /* Distinct bugs among the crashes so far (live triage, which the
+     * caller runs), for fuzzer_stats' crash_buckets: a count, or -1 when
+     * unknown. NULL = no live triage, no key. */
+    long (*crash_buckets)(void *ctx);
+    void *crash_buckets_ctx;
     const char *command_line;   /* for fuzzer_stats */
     int resume;                 /* continue the campaign in OUT/NAME (--resume) */
     const char *libfuzzer_dir;  /* a libFuzzer corpus dir to trade with, or NULL */
@@ -70,6 +75,14 @@ typedef struct gb_search_stats {
     uint32_t blocks;       /* blocks covered by any run */
     size_t pending;        /* inputs waiting in the worklist */
     uint64_t first_crash_ms; /* since start; 0 = none yet */
+    uint64_t last_crash_ms;  /* wall clock of the last saved crash; 0 = none */
+    uint64_t last_hang_ms;   /* wall clock of the last saved hang; 0 = none */
+    uint64_t execs_at_crash; /* execs when the last crash was saved */
+    uint32_t slowest_exec_ms; /* the slowest run of the cov build that did not time out */
+    uint64_t cycles;         /* times the worklist ran dry: every input expanded */
+    uint64_t cycles_wo_finds; /* such cycles since the last new block */
+    int64_t cur_item;        /* queue id of the input being expanded, -1 = none */
+    uint32_t max_depth;      /* generations from a seed or import (1) to the deepest input */
 } gb_search_stats_t;
 
 typedef struct gb_search gb_search_t;

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "gb_version.h"
@@ -18,7 +19,7 @@
 #define KEY_EXPANDED "inputs_expanded"
 
 typedef struct kvs {
-    gb_stat_t v[64];
+    gb_stat_t v[128];
     size_t n;
 } kvs_t;
 
@@ -32,6 +33,7 @@ static void kv(kvs_t *k, const char *key, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     k->v[k->n].key = key;
+    k->v[k->n].text = NULL;
     vsnprintf(k->v[k->n].value, sizeof k->v[k->n].value, fmt, ap);
     va_end(ap);
     k->n++;
@@ -39,6 +41,27 @@ static void kv(kvs_t *k, const char *key, const char *fmt, ...)
 
 static double per_sec(uint64_t n, uint64_t ms) { return ms ? (double)n * 1000.0 / (double)ms : 0; }
 
+/* execs per second over the last minute or so, as AFL++'s
+ * execs_ps_last_min: a sample is taken at most once a minute. */
+static double last_minute_eps(gb_search_t *s, uint64_t now, uint64_t execs)
+{
+    gb_minute_t *m = &s->minute;
+    if (!m->at_ms) {
+        m->at_ms = now;
+        m->execs = execs;
+    } else if (now - m->at_ms >= 60000) {
+        m->eps = per_sec(execs - m->execs, now - m->at_ms);
+        m->at_ms = now;
+        m->execs = execs;
+    }
+    return m->eps;
+}
+
+static unsigned long long secs(uint64_t ms) { return (unsigned long long)(ms / 1000); }
+
+/* AFL++ 4.04c's keys first, in its order, with what they mean for a
+ * generational search (docs/campaign.md, "fuzzer_stats"); then Glassbox's
+ * own; then the banner, versions and command line, last as in AFL++. */
 static void fill_stats(gb_search_t *s, kvs_t *k)
 {
     gb_search_stats_t st;
@@ -46,25 +69,55 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     gb_search_get_stats(s, &st);
     gb_solver_get_stats(s->solver, &q);
     uint64_t now = gb_time_ms(), run = now - s->pulse.start_ms;
-    kv(k, "start_time", "%llu", (unsigned long long)(s->pulse.start_ms / 1000));
-    kv(k, "last_update", "%llu", (unsigned long long)(now / 1000));
+    uint64_t session_execs = st.execs - s->prev.execs;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    kv(k, "start_time", "%llu", secs(s->pulse.start_ms));
+    kv(k, "last_update", "%llu", secs(now));
     kv(k, KEY_RUN_TIME, "%llu", (unsigned long long)(run / 1000 + s->prev_run_s));
     kv(k, "fuzzer_pid", "%ld", (long)getpid());
-    kv(k, "cycles_done", "0");
+    kv(k, "cycles_done", "%llu", (unsigned long long)st.cycles);
+    kv(k, "cycles_wo_finds", "%llu", (unsigned long long)st.cycles_wo_finds);
     kv(k, KEY_EXECS, "%llu", (unsigned long long)st.execs);
-    kv(k, "execs_per_sec", "%.2f", per_sec(st.execs, run));
-    kv(k, KEY_TRACES, "%llu", (unsigned long long)st.traces);
-    kv(k, KEY_EXPANDED, "%llu", (unsigned long long)st.expanded);
+    kv(k, "execs_per_sec", "%.2f", per_sec(session_execs, run));
+    kv(k, "execs_ps_last_min", "%.2f", last_minute_eps(s, now, st.execs));
     kv(k, "corpus_count", "%u", st.queue);
+    kv(k, "corpus_favored", "0"); /* no favoured inputs: the worklist is ordered by score */
+    kv(k, "corpus_found", "%llu",
+       (unsigned long long)(st.queue > st.imported ? st.queue - st.imported : 0));
+    kv(k, "corpus_imported", "%llu", (unsigned long long)st.imported);
+    kv(k, "max_depth", "%u", st.max_depth);
+    kv(k, "cur_item", "%lld", (long long)(st.cur_item >= 0 ? st.cur_item : 0));
+    kv(k, "pending_favs", "0");
     kv(k, "pending_total", "%zu", st.pending);
+    kv(k, "bitmap_cvg", "%.2f%%", 100.0 * st.blocks / GB_MAP_SIZE);
     kv(k, "saved_crashes", "%u", st.crashes);
     kv(k, "saved_hangs", "%u", st.hangs);
+    kv(k, "last_find", "%llu", secs(s->last_find_ms));
+    kv(k, "last_crash", "%llu", secs(st.last_crash_ms));
+    kv(k, "last_hang", "%llu", secs(st.last_hang_ms));
+    kv(k, "execs_since_crash", "%llu", (unsigned long long)(st.execs - st.execs_at_crash));
+    kv(k, "exec_timeout", "%u", s->o.timeout_ms);
+    kv(k, "slowest_exec_ms", "%u", st.slowest_exec_ms);
+    kv(k, "peak_rss_mb", "%ld", ru.ru_maxrss / 1024);
+    kv(k, "cpu_affinity", "-1"); /* not bound to a core */
+    kv(k, "edges_found", "%u", st.blocks); /* blocks: the cov build counts blocks */
+    kv(k, "total_edges", "%u", GB_MAP_SIZE);
+    kv(k, "var_byte_count", "0");
+    kv(k, "havoc_expansion", "0");
+    kv(k, "auto_dict_entries", "0");
+    kv(k, "testcache_size", "0");
+    kv(k, "testcache_count", "0");
+    kv(k, "testcache_evict", "0");
+    kv(k, KEY_TRACES, "%llu", (unsigned long long)st.traces);
+    kv(k, KEY_EXPANDED, "%llu", (unsigned long long)st.expanded);
     kv(k, "crashes_seen", "%llu", (unsigned long long)st.crashes_seen);
+    if (s->o.crash_buckets) {
+        long b = s->o.crash_buckets(s->o.crash_buckets_ctx);
+        kv(k, "crash_buckets", "%ld", b < 0 ? 0 : b);
+    }
     kv(k, "first_crash_ms", "%llu", (unsigned long long)st.first_crash_ms);
-    kv(k, "last_find", "%llu", (unsigned long long)(s->last_find_ms / 1000));
     kv(k, "blocks_covered", "%u", st.blocks);
-    kv(k, "edges_found", "%u", st.blocks);
-    kv(k, "bitmap_cvg", "%.2f%%", 100.0 * st.blocks / GB_MAP_SIZE);
     kv(k, "children_generated", "%llu", (unsigned long long)st.children);
     kv(k, "children_duplicate", "%llu", (unsigned long long)st.duplicates);
     kv(k, "children_divergent", "%llu", (unsigned long long)st.divergent);
@@ -91,12 +144,15 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "queries_timeout", "%llu", (unsigned long long)q.queries_timeout);
     kv(k, "queries_optimistic", "%llu", (unsigned long long)q.queries_optimistic);
     kv(k, "solver_time_ms", "%llu", (unsigned long long)q.solver_time_ms);
-    kv(k, "exec_timeout", "%u", s->o.timeout_ms);
     kv(k, "afl_banner", "%s", s->o.name);
     kv(k, "afl_version", "glassbox-" GB_VERSION); /* AFL++ tools expect a bare version */
     kv(k, "glassbox_version", "%s", GB_VERSION_FULL);
     kv(k, "target_mode", "glassbox generational");
-    kv(k, "command_line", "%s", s->o.command_line ? s->o.command_line : "");
+    /* Whole, however long (AFL++ writes its full command line); a newline
+     * in an argument would end the line, so it becomes a space. */
+    kv(k, "command_line", "%s", "");
+    if (s->command_line && k->n && !strcmp(k->v[k->n - 1].key, "command_line"))
+        k->v[k->n - 1].text = s->command_line;
 }
 
 void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
@@ -121,12 +177,15 @@ int gb_report_write(gb_search_t *s, gb_err_t *e)
     uint64_t run = gb_time_ms() - s->pulse.start_ms;
     gb_plot_row_t row = {
         .relative_time = run / 1000,
+        .cycles_done = st.cycles,
+        .cur_item = (uint64_t)(st.cur_item >= 0 ? st.cur_item : 0),
+        .max_depth = st.max_depth,
         .corpus_count = st.queue,
         .pending_total = st.pending,
         .map_size = 100.0 * st.blocks / GB_MAP_SIZE,
         .saved_crashes = st.crashes,
         .saved_hangs = st.hangs,
-        .execs_per_sec = per_sec(st.execs, run),
+        .execs_per_sec = per_sec(st.execs - s->prev.execs, run),
         .total_execs = st.execs,
         .edges_found = st.blocks,
     };

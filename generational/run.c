@@ -43,6 +43,9 @@ static int run_scored(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, uint64_
     if (run_target(s, it, r, e) != 0)
         return -1;
     s->st.execs++;
+    uint64_t ms = r->time_us / 1000;
+    if (r->status != GB_RUN_TIMEOUT && ms > s->st.slowest_exec_ms)
+        s->st.slowest_exec_ms = (uint32_t)(ms > UINT32_MAX ? UINT32_MAX : ms);
     gb_score_t sc;
     gb_cov_score(&s->cov, gb_fsrv_map(s->fsrv), gb_fsrv_map_size(s->fsrv), &sc);
     it->score = sc.fresh;
@@ -67,6 +70,8 @@ static gb_run_kind_t save_crash(gb_search_t *s, gb_item_t *it, const gb_run_resu
                 return GB_KIND_FATAL;
         it->crash_id = id;
         s->st.crashes++;
+        s->st.last_crash_ms = gb_time_ms();
+        s->st.execs_at_crash = s->st.execs;
         if (!s->st.first_crash_ms)
             s->st.first_crash_ms = gb_time_ms() - s->pulse.start_ms + 1;
     }
@@ -85,6 +90,8 @@ static gb_run_kind_t save_hang(gb_search_t *s, gb_item_t *it, uint64_t sig, cons
     gb_notice(s, GB_NOTE_HANG, "an input ran past the time limit; it is in hangs/ and "
                                "is not expanded (raise -t if the target is only slow)");
     s->st.hangs += fresh > 0;
+    if (fresh > 0)
+        s->st.last_hang_ms = gb_time_ms();
     return GB_KIND_HUNG; /* hangs are not traced: the trace build would hang too */
 }
 
@@ -132,6 +139,8 @@ static int store(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e)
         if (!gb_wait_for_space(s, errno))
             return -1;
     it->queue_id = id;
+    if (it->depth > s->st.max_depth)
+        s->st.max_depth = it->depth;
     return 0;
 }
 

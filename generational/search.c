@@ -87,6 +87,15 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
         return gb_err_set(e, "out of memory");
     s->o = o;
     s->pulse.start_ms = s->last_find_ms = gb_time_ms();
+    s->st.cur_item = -1;
+    if (o.command_line) {
+        if (!(s->command_line = gb_strdup(o.command_line))) {
+            gb_free(s);
+            return gb_err_set(e, "out of memory");
+        }
+        for (char *p = s->command_line; (p = strpbrk(p, "\n\r")); )
+            *p = ' ';
+    }
     if (open_parts(s, e) != 0) {
         gb_search_free(s);
         return -1;
@@ -138,6 +147,16 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
     int rc = gb_pulse_sync(s, e);
     while (rc == 0 && !gb_search_out_of_time(s) && !s->sync_failed) {
         gb_item_t *it = gb_worklist_pop(&s->work);
+        if (!it && !s->dry) {
+            /* A cycle: every input so far is expanded (AFL++'s cycles_done
+             * counts passes over its queue). */
+            s->st.cycles++;
+            s->st.cycles_wo_finds =
+                s->last_find_ms > s->cycle_end_ms ? 0 : s->st.cycles_wo_finds + 1;
+            s->cycle_end_ms = gb_time_ms();
+            s->st.cur_item = -1;
+        }
+        s->dry = !it;
         if (!it && !gb_peers_active(s->peers))
             break; /* alone and done */
         if (!it) { /* peers may still find something: wait for them */
@@ -176,5 +195,6 @@ void gb_search_free(gb_search_t *s)
     gb_hset_free(&s->seen);
     gb_hset_free(&s->crash_sigs);
     gb_hset_free(&s->hang_sigs);
+    gb_free(s->command_line);
     gb_free(s);
 }

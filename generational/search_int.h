@@ -24,6 +24,12 @@ typedef struct gb_step {
     uint8_t kind, taken;
 } gb_step_t;
 
+/* The execs at the last once-a-minute sample (report.c). */
+typedef struct gb_minute {
+    uint64_t at_ms, execs;
+    double eps;
+} gb_minute_t;
+
 typedef struct gb_item {
     uint8_t *data;
     size_t len;
@@ -34,6 +40,8 @@ typedef struct gb_item {
     int64_t queue_id;    /* id in queue/, or -1 */
     int64_t crash_id;    /* id in crashes/, or -1 */
     int64_t src_id;      /* queue id of the nearest stored ancestor */
+    int64_t src_crash;   /* without one: the crashes/ id of the crashing seed it came from */
+    uint32_t depth;      /* 1 for seeds and imports, the parent's + 1 for children */
     int optimistic;      /* made by a relaxed query */
     gb_step_t *predicted; /* expected path prefix, n_predicted entries */
     size_t n_predicted;
@@ -118,7 +126,11 @@ struct gb_search {
     gb_search_stats_t st;
     gb_search_stats_t prev; /* counters of earlier sessions (--resume) */
     uint64_t prev_run_s;
+    char *command_line; /* o.command_line with newlines made spaces, for fuzzer_stats */
     uint64_t last_find_ms, seq;
+    uint64_t cycle_end_ms; /* when the worklist last ran dry */
+    gb_minute_t minute;
+    int dry;               /* it is dry now, and that cycle is counted */
     uint64_t trace_missing, trace_seen; /* trace runs that wrote no trace / a usable one */
     int sync_failed;        /* a sync step failed inside a pulse */
     unsigned noticed;       /* GB_NOTE_* already reported */

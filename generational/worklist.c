@@ -66,7 +66,8 @@ gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq)
     memcpy(it->data, data, len);
     it->len = len;
     it->seq = seq;
-    it->queue_id = it->crash_id = it->src_id = -1;
+    it->queue_id = it->crash_id = it->src_id = it->src_crash = -1;
+    it->depth = 1;
     return it;
 }
 

@@ -229,8 +229,8 @@ static void test_stats_and_plot(void)
     CHECK_MSG(gb_campaign_open(out, "main", &c, &e) == 0, "%s", e.msg);
     if (!c)
         return;
-    gb_stat_t st[4] = {{"start_time", "1700000000"}, {"execs_done", "456"},
-                       {"afl_banner", "glassbox t"}, {"a_very_long_key_nm", "9"}};
+    gb_stat_t st[4] = {{"start_time", "1700000000", NULL}, {"execs_done", "456", NULL},
+                       {"afl_banner", "glassbox t", NULL}, {"a_very_long_key_nm", "9", NULL}};
     CHECK_MSG(gb_campaign_write_stats(c, st, 4, &e) == 0, "%s", e.msg);
     snprintf(p, sizeof p, "%s/main/fuzzer_stats", out);
     char *txt = read_text(p);
@@ -251,8 +251,20 @@ static void test_stats_and_plot(void)
     txt = read_text(p);
     CHECK_MSG(txt && strcmp(txt, "start_time        : 1700000000\n") == 0, "rewritten whole");
     free(txt);
-    gb_stat_t badst = {"bad:key", "1"};
+    gb_stat_t badst = {"bad:key", "1", NULL};
     CHECK_MSG(gb_campaign_write_stats(c, &badst, 1, &e) == -1, "key with ':'");
+    /* A long value (the command line) is written whole, a newline refused. */
+    char longv[300];
+    memset(longv, 'x', sizeof longv - 1);
+    longv[sizeof longv - 1] = '\0';
+    gb_stat_t longst = {"command_line", "", longv};
+    CHECK_MSG(gb_campaign_write_stats(c, &longst, 1, &e) == 0, "%s", e.msg);
+    txt = read_text(p);
+    CHECK_MSG(txt && strlen(txt) == 20 + sizeof longv - 1 + 1 && strstr(txt, longv),
+              "a 299-character value was not written whole: %zu bytes", txt ? strlen(txt) : 0);
+    free(txt);
+    longst.text = "two\nlines";
+    CHECK_MSG(gb_campaign_write_stats(c, &longst, 1, &e) == -1, "a value with a newline");
 
     gb_plot_row_t r1 = {1, 2, 3, 4, 5, 6, 12.345, 7, 8, 9, 100.5, 10, 11};
     gb_plot_row_t r2 = {61, 0, 0, 40, 0, 0, 0.0, 0, 0, 1, 1234.567, 99999, 123};
@@ -329,7 +341,7 @@ static void test_alloc_failure(void)
             errors++;
             CHECK_MSG(e.msg[0] != '\0', "open failed without a message");
         } else {
-            gb_stat_t st = {"execs_done", "1"};
+            gb_stat_t st = {"execs_done", "1", NULL};
             uint32_t id;
             errors += gb_campaign_add_queue(c, (const uint8_t *)"x", 1, "d", &id, &e) != 0;
             errors += gb_campaign_write_stats(c, &st, 1, &e) != 0;

@@ -15,7 +15,24 @@ for inst in main glassbox1 glassbox2; do
 done
 [ "$(find "$S/libfuzzer" -type f | wc -l)" -gt 0 ] || fail "the libFuzzer job left an empty corpus"
 grep -q "glassbox1" "$WORK/status.txt" && grep -q "main" "$WORK/status.txt" || fail "no combined status"
+# demo.cov has no demo.afl beside it: AFL++ runs on the cov build, and says so.
+grep -q "note: afl-fuzz runs on the Glassbox cov build" "$WORK/status.txt" ||
+  fail "no note that afl-fuzz runs without its own build"
 [ -z "$(leftovers "$S")" ] || fail "processes left after the campaign: $(leftovers "$S")"
+# Each worker's log holds its status lines (workers once ran with -q).
+for w in glassbox1 glassbox2; do
+  grep -q "^\[$w\].*execs" "$S/.logs/$w.log" || fail "$w's log has no status line"
+done
+
+# The same sync dir again without --resume: the workers refuse, and so must
+# the campaign, at once and with their reason (it used to exit 0).
+t0=$(date +%s)
+if "$BIN/glassbox" campaign -i "$SRC/harnesses/demo/seeds" -o "$S" --afl 0 --workers 2 -V 30 \
+  -- "$H/demo.trace" "$H/demo.cov" 2>"$WORK/again.txt"; then
+  fail "a campaign over a finished one without --resume exited 0"
+fi
+grep -q "use --resume" "$WORK/again.txt" || fail "the refusal does not say why: $(tail -1 "$WORK/again.txt")"
+[ $(( $(date +%s) - t0 )) -le 10 ] || fail "the refused campaign took more than 10 s to fail"
 
 # Expanded inputs, by content, per worker: no overlap.
 expanded() { # expanded WORKER_DIR: sha1 of every input in its journal

@@ -12,6 +12,9 @@
 GLASSBOX_LENGTH=0 "$BIN/glassbox" fuzz -q --no-cfg -i "$SRC/harnesses/top/seeds" -o "$WORK/out" \
   -- "$H/top.trace" "$H/top.cov"
 S=$WORK/out/glassbox/fuzzer_stats
+# The whole command line, however long (it was once cut at 63 characters).
+expect_eq command_line "$(stat_of "$S" command_line)" \
+  "glassbox fuzz -q --no-cfg -i $SRC/harnesses/top/seeds -o $WORK/out -- $H/top.trace $H/top.cov"
 expect_eq execs_done "$(stat_of "$S" execs_done)" 16
 expect_eq traces_done "$(stat_of "$S" traces_done)" 16
 expect_eq crashes_seen "$(stat_of "$S" crashes_seen)" 5
@@ -54,3 +57,13 @@ expect_eq blocks_covered "$(stat_of "$C" blocks_covered)" "$(stat_of "$S" blocks
 [ "$(stat_of "$C" saved_crashes)" -ge 1 ] || fail "with the CFG, the abort was not found"
 replay_crashes "$WORK/cfg/glassbox/crashes" "$H/top.cov"
 pass "top with the CFG: $(stat_of "$C" execs_done) runs, $(stat_of "$C" flips_skipped_cfg) flips skipped, the same blocks, the abort found"
+
+# A crashing seed: its children name it as src:crashNNNNNN (they once said
+# src:-00001), and the queue stays numbered from 0.
+mkdir -p "$WORK/cseed"
+printf 'bad!' >"$WORK/cseed/bad"
+"$BIN/glassbox" fuzz -q -i "$WORK/cseed" -o "$WORK/cs" -- "$H/top.trace" "$H/top.cov"
+names=$(ls "$WORK/cs/glassbox/queue" "$WORK/cs/glassbox/crashes")
+! grep -q 'src:-' <<<"$names" || fail "a negative src id: $(grep 'src:-' <<<"$names" | head -1)"
+grep -q '^id:000000,src:crash000000,' <<<"$names" || fail "no child of the crashing seed in queue/: $names"
+pass "children of a crashing seed name it"

@@ -12,7 +12,7 @@
 #include "check.h"
 #include "fuzz_bridge.h"
 
-static const char *t_cov, *t_plain, *fake, *workdir, *t_shm, *t_persist;
+static const char *t_cov, *t_plain, *fake, *workdir, *t_shm, *t_persist, *t_lfdrv;
 static char input_path[4096];
 
 static gb_fsrv_t *start(char **argv, unsigned timeout_ms, unsigned mem_mb, gb_err_t *e)
@@ -219,6 +219,86 @@ static void test_persistent(void)
     gb_fsrv_stop(f);
 }
 
+/* Glassbox's cov driver around a libFuzzer harness: inputs come through
+ * shared memory (the @@ file is never written), one process serves many of
+ * them, a crash costs one fresh process, and coverage follows the input. */
+static void test_cov_driver(void)
+{
+    char log[4200];
+    snprintf(log, sizeof log, "%s.lfdrv-log", input_path);
+    unlink(log);
+    setenv("T_LFDRV_LOG", log, 1);
+    char *argv[] = {(char *)t_lfdrv, input_path, NULL};
+    gb_err_t e = {""};
+    gb_fsrv_t *f = start(argv, 1000, 0, &e);
+    unsetenv("T_LFDRV_LOG");
+    CHECK_MSG(f != NULL, "start t_lfdrv.cov: %s", e.msg);
+    if (!f)
+        return;
+    /* Read instead of the shared memory, this would show in the log. */
+    FILE *in = fopen(input_path, "w");
+    CHECK(in != NULL);
+    if (in) {
+        fputs("SENTINEL", in);
+        fclose(in);
+    }
+    size_t msize = gb_fsrv_map_size(f);
+    uint8_t *map_a = malloc(msize), *map_b = malloc(msize);
+    CHECK(map_a && map_b);
+    enum { RUNS = 40 };
+    const char *seq[RUNS + 1];
+    for (int i = 0; i < RUNS; i++)
+        seq[i] = i % 2 ? "bbb" : "AAAAA";
+    seq[RUNS / 2] = "crash";
+    int bad = 0;
+    for (int i = 0; i < RUNS; i++) {
+        gb_run_result_t r = run_str(f, seq[i]);
+        int want_crash = !strcmp(seq[i], "crash");
+        bad += want_crash ? r.status != GB_RUN_CRASH : r.status != GB_RUN_OK;
+        if (i == 2 && map_a)
+            memcpy(map_a, gb_fsrv_map(f), msize);
+        if (i == 3 && map_b)
+            memcpy(map_b, gb_fsrv_map(f), msize);
+        if (i == 4 && map_a)
+            CHECK_MSG(memcmp(map_a, gb_fsrv_map(f), msize) == 0,
+                      "the same input gave a different map");
+    }
+    CHECK_MSG(bad == 0, "%d of %d runs of t_lfdrv.cov ended unexpectedly", bad, RUNS);
+    if (map_a && map_b)
+        CHECK_MSG(memcmp(map_a, map_b, msize) != 0, "'A' and 'b' inputs gave the same map");
+    free(map_a);
+    free(map_b);
+    gb_fsrv_stop(f);
+
+    uint8_t *file;
+    size_t flen;
+    CHECK(gb_read_file(input_path, 64, &file, &flen, &e) == 0);
+    if (file) {
+        CHECK_MSG(flen == 8 && !memcmp(file, "SENTINEL", 8),
+                  "the input file was written: shared-memory input not used");
+        free(file);
+    }
+    FILE *lf = fopen(log, "r");
+    CHECK_MSG(lf != NULL, "t_lfdrv wrote no log");
+    if (!lf)
+        return;
+    long pids[RUNS + 1], pid;
+    size_t size;
+    int first, n = 0, npids = 0;
+    while (n < RUNS + 1 && fscanf(lf, "%ld %zu %d", &pid, &size, &first) == 3) {
+        CHECK_MSG(size == strlen(seq[n]) && first == seq[n][0], "run %d: got %zu bytes '%c'", n,
+                  size, first);
+        if (npids == 0 || pids[npids - 1] != pid)
+            pids[npids++] = pid;
+        n++;
+    }
+    fclose(lf);
+    unlink(log);
+    CHECK_MSG(n == RUNS, "the harness ran %d times, want %d", n, RUNS);
+    /* One process until the crash, one after it. */
+    CHECK_MSG(npids == 2, "%d processes served %d inputs, want 2 (persistent mode)", npids, n);
+}
+
 static void expect_start_fails(char **argv, const char *needle)
 {
     gb_err_t e = {""};
@@ -337,8 +417,9 @@ static void test_alloc_failure(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 7) {
-        fprintf(stderr, "usage: test_fsrv T_COV T_PLAIN FAKE_FSRV WORKDIR T_SHM T_PERSIST\n");
+    if (argc != 8) {
+        fprintf(stderr,
+                "usage: test_fsrv T_COV T_PLAIN FAKE_FSRV WORKDIR T_SHM T_PERSIST T_LFDRV\n");
         return 2;
     }
     t_cov = argv[1];
@@ -347,11 +428,13 @@ int main(int argc, char **argv)
     workdir = argv[4];
     t_shm = argv[5];
     t_persist = argv[6];
+    t_lfdrv = argv[7];
     snprintf(input_path, sizeof input_path, "%s/fsrv-input.%ld", workdir, (long)getpid());
     test_cov_target();
     test_stdin_and_limits();
     test_shm_input();
     test_persistent();
+    test_cov_driver();
     test_rejections();
     test_fake_protocols();
     test_restart();

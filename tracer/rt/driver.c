@@ -4,11 +4,16 @@
  * once. It lives in its own archive member, so the linker only pulls it in
  * when the program has no main of its own. Built twice: with
  * GB_DRIVER_TRACE for trace builds (the buffer becomes symbolic), without
- * for cov builds (AFL++'s runtime has started its forkserver by then). */
+ * for cov builds (driver_cov.c), where AFL++'s runtime has started its
+ * forkserver by then and the driver also takes AFL++'s shared-memory
+ * input and loops in persistent mode (see run_cov below). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "gb_config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -40,12 +45,22 @@ static uint8_t *read_all(FILE *f, size_t *len)
     return buf;
 }
 
-/* Default visibility: the runtime is built hidden and packed with hidden
- * symbols made local (tracer/rt_pack.cmake), and main must stay global. */
-__attribute__((visibility("default"))) int main(int argc, char **argv)
+/* An exact-size copy of the input, so reads past the end hit the heap's
+ * redzone under ASan as they would under libFuzzer; NULL when out of
+ * memory. */
+static uint8_t *exact_copy(const uint8_t *data, size_t len)
 {
-    if (LLVMFuzzerInitialize)
-        LLVMFuzzerInitialize(&argc, &argv);
+    uint8_t *input = malloc(len ? len : 1);
+    if (input)
+        memcpy(input, data, len);
+    return input;
+}
+
+/* The input of this run: the file named by argv[1], else stdin. Read
+ * afresh each time: in persistent mode the forkserver rewrites the file and
+ * rewinds the stdin it shares with us. Returns 2 (the exit code) on error. */
+static int read_input(int argc, char **argv, uint8_t **data, size_t *len)
+{
     FILE *f = stdin;
     if (argc > 1 && strcmp(argv[1], "-") != 0) {
         f = fopen(argv[1], "rb");
@@ -54,29 +69,106 @@ __attribute__((visibility("default"))) int main(int argc, char **argv)
             return 2;
         }
     }
-    size_t len = 0;
-    uint8_t *data = read_all(f, &len);
+    *data = read_all(f, len);
     if (f != stdin)
         fclose(f);
-    if (!data) {
+    else
+        clearerr(stdin);
+    if (!*data) {
         fprintf(stderr, "%s: out of memory reading input\n", argv[0]);
         return 2;
     }
-    /* An exact-size copy, so reads past the end hit the heap's redzone
-     * under ASan as they would under libFuzzer. */
-    uint8_t *input = malloc(len ? len : 1);
+    return 0;
+}
+
+#ifdef GB_DRIVER_TRACE
+static int run(int argc, char **argv)
+{
+    uint8_t *data;
+    size_t len = 0;
+    int rc = read_input(argc, argv, &data, &len);
+    if (rc)
+        return rc;
+    uint8_t *input = exact_copy(data, len);
+    free(data);
     if (!input)
         return 2;
-    memcpy(input, data, len);
-    free(data);
-#ifdef GB_DRIVER_TRACE
     __gb_input(input, len);
     /* The buffer pointer is concrete; the size is the length variable. */
     __gb_params[0] = NULL;
     __gb_params[1] = __gb_input_len();
     __gb_callee = (void *)LLVMFuzzerTestOneInput;
-#endif
     LLVMFuzzerTestOneInput(input, len);
     free(input);
     return 0;
+}
+#else
+/* AFL++'s runtime (gb_afl_rt.o, linked into cov builds). Weak: NAME.asan
+ * links this driver without it, and then runs the input once from the file
+ * or stdin. */
+extern uint8_t *__afl_fuzz_ptr __attribute__((weak));
+extern uint32_t *__afl_fuzz_len __attribute__((weak));
+int __afl_persistent_loop(unsigned int max_cnt) __attribute__((weak));
+
+/* Tells AFL++'s runtime that this program reads __afl_fuzz_ptr, so its
+ * forkserver offers shared-memory input; a client that accepts writes each
+ * input there and nothing else (fuzz-bridge/README.md). One that declines
+ * leaves __afl_fuzz_ptr NULL, and the file or stdin is read as before. */
+__attribute__((visibility("default"))) int __afl_sharedmem_fuzzing = 1;
+
+/* What afl-fuzz and fuzz-bridge look for to set __AFL_PERSISTENT=1:
+ * without it the runtime's loop returns once per fork. */
+__attribute__((used)) static const char persistent_sig[] = "##SIG_AFL_PERSISTENT##";
+
+/* The sanitizers' defaults for builds of this driver with ASan/UBSan
+ * (glassbox build's NAME.asan): an abort() prints its stack like any other
+ * crash, and a UBSan report carries one. ASAN_OPTIONS and UBSAN_OPTIONS
+ * still override them. Without a sanitizer nothing calls these. */
+__attribute__((visibility("default"))) const char *__asan_default_options(void);
+__attribute__((visibility("default"))) const char *__asan_default_options(void)
+{
+    return "handle_abort=1";
+}
+__attribute__((visibility("default"))) const char *__ubsan_default_options(void);
+__attribute__((visibility("default"))) const char *__ubsan_default_options(void)
+{
+    return "print_stacktrace=1";
+}
+
+static int run(int argc, char **argv)
+{
+    (void)persistent_sig;
+    int looping = __afl_persistent_loop != NULL;
+    while (!looping || __afl_persistent_loop(GB_PERSIST_LOOPS)) {
+        uint8_t *input;
+        size_t len;
+        if (&__afl_fuzz_ptr && __afl_fuzz_ptr) {
+            len = *__afl_fuzz_len;
+            input = exact_copy(__afl_fuzz_ptr, len);
+        } else {
+            uint8_t *data;
+            int rc = read_input(argc, argv, &data, &len);
+            if (rc)
+                return rc;
+            input = exact_copy(data, len);
+            free(data);
+        }
+        if (!input)
+            return 2;
+        LLVMFuzzerTestOneInput(input, len);
+        free(input);
+        if (!looping)
+            break;
+    }
+    return 0;
+}
+#endif
+
+/* Default visibility: the runtime is built hidden and packed with hidden
+ * symbols made local (tracer/rt_pack.cmake), and main must stay global. */
+__attribute__((visibility("default"))) int main(int argc, char **argv)
+{
+    if (LLVMFuzzerInitialize)
+        LLVMFuzzerInitialize(&argc, &argv);
+    return run(argc, argv);
 }

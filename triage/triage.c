@@ -1,0 +1,685 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* glassbox triage's engine: runs each new crashing input several times,
+ * buckets the crashes by (type, state), keeps the smallest reproducer of
+ * each bucket, and has report.c / sarif.c write the report. Inputs run in
+ * --jobs worker processes, each with its own runner (a forkserver and a
+ * symbolizer are per process anyway); workers hand back one JSON line per
+ * input, and only this process writes the report. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gb_config.h"
+#include "triage_int.h"
+
+/* ---- REPORT/.seen: every input triaged so far --------------------------------- */
+
+/* One line per input, JSON: {"sha1","outcome","path","seen"}; outcome is
+ * a bucket id or "no-crash". Failed runs are not remembered: they are
+ * tried again next time. */
+typedef struct seen_entry {
+    char sha1[41];
+    char outcome[24];
+    char *path;
+    uint64_t ms;
+} seen_entry_t;
+
+typedef struct seen {
+    seen_entry_t *v;
+    size_t n, cap;
+    gb_hset_t set; /* hashes of sha1 */
+} seen_t;
+
+static uint64_t sha_key(const char *sha1)
+{
+    return gb_hash64(sha1, 40, 0);
+}
+
+static int seen_add(seen_t *s, const char *sha1, const char *outcome, const char *path,
+                    uint64_t ms)
+{
+    if (gb_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v, 64) != 0 ||
+        gb_hset_add(&s->set, sha_key(sha1)) < 0)
+        return -1;
+    seen_entry_t *x = &s->v[s->n];
+    memset(x, 0, sizeof *x);
+    snprintf(x->sha1, sizeof x->sha1, "%s", sha1);
+    snprintf(x->outcome, sizeof x->outcome, "%s", outcome);
+    if (!(x->path = gb_strdup(path)))
+        return -1;
+    x->ms = ms;
+    s->n++;
+    return 0;
+}
+
+static void seen_free(seen_t *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        gb_free(s->v[i].path);
+    gb_free(s->v);
+    gb_hset_free(&s->set);
+}
+
+/* A torn or foreign line is skipped: the index only saves work. */
+static int seen_load(seen_t *s, const char *path, gb_err_t *e)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : gb_err_sys(e, "cannot read %s", path);
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    while (rc == 0 && getline(&line, &cap, f) > 0) {
+        json_object *o = json_tokener_parse(line);
+        const char *sha = gbt_str(o, "sha1", ""), *out = gbt_str(o, "outcome", "");
+        if (strlen(sha) == 40 && strspn(sha, "0123456789abcdef") == 40 && *out &&
+            !gb_hset_has(&s->set, sha_key(sha)))
+            rc = seen_add(s, sha, out, gbt_str(o, "path", ""),
+                          gbt_parse_iso_time(gbt_str(o, "seen", "")));
+        json_object_put(o);
+    }
+    free(line);
+    fclose(f);
+    return rc ? gb_err_set(e, "out of memory reading %s", path) : 0;
+}
+
+static int seen_save(const seen_t *s, const char *path, const char *tmp, gb_err_t *e)
+{
+    size_t len = 0, cap = 0;
+    char *buf = NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        json_object *o = json_object_new_object();
+        char when[32];
+        gbt_iso_time(s->v[i].ms, when);
+        json_object_object_add(o, "sha1", json_object_new_string(s->v[i].sha1));
+        json_object_object_add(o, "outcome", json_object_new_string(s->v[i].outcome));
+        json_object_object_add(o, "path", json_object_new_string(s->v[i].path));
+        json_object_object_add(o, "seen", json_object_new_string(when));
+        const char *j = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+        size_t jl = strlen(j);
+        if (gb_grow(&buf, &cap, len + jl + 2, 1, 4096) != 0) {
+            json_object_put(o);
+            gb_free(buf);
+            return gb_err_set(e, "out of memory writing %s", path);
+        }
+        memcpy(buf + len, j, jl);
+        len += jl;
+        buf[len++] = '\n';
+        json_object_put(o);
+    }
+    int rc = gb_write_atomic(path, tmp, buf ? buf : "", len, e);
+    gb_free(buf);
+    return rc;
+}
+
+/* ---- the inputs to run ---------------------------------------------------------- */
+
+typedef struct todo {
+    char *path; /* absolute: reports are read from anywhere */
+    char sha1[41];
+    size_t size;
+    json_object *result; /* the worker's line for it */
+} todo_t;
+
+static int note(gb_triage_result_t *res, const char *path, const char *what)
+{
+    if (gb_grow(&res->notes, &res->capn, res->nnotes + 1, sizeof *res->notes, 16) != 0)
+        return -1;
+    gb_triage_note_t *n = &res->notes[res->nnotes];
+    n->path = gb_strdup(path);
+    n->what = gb_strdup(what);
+    if (!n->path || !n->what) {
+        gb_free(n->path);
+        gb_free(n->what);
+        return -1;
+    }
+    res->nnotes++;
+    return 0;
+}
+
+/* path made absolute (without resolving links: the path the user gave,
+ * from /), malloc'd; NULL when out of memory. */
+static char *absolute(const char *path)
+{
+    char cwd[PATH_MAX];
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return gb_strdup(path);
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    size_t n = strlen(cwd) + strlen(path) + 2;
+    char *p = gb_malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", cwd, path);
+    return p;
+}
+
+/* Reads and hashes each input; the ones not triaged before go to todo. */
+static int plan(const gb_triage_inputs_t *in, seen_t *seen, gb_triage_result_t *res,
+                todo_t **todo, size_t *ntodo, gb_err_t *e)
+{
+    size_t cap = 0;
+    gb_hset_t now = {0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < in->n; i++) {
+        const gb_triage_input_t *x = &in->v[i];
+        if (x->skip) {
+            res->skipped++;
+            char what[128];
+            snprintf(what, sizeof what, "skipped: %s", x->skip);
+            rc = note(res, x->path, what);
+            continue;
+        }
+        res->inputs++;
+        uint8_t *data;
+        size_t len;
+        gb_err_t re;
+        if (gb_read_file_at(AT_FDCWD, x->path, GB_MAX_INPUT, &data, &len, &re) != 0) {
+            res->errors++;
+            rc = note(res, x->path, re.msg);
+            continue;
+        }
+        char sha[41];
+        gb_sha1_hex(data, len, sha);
+        gb_free(data);
+        if (gb_hset_has(&seen->set, sha_key(sha)) || gb_hset_has(&now, sha_key(sha))) {
+            res->duplicates++;
+            continue;
+        }
+        if (gb_hset_add(&now, sha_key(sha)) < 0 ||
+            gb_grow(todo, &cap, *ntodo + 1, sizeof **todo, 64) != 0) {
+            rc = -1;
+            break;
+        }
+        todo_t *t = &(*todo)[(*ntodo)++];
+        memset(t, 0, sizeof *t);
+        if (!(t->path = absolute(x->path))) {
+            rc = -1;
+            break;
+        }
+        memcpy(t->sha1, sha, sizeof sha);
+        t->size = len;
+    }
+    gb_hset_free(&now);
+    return rc ? gb_err_set(e, "out of memory planning the triage") : 0;
+}
+
+/* ---- workers ---------------------------------------------------------------------- */
+
+static json_object *run_json(const gb_crash_t *c)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "crashed", json_object_new_boolean(c->crashed));
+    json_object_object_add(o, "type", json_object_new_string(c->type));
+    json_object_object_add(o, "state", json_object_new_string(c->state));
+    json_object_object_add(o, "status", json_object_new_string(gbt_status_name(c->run.status)));
+    json_object_object_add(o, "signal", json_object_new_int(c->run.signal));
+    json_object_object_add(o, "exit_code", json_object_new_int(c->run.exit_code));
+    json_object_object_add(o, "time_us", json_object_new_int64((int64_t)c->run.time_us));
+    return o;
+}
+
+/* Runs one input `runs` times: {"i","runs":[...],"frames","report"} with
+ * the frames and report of the first crashing run, or {"i","error"}. */
+static json_object *triage_one(gb_crash_runner_t *r, const todo_t *t, size_t i, unsigned runs)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "i", json_object_new_int64((int64_t)i));
+    uint8_t *data;
+    size_t len;
+    gb_err_t e;
+    if (gb_read_file_at(AT_FDCWD, t->path, GB_MAX_INPUT, &data, &len, &e) != 0) {
+        json_object_object_add(o, "error", json_object_new_string(e.msg));
+        return o;
+    }
+    json_object *arr = json_object_new_array();
+    json_object_object_add(o, "runs", arr);
+    int have_first = 0;
+    for (unsigned k = 0; k < runs; k++) {
+        gb_crash_t c;
+        if (gb_crash_probe(r, data, len, &c, &e) != 0) {
+            json_object_object_add(o, "error", json_object_new_string(e.msg));
+            break;
+        }
+        json_object_array_add(arr, run_json(&c));
+        if (c.crashed && !have_first) {
+            have_first = 1;
+            json_object_object_add(o, "frames", gbt_frames_json(c.frames, c.nframes));
+            if (c.report)
+                json_object_object_add(o, "report", json_object_new_string(c.report));
+        }
+        gb_crash_clear(&c);
+    }
+    gb_free(data);
+    return o;
+}
+
+/* Inputs k, k+step, ... of todo into the file `out` as JSON lines. */
+static int worker(gb_crash_runner_t *r, const todo_t *todo, size_t n, size_t k, size_t step,
+                  unsigned runs, const char *out, gb_err_t *e)
+{
+    FILE *f = fopen(out, "w");
+    if (!f)
+        return gb_err_sys(e, "cannot create %s", out);
+    for (size_t i = k; i < n; i += step) {
+        json_object *o = triage_one(r, &todo[i], i, runs);
+        fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+        fflush(f);
+        json_object_put(o);
+    }
+    return fclose(f) == 0 ? 0 : gb_err_sys(e, "cannot write %s", out);
+}
+
+/* Reads a worker's lines into todo[].result. */
+static void read_results(const char *path, todo_t *todo, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        json_object *o = json_tokener_parse(line);
+        int64_t i = gbt_int(o, "i", -1);
+        if (i >= 0 && (size_t)i < n && !todo[i].result)
+            todo[i].result = o;
+        else
+            json_object_put(o);
+    }
+    free(line);
+    fclose(f);
+}
+
+static gb_crash_target_t target_in(const gb_triage_opts_t *o, const char *work)
+{
+    gb_crash_target_t t = o->target;
+    t.work_dir = work;
+    return t;
+}
+
+/* Forks `jobs` workers, each with its own runner and work dir. */
+static int run_forked(const gb_triage_opts_t *o, const char *wdir, todo_t *todo, size_t n,
+                      size_t jobs, unsigned runs, gb_err_t *e)
+{
+    pid_t *pids = gb_calloc(jobs, sizeof *pids);
+    if (!pids)
+        return gb_err_set(e, "out of memory starting workers");
+    char out[PATH_MAX + 64], work[PATH_MAX + 64];
+    for (size_t k = 0; k < jobs; k++) {
+        snprintf(out, sizeof out, "%s/job%zu.jsonl", wdir, k);
+        snprintf(work, sizeof work, "%s/job%zu", wdir, k);
+        unlink(out);
+        pids[k] = fork();
+        if (pids[k] == 0) {
+            gb_crash_target_t t = target_in(o, work);
+            gb_crash_runner_t *r;
+            gb_err_t we;
+            int rc = gb_crash_runner_new(&t, &r, &we) == 0 &&
+                     worker(r, todo, n, k, jobs, runs, out, &we) == 0;
+            gb_crash_runner_free(r);
+            _exit(rc ? 0 : 1);
+        }
+    }
+    for (size_t k = 0; k < jobs; k++) {
+        while (pids[k] > 0 && waitpid(pids[k], NULL, 0) < 0 && errno == EINTR)
+            ;
+        snprintf(out, sizeof out, "%s/job%zu.jsonl", wdir, k);
+        read_results(out, todo, n);
+    }
+    gb_free(pids);
+    return 0;
+}
+
+/* ---- buckets ---------------------------------------------------------------------- */
+
+static gb_bucket_t *find_bucket(gb_triage_result_t *res, const char *id)
+{
+    for (size_t i = 0; i < res->nbuckets; i++)
+        if (strcmp(res->buckets[i].id, id) == 0)
+            return &res->buckets[i];
+    return NULL;
+}
+
+static gb_bucket_t *new_bucket(gb_triage_result_t *res, const char *id, const char *type,
+                               const char *state)
+{
+    if (gb_grow(&res->buckets, &res->capb, res->nbuckets + 1, sizeof *res->buckets, 8) != 0)
+        return NULL;
+    gb_bucket_t *b = &res->buckets[res->nbuckets++];
+    memset(b, 0, sizeof *b);
+    snprintf(b->id, sizeof b->id, "%s", id);
+    snprintf(b->type, sizeof b->type, "%s", type);
+    snprintf(b->state, sizeof b->state, "%s", state);
+    b->first_ms = gb_time_ms();
+    b->is_new = 1;
+    return b;
+}
+
+/* The reproducer's crash becomes the bucket's: frames, report, run. */
+static int take_crash(gb_bucket_t *b, const todo_t *t, json_object *first, int flaky)
+{
+    json_object *fr = NULL, *rep = NULL;
+    json_object_object_get_ex(t->result, "frames", &fr);
+    json_object_object_get_ex(t->result, "report", &rep);
+    gb_frame_t *frames = NULL;
+    size_t n = 0;
+    char *report = rep ? gb_strdup(json_object_get_string(rep)) : NULL;
+    char *path = gb_strdup(t->path);
+    if ((fr && gbt_frames_from_json(fr, &frames, &n) != 0) || (rep && !report) || !path) {
+        gb_free(frames);
+        gb_free(report);
+        gb_free(path);
+        return -1;
+    }
+    gb_free(b->frames);
+    gb_free(b->report);
+    gb_free(b->repro_path);
+    b->frames = frames;
+    b->nframes = n;
+    b->report = report;
+    b->repro_path = path;
+    b->repro_flaky = flaky;
+    b->repro_size = t->size;
+    b->run.status = gbt_status_of(gbt_str(first, "status", "crash"));
+    b->run.signal = (int)gbt_int(first, "signal", 0);
+    b->run.exit_code = (int)gbt_int(first, "exit_code", 0);
+    b->run.time_us = (uint64_t)gbt_int(first, "time_us", 0);
+    return 0;
+}
+
+/* Adds a crashing input to its bucket; a smaller (or first reliable)
+ * input becomes the reproducer. */
+static int add_to_bucket(gb_triage_result_t *res, const todo_t *t, json_object *first, int flaky,
+                         const char **id_out)
+{
+    const char *type = gbt_str(first, "type", ""), *state = gbt_str(first, "state", "");
+    char id[17];
+    gb_bucket_id(type, state, id);
+    gb_bucket_t *b = find_bucket(res, id);
+    if (!b && !(b = new_bucket(res, id, type, state)))
+        return -1;
+    if (gb_grow(&b->inputs, &b->cap, b->ninputs + 1, sizeof *b->inputs, 8) != 0)
+        return -1;
+    gb_bucket_input_t *x = &b->inputs[b->ninputs];
+    memset(x, 0, sizeof *x);
+    if (!(x->path = gb_strdup(t->path)))
+        return -1;
+    memcpy(x->sha1, t->sha1, sizeof x->sha1);
+    x->size = t->size;
+    x->flaky = flaky;
+    x->seen_ms = gb_time_ms();
+    b->ninputs++;
+    b->last_ms = x->seen_ms;
+    b->dirty = 1;
+    b->flaky = 1;
+    for (size_t i = 0; i < b->ninputs; i++)
+        b->flaky &= b->inputs[i].flaky;
+    int better = !b->repro_path || (b->repro_flaky && !flaky) ||
+                 (b->repro_flaky == flaky && t->size < b->repro_size);
+    if (better) {
+        if (take_crash(b, t, first, flaky) != 0)
+            return -1;
+        b->new_repro = 1;
+    }
+    *id_out = b->id;
+    return 0;
+}
+
+/* Classifies one worker result; 0 or -1 (out of memory). */
+static int apply(gb_triage_result_t *res, seen_t *seen, const todo_t *t, unsigned runs)
+{
+    json_object *o = t->result, *arr = NULL;
+    const char *err = o ? gbt_str(o, "error", NULL) : "the worker running it died";
+    if (err) {
+        res->errors++;
+        return note(res, t->path, err);
+    }
+    json_object_object_get_ex(o, "runs", &arr);
+    size_t n = arr ? json_object_array_length(arr) : 0, crashed = 0, same = 0;
+    json_object *first = NULL;
+    for (size_t k = 0; k < n; k++) {
+        json_object *run = json_object_array_get_idx(arr, k);
+        if (!json_object_get_boolean(json_object_object_get(run, "crashed")))
+            continue;
+        crashed++;
+        if (!first)
+            first = run;
+        same += strcmp(gbt_str(run, "type", ""), gbt_str(first, "type", "")) == 0 &&
+                strcmp(gbt_str(run, "state", ""), gbt_str(first, "state", "")) == 0;
+    }
+    uint64_t now = gb_time_ms();
+    if (!first) {
+        res->no_crash++;
+        if (note(res, t->path, "no longer crashes") != 0)
+            return -1;
+        return seen_add(seen, t->sha1, "no-crash", t->path, now);
+    }
+    int flaky = crashed < runs || same < crashed;
+    res->crashed++;
+    res->flaky += (size_t)flaky;
+    const char *id;
+    if (add_to_bucket(res, t, first, flaky, &id) != 0)
+        return -1;
+    return seen_add(seen, t->sha1, id, t->path, now);
+}
+
+/* ---- minimisation ------------------------------------------------------------------ */
+
+/*
+ * MINIMISE: where tmin plugs in. It gets the bucket's reproducer and the
+ * crash it must keep (type and state), and returns the smallest input it
+ * found that still crashes that way (the bytes are the caller's to free).
+ * Until triage/tmin.c's gb_tmin exists, input.min is a copy of input.
+ */
+static int minimise(gb_crash_runner_t *r, const gb_bucket_t *b, const uint8_t *in, size_t len,
+                    uint8_t **out, size_t *out_len, gb_err_t *e)
+{
+    (void)r;
+    (void)b;
+    *out = gb_malloc(len ? len : 1);
+    if (!*out)
+        return gb_err_set(e, "out of memory minimising a reproducer");
+    memcpy(*out, in, len);
+    *out_len = len;
+    return 0;
+}
+
+/* Writes one changed bucket: the reproducer (and its minimised form) when
+ * it changed, the metadata always. */
+static int write_bucket(const gb_report_ctx_t *c, gb_crash_runner_t *r, gb_bucket_t *b,
+                        int no_min, gb_err_t *e)
+{
+    uint8_t *data = NULL, *min = NULL;
+    size_t len = 0, min_len = 0;
+    int rc = 0;
+    if (b->new_repro) {
+        if (gb_read_file_at(AT_FDCWD, b->repro_path, GB_MAX_INPUT, &data, &len, e) != 0)
+            return -1;
+        if (no_min || minimise(r, b, data, len, &min, &min_len, e) != 0) {
+            if (!no_min) {
+                gb_free(data);
+                return -1;
+            }
+            min = NULL;
+        }
+        b->repro_size = len;
+        b->min_size = min ? min_len : len;
+    }
+    rc = gb_report_bucket(c, b, data, len, min ? min : data, min ? min_len : len, e);
+    gb_free(min);
+    gb_free(data);
+    b->new_repro = 0;
+    return rc;
+}
+
+/* ---- the run ----------------------------------------------------------------------- */
+
+static int by_first_seen(const void *a, const void *b)
+{
+    const gb_bucket_t *x = a, *y = b;
+    if (x->first_ms != y->first_ms)
+        return x->first_ms < y->first_ms ? -1 : 1;
+    return strcmp(x->id, y->id);
+}
+
+static void warn(gb_triage_result_t *res, const char *msg)
+{
+    if (res->nwarnings < sizeof res->warnings / sizeof res->warnings[0])
+        snprintf(res->warnings[res->nwarnings++], sizeof res->warnings[0], "%s", msg);
+}
+
+typedef struct paths {
+    char work[PATH_MAX], tmp[PATH_MAX], seen[PATH_MAX], main_work[PATH_MAX];
+} paths_t;
+
+static int setup_dirs(const char *dir, paths_t *p, gb_err_t *e)
+{
+    snprintf(p->work, sizeof p->work, "%s/.work", dir);
+    snprintf(p->tmp, sizeof p->tmp, "%s/.tmp", dir);
+    snprintf(p->seen, sizeof p->seen, "%s/.seen", dir);
+    snprintf(p->main_work, sizeof p->main_work, "%s/.work/main", dir);
+    if (gb_mkdirs(dir, e) != 0 || gb_mkdirs(p->work, e) != 0 || gb_mkdirs(p->tmp, e) != 0)
+        return -1;
+    if (access(dir, W_OK) != 0)
+        return gb_err_sys(e, "cannot write to %s", dir);
+    return 0;
+}
+
+static void add_warnings(gb_triage_result_t *res, const gb_triage_inputs_t *in)
+{
+    if (!res->info.asan && !res->info.ubsan)
+        warn(res, "the binary has no sanitizer: crashes are told apart by signal only, "
+                  "without a stack (build it with glassbox build: NAME.asan)");
+    if (!res->info.symbolizer)
+        warn(res, "no llvm-symbolizer: frames are module+offset, states may split "
+                  "or merge differently");
+    char msg[256];
+    for (size_t i = 0; i < in->nmissing; i++) {
+        snprintf(msg, sizeof msg, "input path %s does not exist or cannot be read",
+                 in->missing[i]);
+        warn(res, msg);
+        note(res, in->missing[i], "missing: does not exist or cannot be read");
+    }
+    for (size_t i = 0; i < in->nempty; i++)
+        note(res, in->empty[i], "empty: no input files");
+}
+
+/* Runs the todo list: inline with the main runner, or in forked workers. */
+static int run_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runner_t *r,
+                   todo_t *todo, size_t n, unsigned runs, gb_err_t *e)
+{
+    size_t jobs = o->jobs ? o->jobs : 1;
+    if (jobs > n)
+        jobs = n;
+    if (jobs <= 1) {
+        char out[PATH_MAX + 64];
+        snprintf(out, sizeof out, "%s/job0.jsonl", p->work);
+        if (worker(r, todo, n, 0, 1, runs, out, e) != 0)
+            return -1;
+        read_results(out, todo, n);
+        return 0;
+    }
+    return run_forked(o, p->work, todo, n, jobs, runs, e);
+}
+
+static int write_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runner_t *r,
+                     gb_triage_result_t *res, seen_t *seen, gb_err_t *e)
+{
+    char bin[PATH_MAX];
+    if (!realpath(o->target.bin, bin))
+        snprintf(bin, sizeof bin, "%s", o->target.bin);
+    gb_report_ctx_t c = {.dir = o->report_dir, .tmp_dir = p->tmp, .bin = bin,
+                         .args = o->target.args, .nargs = o->target.nargs,
+                         .timeout_ms = o->target.timeout_ms ? o->target.timeout_ms
+                                                            : GB_TRIAGE_TIMEOUT_MS,
+                         .info = &res->info};
+    gb_err_t ignored;
+    gb_elf_build_id(bin, c.build_id, &ignored);
+    if (res->nbuckets > 1)
+        qsort(res->buckets, res->nbuckets, sizeof *res->buckets, by_first_seen);
+    for (size_t i = 0; i < res->nbuckets; i++)
+        if (res->buckets[i].dirty && write_bucket(&c, r, &res->buckets[i], o->no_minimise, e) != 0)
+            return -1;
+    if (seen_save(seen, p->seen, p->tmp, e) != 0 || gb_report_summary(&c, res, e) != 0 ||
+        gb_report_sarif(&c, res, e) != 0)
+        return -1;
+    return 0;
+}
+
+int gb_triage_run(const gb_triage_opts_t *o, const gb_triage_inputs_t *in, gb_triage_result_t *res,
+                  gb_err_t *e)
+{
+    memset(res, 0, sizeof *res);
+    unsigned runs = o->runs ? o->runs : GB_TRIAGE_RUNS;
+    paths_t p;
+    seen_t seen = {0};
+    todo_t *todo = NULL;
+    size_t ntodo = 0;
+    gb_crash_runner_t *r = NULL;
+    gb_crash_target_t t = target_in(o, p.main_work);
+    int rc = -1;
+    char report[PATH_MAX];
+    if (setup_dirs(o->report_dir, &p, e) != 0)
+        return -1;
+    if (!realpath(o->report_dir, report))
+        return gb_err_sys(e, "cannot resolve %s", o->report_dir);
+    t.work_dir = p.main_work;
+    if (t.timeout_ms == 0)
+        t.timeout_ms = GB_TRIAGE_TIMEOUT_MS;
+    gb_triage_opts_t oo = *o;
+    oo.target.timeout_ms = t.timeout_ms;
+    if (gb_crash_runner_new(&t, &r, e) != 0)
+        return -1;
+    gb_crash_runner_info(r, &res->info);
+    add_warnings(res, in);
+    if (seen_load(&seen, p.seen, e) != 0 || gb_report_load(o->report_dir, res, e) != 0 ||
+        plan(in, &seen, res, &todo, &ntodo, e) != 0 ||
+        run_all(&oo, &p, r, todo, ntodo, runs, e) != 0)
+        goto out;
+    res->ran = ntodo;
+    for (size_t i = 0; i < ntodo; i++)
+        if (apply(res, &seen, &todo[i], runs) != 0) {
+            gb_err_set(e, "out of memory bucketing crashes");
+            goto out;
+        }
+    oo.report_dir = report;
+    rc = write_all(&oo, &p, r, res, &seen, e);
+out:
+    for (size_t i = 0; i < ntodo; i++) {
+        json_object_put(todo[i].result);
+        gb_free(todo[i].path);
+    }
+    gb_free(todo);
+    seen_free(&seen);
+    gb_crash_runner_free(r);
+    /* The info's option strings lived in the runner. */
+    res->info.sanitizer_env[0] = res->info.sanitizer_env[1] = NULL;
+    return rc;
+}
+
+void gb_triage_result_free(gb_triage_result_t *res)
+{
+    if (!res)
+        return;
+    for (size_t i = 0; i < res->nbuckets; i++) {
+        gb_bucket_t *b = &res->buckets[i];
+        for (size_t k = 0; k < b->ninputs; k++)
+            gb_free(b->inputs[k].path);
+        gb_free(b->inputs);
+        gb_free(b->frames);
+        gb_free(b->report);
+        gb_free(b->repro_path);
+    }
+    for (size_t i = 0; i < res->nnotes; i++) {
+        gb_free(res->notes[i].path);
+        gb_free(res->notes[i].what);
+    }
+    gb_free(res->buckets);
+    gb_free(res->notes);
+    memset(res, 0, sizeof *res);
+}

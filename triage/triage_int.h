@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* triage/ internals (tjson.c) shared by triage.c, report.c and sarif.c:
+ * frames and run results to and from JSON, and small file helpers. */
+#ifndef GB_TRIAGE_INT_H
+#define GB_TRIAGE_INT_H
+
+#include <json-c/json.h>
+
+#include "triage.h"
+
+/* Frames as [{"function","file","line","module","offset"}] and back
+ * (fields missing in the JSON stay empty). NULL / -1 when out of memory. */
+json_object *gbt_frames_json(const gb_frame_t *f, size_t n);
+int gbt_frames_from_json(json_object *a, gb_frame_t **f, size_t *n);
+
+/* "ok", "crash", "timeout", "error". */
+const char *gbt_status_name(gb_run_status_t s);
+gb_run_status_t gbt_status_of(const char *name);
+
+/* A JSON object's string / integer member, or the default. */
+const char *gbt_str(json_object *o, const char *key, const char *def);
+int64_t gbt_int(json_object *o, const char *key, int64_t def);
+int gbt_bool(json_object *o, const char *key); /* 0 when missing */
+
+/* Serializes `doc` (pretty, with a final newline) to path atomically. */
+int gbt_write_json(const char *path, const char *tmp_dir, json_object *doc, gb_err_t *e);
+
+/* ISO 8601 UTC of a gb_time_ms value into out[32]. */
+void gbt_iso_time(uint64_t ms, char out[32]);
+/* And back; 0 when it is not one. */
+uint64_t gbt_parse_iso_time(const char *s);
+
+/* The top state frame that has a file, for locations: its index in
+ * b->frames, or -1. */
+long gbt_top_located_frame(const gb_bucket_t *b);
+
+#endif
