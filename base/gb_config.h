@@ -113,6 +113,18 @@
  * state a harness leaks between inputs is cleared now and then. */
 #define GB_PERSIST_LOOPS 1000
 
+/* ---- Corpus minimisation (glassbox cmin) ------------------------------- */
+
+/* cmin's progress line is redrawn at most this often: a few times a second
+ * is live enough, and 100,000 runs must not mean 100,000 writes to the
+ * terminal. */
+#define GB_CMIN_PROGRESS_MS 250
+
+/* cmin -T: at most this many forkservers side by side. Each holds a 9 MiB
+ * shm segment and a thread; more than the machine's cores only adds
+ * context switches, and no machine we run on has more. */
+#define GB_CMIN_MAX_JOBS 256
+
 /* ---- The trace runtime (tracer/rt/state.c; each has a GLASSBOX_* override,
  * docs/tracer.md) ------------------------------------------------------- */
 

@@ -1,10 +1,218 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* glassbox cmin (being written). */
+/* glassbox cmin: a corpus cut down to the inputs that keep its coverage
+ * (triage/cmin.c), with a progress line and a summary. */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cmds.h"
+
+#include "triage.h"
+
+/* The most input dirs one command line names (a sync dir counts once). */
+#define CMIN_MAX_DIRS 4096
+
+typedef struct cmin_cli {
+    const char **dirs;
+    size_t ndirs;
+    char **argv; /* argv without the input dirs, for the option parser */
+    int argc;
+} cmin_cli_t;
+
+/* Takes every input dir out of argv before the option parser sees it: the
+ * parser keeps one value per option, and a shell glob such as
+ * '-i SYNC/<star>/queue' gives -i several words. So "-i A B C" (words up to
+ * the next option) and repeated -i both add dirs. Nothing after "--". */
+static int take_dirs(int argc, char **argv, cmin_cli_t *c)
+{
+    c->dirs = calloc((size_t)argc + 1, sizeof *c->dirs);
+    c->argv = calloc((size_t)argc + 1, sizeof *c->argv);
+    if (!c->dirs || !c->argv)
+        return -1;
+    int in_run = 0, i = 0;
+    c->argc = 0;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *a = argv[i];
+        if (i > 0 && (strcmp(a, "-i") == 0 || strcmp(a, "--input") == 0) && i + 1 < argc &&
+            strcmp(argv[i + 1], "--") != 0) {
+            c->dirs[c->ndirs++] = argv[++i];
+            in_run = 1;
+        } else if (a[0] == '-') {
+            in_run = 0;
+            c->argv[c->argc++] = argv[i];
+        } else if (in_run) {
+            c->dirs[c->ndirs++] = a;
+        } else {
+            c->argv[c->argc++] = argv[i];
+        }
+    }
+    for (; i < argc; i++)
+        c->argv[c->argc++] = argv[i];
+    return 0;
+}
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    gb_cmin_stop();
+}
+
+static void show_progress(const gb_cmin_stats_t *s, const char *phase, void *ctx)
+{
+    int *shown = ctx;
+    fprintf(stderr, "\rglassbox cmin: %s %zu/%zu, %zu crashes, %zu hangs   ", phase, s->done,
+            s->to_run, s->crashes, s->hangs);
+    fflush(stderr);
+    *shown = 1;
+}
+
+/* 1 when `dir` exists and holds anything. */
+static int dir_has_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *de;
+    int found = 0;
+    while (!found && (de = readdir(d)) != NULL)
+        found = strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+    closedir(d);
+    return found;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void summary(const gb_cmin_opts_t *o, const gb_cmin_stats_t *s, int ok)
+{
+    double run_s = (double)s->run_ms / 1000.0;
+    printf("glassbox cmin: %zu inputs (%llu bytes) read, %zu skipped, %zu duplicates\n", s->inputs,
+           (unsigned long long)s->in_bytes, s->skipped, s->duplicates);
+    printf("glassbox cmin: %zu run in %.2f s (%.0f/s, %u forkservers), %zu crashes, %zu hangs "
+           "(%s)\n",
+           s->to_run, run_s, run_s > 0 ? (double)s->to_run / run_s : 0.0, o->jobs ? o->jobs : 1,
+           s->crashes, s->hangs, o->keep_crashes ? "taking part" : "skipped");
+    printf("glassbox cmin: %zu coverage elements (%s) in a %zu-byte map\n", s->elements,
+           o->edges_only ? "map entries" : "map entry x hit-count bucket", s->map_size);
+    if (!o->verify_only && (ok || s->kept))
+        printf("glassbox cmin: kept %zu files, %llu bytes in %s (%.1f%% of the files, %.1f%% of "
+               "the bytes)\n",
+               s->kept, (unsigned long long)s->kept_bytes, o->out_dir, pct(s->kept, s->inputs),
+               pct(s->kept_bytes, s->in_bytes));
+    if ((o->verify || o->verify_only) && (s->verified || s->missing || s->extra))
+        printf("glassbox cmin: verify: %s covers %zu elements, %zu missing, %zu extra: %s\n",
+               o->out_dir, s->out_elements, s->missing, s->extra, s->verified ? "ok" : "FAILED");
+    printf("glassbox cmin: %.2f s in all\n", (double)s->total_ms / 1000.0);
+}
 
 gb_exit_t gb_cmd_cmin(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return gb_cli_error(GB_EXIT_FAIL, "cmin", "not built yet");
+    const char *in_dummy, *out;
+    unsigned long long t, mem, jobs;
+    int keep, edges, verify, quiet, noaff;
+    /* clang-format off */
+    const gb_opt_t opts[] = {
+        GB_OPTION_STR('i', "input", "DIR...", NULL, NULL, &in_dummy,
+                      "input dir (required; repeat -i, or give several dirs after one -i): "
+                      "corpora, AFL++ queues or a sync dir, merged"),
+        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &out,
+                      "output dir (required): created, or empty; with --verify an existing "
+                      "one is checked"),
+        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &t,
+                       "time limit per run; slower inputs count as hangs"),
+        GB_OPTION_UINT('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &mem,
+                       "address-space limit per run, 0 = none (ASan builds need 0)"),
+        GB_OPTION_UINT('T', "jobs", "N", NULL, 1, &jobs,
+                       "forkservers run side by side (at most " GB_OPT_XSTR(GB_CMIN_MAX_JOBS) ")"),
+        GB_OPTION_FLAG('e', "edges-only", &edges,
+                       "coverage without hit counts: one element per map entry (afl-cmin -e)"),
+        GB_OPTION_FLAG(0, "keep-crashes", &keep,
+                       "crashing and hanging inputs take part like any other (afl-cmin -A)"),
+        GB_OPTION_FLAG(0, "verify", &verify,
+                       "re-run the output and fail unless it covers exactly the input's "
+                       "elements; on a non-empty OUT only this check runs"),
+        GB_OPTION_FLAG(0, "no-affinity", &noaff,
+                       "do not pin each forkserver and its target to one CPU (afl-fuzz "
+                       "pins too; AFL_NO_AFFINITY there)"),
+        GB_OPTION_FLAG('q', "quiet", &quiet, "no progress line on stderr"),
+    };
+    /* clang-format on */
+    const gb_cmd_t cmd = {"cmin", "-i DIR... -o OUT [options] -- BIN [ARGS...]",
+                          "Corpus minimisation: runs every input of the DIRs through BIN's AFL++\n"
+                          "forkserver (any AFL++-instrumented binary: a glassbox-cc --mode=cov\n"
+                          "build, afl-clang-fast) and copies to OUT the fewest, smallest inputs\n"
+                          "that keep every coverage element: a map entry with AFL's hit-count\n"
+                          "bucket (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+). Byte-identical\n"
+                          "inputs run once; crashing and hanging ones are counted and left out.\n"
+                          "Names are kept; a clash gets ',from:TAG' (docs/cmin.md). BIN runs as\n"
+                          "'BIN ARGS...' with @@ replaced by the input's path; without @@ the\n"
+                          "input is its stdin (as in afl-cmin). Exit 0, 1 on failure (also a\n"
+                          "failed --verify), 2 on bad usage.",
+                          opts, GB_N(opts)};
+    cmin_cli_t c = {0};
+    if (take_dirs(argc, argv, &c) != 0)
+        return gb_cli_error(GB_EXIT_FAIL, "cmin", "out of memory");
+    gb_args_t a;
+    gb_parsed_t parsed = gb_opts_args(&cmd, c.argc, c.argv, &a);
+    gb_exit_t rc = GB_EXIT_OK;
+    if (parsed != GB_PARSED_OK)
+        rc = gb_opts_exit(parsed);
+    else if (c.ndirs == 0 || !out)
+        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "-i DIR and -o OUT are required (see --help)");
+    else if (a.npos)
+        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "unexpected argument '%s' (see --help)", a.pos[0]);
+    else if (a.nrest < 1)
+        rc = gb_cli_error(GB_EXIT_USAGE, "cmin",
+                          "expected '-- BIN [ARGS...]' after the options (see --help)");
+    else if (jobs == 0 || jobs > GB_CMIN_MAX_JOBS)
+        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "-T must be between 1 and %u, got %llu",
+                          GB_CMIN_MAX_JOBS, jobs);
+    else if (t == 0 || t > 3600000)
+        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "-t must be between 1 ms and 1 hour");
+    else if (c.ndirs > CMIN_MAX_DIRS)
+        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "at most %d input dirs", CMIN_MAX_DIRS);
+    if (parsed != GB_PARSED_OK || rc != GB_EXIT_OK) {
+        free(c.dirs);
+        free(c.argv);
+        return rc;
+    }
+    /* An existing, non-empty OUT with --verify: check it, write nothing. */
+    int verify_only = verify && dir_has_entries(out);
+    int shown = 0;
+    gb_cmin_opts_t o = {
+        .in_dirs = c.dirs,
+        .n_in = c.ndirs,
+        .out_dir = out,
+        .bin = a.rest[0],
+        .args = a.rest + 1,
+        .nargs = (size_t)a.nrest - 1,
+        .timeout_ms = (unsigned)t,
+        .mem_limit_mb = (unsigned)mem,
+        .jobs = (unsigned)jobs,
+        .keep_crashes = keep,
+        .edges_only = edges,
+        .no_affinity = noaff,
+        .verify = verify,
+        .verify_only = verify_only,
+        .on_progress = !quiet && isatty(2) ? show_progress : NULL,
+        .progress_ctx = &shown,
+    };
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    gb_cmin_stats_t s;
+    gb_err_t e;
+    int r = gb_cmin_run(&o, &s, &e);
+    if (shown)
+        fprintf(stderr, "\n");
+    if (s.to_run > 0) /* it got as far as running: say what it saw */
+        summary(&o, &s, r == 0);
+    free(c.dirs);
+    free(c.argv);
+    return r == 0 ? GB_EXIT_OK : gb_cli_fail("cmin", e.msg);
 }

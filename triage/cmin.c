@@ -1,3 +1,1331 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* (to be written) */
+/* glassbox cmin: corpus minimisation over AFL-style coverage elements
+ * (map index, hit-count bucket), every input through a forkserver, N of
+ * them side by side. docs/cmin.md describes the algorithm and the naming. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "gb_config.h"
 #include "triage.h"
+
+/* An element id is index * 8 + bucket: 8 buckets per map byte. */
+#define CMIN_BUCKETS 8u
+
+/* What happened to one input. */
+enum cmin_status {
+    CMIN_PENDING = 0,
+    CMIN_SKIP,  /* unreadable, or it changed into something not to read */
+    CMIN_DUP,   /* byte-identical to an earlier input: not run */
+    CMIN_OK,    /* ran; its coverage takes part */
+    CMIN_CRASH, /* crashed (its coverage takes part only with keep_crashes) */
+    CMIN_HANG,
+};
+
+/* One input directory, open for the whole call (files are read by openat,
+ * so a path swapped under us cannot redirect the reads). */
+typedef struct cmin_dir {
+    int fd;
+    char *path; /* for messages */
+    char *tag;  /* what a clashing name gets: the instance of a queue, else the basename */
+} cmin_dir_t;
+
+/* One input file: kept small, since corpora of 100,000 files must fit.
+ * Its coverage is a delta-varint list of element ids, not a map. */
+typedef struct cmin_in {
+    char *name;
+    uint32_t dir;
+    uint32_t size;
+    XXH128_hash_t hash;
+    uint8_t status;
+    uint8_t *trace; /* ascending element ids as varint deltas, or NULL */
+    uint32_t tlen;
+} cmin_in_t;
+
+/* The files of some directories, sorted by (directory, name): an input's
+ * index is its place in that order, the tie-break after size. */
+typedef struct cmin_set {
+    cmin_dir_t *dirs;
+    size_t ndirs, capd;
+    cmin_in_t *in;
+    size_t n, cap;
+    size_t skipped;
+} cmin_set_t;
+
+/* ---- Listing ---------------------------------------------------------- */
+
+static void set_free(cmin_set_t *s)
+{
+    for (size_t i = 0; i < s->ndirs; i++) {
+        if (s->dirs[i].fd >= 0)
+            close(s->dirs[i].fd);
+        gb_free(s->dirs[i].path);
+        gb_free(s->dirs[i].tag);
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        gb_free(s->in[i].name);
+        gb_free(s->in[i].trace);
+    }
+    gb_free(s->dirs);
+    gb_free(s->in);
+    memset(s, 0, sizeof *s);
+}
+
+/* The last component of `path` without trailing slashes, into buf. */
+static void base_name(const char *path, char *buf, size_t n)
+{
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    size_t start = len;
+    while (start > 0 && path[start - 1] != '/')
+        start--;
+    size_t k = len - start < n - 1 ? len - start : n - 1;
+    memcpy(buf, path + start, k);
+    buf[k] = '\0';
+}
+
+/* A clashing name's tag: an AFL++ queue is known by its instance
+ * (SYNC/NAME/queue gives NAME), anything else by its basename. */
+static char *dir_tag(const char *path)
+{
+    char b[256], parent[4096];
+    base_name(path, b, sizeof b);
+    if (strcmp(b, "queue") == 0 && strlen(path) < sizeof parent) {
+        strcpy(parent, path);
+        char *slash = strrchr(parent, '/');
+        while (slash && slash[1] == '\0' && slash > parent) { /* trailing slashes */
+            *slash = '\0';
+            slash = strrchr(parent, '/');
+        }
+        if (slash && slash > parent) {
+            *slash = '\0';
+            base_name(parent, b, sizeof b);
+        }
+    }
+    return gb_strdup(b[0] && strcmp(b, "/") != 0 ? b : "in");
+}
+
+static int add_dir(cmin_set_t *s, int fd, const char *path, gb_err_t *e)
+{
+    if (gb_grow(&s->dirs, &s->capd, s->ndirs + 1, sizeof *s->dirs, 4) != 0) {
+        close(fd);
+        return gb_err_set(e, "out of memory listing %s", path);
+    }
+    cmin_dir_t *d = &s->dirs[s->ndirs++];
+    d->fd = fd;
+    d->path = gb_strdup(path);
+    d->tag = dir_tag(path);
+    return d->path && d->tag ? 0 : gb_err_set(e, "out of memory listing %s", path);
+}
+
+static int add_input(cmin_set_t *s, const char *name, uint64_t size, gb_err_t *e)
+{
+    if (gb_grow(&s->in, &s->cap, s->n + 1, sizeof *s->in, 256) != 0)
+        return gb_err_set(e, "out of memory listing inputs");
+    cmin_in_t *in = &s->in[s->n];
+    memset(in, 0, sizeof *in);
+    in->dir = (uint32_t)(s->ndirs - 1);
+    in->size = (uint32_t)size;
+    if (!(in->name = gb_strdup(name)))
+        return gb_err_set(e, "out of memory listing inputs");
+    s->n++;
+    return 0;
+}
+
+/* 1 when directory `fd` has a subdirectory `sub` holding a queue/: then
+ * it is an AFL++ sync dir's instance. Nothing is followed. */
+static int has_queue(int fd, const char *sub)
+{
+    int sfd = openat(fd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sfd < 0)
+        return 0;
+    struct stat st;
+    int ok = fstatat(sfd, "queue", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+    close(sfd);
+    return ok;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Lists the visible regular files of the open dir `fd` (taken over) into
+ * `s`. Dot files and dirs (.state, .synced, ...) are skipped silently;
+ * symlinks, special files and files over GB_MAX_INPUT are skipped and
+ * counted. Subdirectories that look like sync-dir instances go into
+ * *subs (names, malloc'd) when subs is not NULL. */
+static int list_dir(cmin_set_t *s, int fd, const char *path, char ***subs, size_t *nsubs,
+                    gb_err_t *e)
+{
+    if (add_dir(s, fd, path, e) != 0)
+        return -1;
+    int dfd = dup(fd);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return gb_err_sys(e, "cannot read directory %s", path);
+    }
+    size_t cap = 0;
+    int rc = 0;
+    struct dirent *de;
+    while (rc == 0 && (errno = 0, de = readdir(d)) != NULL) {
+        struct stat st;
+        if (de->d_name[0] == '.')
+            continue;
+        if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            s->skipped++; /* gone since readdir: a live queue */
+            continue;
+        }
+        if (S_ISDIR(st.st_mode) && subs && has_queue(fd, de->d_name)) {
+            if (gb_grow(subs, &cap, *nsubs + 1, sizeof **subs, 8) != 0 ||
+                !((*subs)[*nsubs] = gb_strdup(de->d_name)))
+                rc = gb_err_set(e, "out of memory listing %s", path);
+            else
+                (*nsubs)++;
+        } else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= GB_MAX_INPUT) {
+            rc = add_input(s, de->d_name, (uint64_t)st.st_size, e);
+        } else {
+            s->skipped++;
+        }
+    }
+    if (rc == 0 && errno != 0)
+        rc = gb_err_sys(e, "cannot read directory %s", path);
+    closedir(d);
+    return rc;
+}
+
+/* Lists one -i argument: a directory of inputs, or an AFL++ sync dir
+ * (no files of its own, instances with a queue/): then every
+ * SYNC/<instance>/queue in name order. */
+static int list_arg(cmin_set_t *s, const char *path, gb_err_t *e)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOTDIR ? gb_err_set(e, "input %s is not a directory", path)
+                                : gb_err_sys(e, "cannot open input directory %s", path);
+    size_t before = s->n, skipped = s->skipped, nsubs = 0, top = s->ndirs;
+    char **subs = NULL;
+    int rc = list_dir(s, fd, path, &subs, &nsubs, e);
+    if (rc == 0 && s->n == before && nsubs > 0) {
+        qsort(subs, nsubs, sizeof *subs, name_cmp);
+        for (size_t i = 0; i < nsubs && rc == 0; i++) {
+            char q[4096];
+            snprintf(q, sizeof q, "%s/%s/queue", path, subs[i]);
+            int ifd =
+                openat(s->dirs[top].fd, subs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            int qfd = ifd >= 0
+                          ? openat(ifd, "queue", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                          : -1;
+            if (ifd >= 0)
+                close(ifd);
+            if (qfd < 0)
+                continue; /* replaced since the listing */
+            rc = list_dir(s, qfd, q, NULL, NULL, e);
+        }
+    }
+    for (size_t i = 0; i < nsubs; i++)
+        gb_free(subs[i]);
+    gb_free(subs);
+    if (rc == 0 && s->n == before)
+        rc = s->skipped > skipped
+                 ? gb_err_set(e,
+                              "no input files in %s (%zu entries skipped: symlinks, "
+                              "special files or files over %u bytes)",
+                              path, s->skipped - skipped, GB_MAX_INPUT)
+                 : gb_err_set(e, "no input files in %s", path);
+    return rc;
+}
+
+static int in_cmp(const void *a, const void *b)
+{
+    const cmin_in_t *x = a, *y = b;
+    if (x->dir != y->dir)
+        return x->dir < y->dir ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* ---- Coverage traces ---------------------------------------------------- */
+
+/* AFL's hit-count buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+. */
+static uint8_t bucket_of(uint8_t hits)
+{
+    if (hits <= 3)
+        return (uint8_t)(hits - 1);
+    if (hits < 8)
+        return 3;
+    if (hits < 16)
+        return 4;
+    if (hits < 32)
+        return 5;
+    return hits < 128 ? 6 : 7;
+}
+
+/* The element ids of a map, ascending. Zero words are skipped eight bytes
+ * at a time: most of a map is zero. */
+static size_t scan_map(const uint8_t *map, size_t size, int edges_only, const uint8_t *bk,
+                       uint32_t *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < size; i += 8) {
+        size_t end = i + 8 <= size ? i + 8 : size;
+        if (end - i == 8) {
+            uint64_t w;
+            memcpy(&w, map + i, 8);
+            if (!w)
+                continue;
+        }
+        for (size_t j = i; j < end; j++)
+            if (map[j])
+                out[n++] = (uint32_t)j * CMIN_BUCKETS + (edges_only ? 0u : bk[map[j]]);
+    }
+    return n;
+}
+
+/* Delta-varint encoding: a typical element costs one or two bytes. `out`
+ * holds at least 5 bytes per element. */
+static size_t encode(const uint32_t *el, size_t n, uint8_t *out)
+{
+    size_t k = 0;
+    uint32_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t d = el[i] - prev;
+        prev = el[i];
+        while (d >= 0x80) {
+            out[k++] = (uint8_t)(d | 0x80);
+            d >>= 7;
+        }
+        out[k++] = (uint8_t)d;
+    }
+    return k;
+}
+
+/* Iterates a trace: *pos = 0 and *el = 0 first; 1 while an element came. */
+static int decode_next(const uint8_t *t, size_t len, size_t *pos, uint32_t *el)
+{
+    if (*pos >= len)
+        return 0;
+    uint32_t d = 0;
+    unsigned shift = 0;
+    while (*pos < len) {
+        uint8_t b = t[(*pos)++];
+        d |= (uint32_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            break;
+        shift += 7;
+    }
+    *el += d;
+    return 1;
+}
+
+/* ---- Workers -------------------------------------------------------------- */
+
+typedef enum cmin_pass { PASS_HASH, PASS_RUN } cmin_pass_t;
+
+typedef struct cmin_ctx cmin_ctx_t;
+
+/* One forkserver and its buffers, owned by one thread during a pass. */
+typedef struct cmin_worker {
+    cmin_ctx_t *c;
+    gb_fsrv_t *f;
+    int cpu; /* the CPU this worker and its target share, or -1 */
+    uint32_t *elems;
+    uint8_t *enc;
+    pthread_t th;
+    char path[4200];
+} cmin_worker_t;
+
+struct cmin_ctx {
+    const gb_cmin_opts_t *o;
+    gb_cmin_stats_t *s;
+    uint8_t bk[256];
+    char scratch[4096];
+    cmin_worker_t *w;
+    unsigned nw;
+    size_t map_size;
+    /* the pass in progress */
+    cmin_set_t *set;
+    const size_t *todo;
+    size_t ntodo;
+    cmin_pass_t pass;
+    atomic_size_t next, done, crashes, hangs, skipped;
+    atomic_int stop;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned finished;
+    int failed;
+    gb_err_t err;
+};
+
+/* The first error of a pass wins; the others stop. */
+static void worker_fail(cmin_ctx_t *c, const gb_err_t *e)
+{
+    pthread_mutex_lock(&c->mu);
+    if (!c->failed) {
+        c->failed = 1;
+        c->err = *e;
+    }
+    pthread_mutex_unlock(&c->mu);
+    atomic_store(&c->stop, 1);
+}
+
+static int read_input(const cmin_set_t *set, size_t i, uint8_t **data, size_t *len, gb_err_t *e)
+{
+    cmin_in_t *in = &set->in[i];
+    return gb_read_file_at(set->dirs[in->dir].fd, in->name, GB_MAX_INPUT, data, len, e);
+}
+
+static int hash_one(cmin_ctx_t *c, size_t i, gb_err_t *e)
+{
+    (void)e;
+    uint8_t *data;
+    size_t len;
+    cmin_in_t *in = &c->set->in[i];
+    gb_err_t ignored;
+    if (read_input(c->set, i, &data, &len, &ignored) != 0) {
+        in->status = CMIN_SKIP; /* vanished or replaced since the listing */
+        atomic_fetch_add(&c->skipped, 1);
+        return 0;
+    }
+    in->size = (uint32_t)len;
+    in->hash = XXH3_128bits(data, len);
+    gb_free(data);
+    return 0;
+}
+
+/* One run: the forkserver is restarted once if it died. */
+static int run_fsrv(cmin_worker_t *w, const uint8_t *data, size_t len, gb_run_result_t *r,
+                    gb_err_t *e)
+{
+    if (gb_fsrv_run(w->f, data, len, r, e) == 0)
+        return 0;
+    return gb_fsrv_run(w->f, data, len, r, e);
+}
+
+/* Keeps the coverage of the last run as the input's trace. */
+static int save_trace(cmin_worker_t *w, cmin_in_t *in, gb_err_t *e)
+{
+    cmin_ctx_t *c = w->c;
+    size_t n =
+        scan_map(gb_fsrv_map(w->f), gb_fsrv_map_size(w->f), c->o->edges_only, c->bk, w->elems);
+    size_t k = encode(w->elems, n, w->enc);
+    in->trace = gb_malloc(k);
+    if (!in->trace)
+        return gb_err_set(e, "out of memory keeping coverage");
+    memcpy(in->trace, w->enc, k);
+    in->tlen = (uint32_t)k;
+    return 0;
+}
+
+static int run_one(cmin_worker_t *w, size_t i, gb_err_t *e)
+{
+    cmin_ctx_t *c = w->c;
+    cmin_in_t *in = &c->set->in[i];
+    uint8_t *data;
+    size_t len;
+    gb_err_t ignored;
+    if (read_input(c->set, i, &data, &len, &ignored) != 0) {
+        in->status = CMIN_SKIP;
+        atomic_fetch_add(&c->skipped, 1);
+        return 0;
+    }
+    gb_run_result_t r;
+    int rc = run_fsrv(w, data, len, &r, e);
+    gb_free(data);
+    if (rc != 0)
+        return -1;
+    in->status = r.status == GB_RUN_CRASH     ? CMIN_CRASH
+                 : r.status == GB_RUN_TIMEOUT ? CMIN_HANG
+                                              : CMIN_OK;
+    if (in->status == CMIN_CRASH)
+        atomic_fetch_add(&c->crashes, 1);
+    if (in->status == CMIN_HANG)
+        atomic_fetch_add(&c->hangs, 1);
+    if (in->status == CMIN_OK || c->o->keep_crashes)
+        return save_trace(w, in, e);
+    return 0;
+}
+
+/* Set by gb_cmin_stop (a signal handler may call it): every pass ends
+ * after the runs under way. */
+static atomic_int cmin_interrupted;
+
+void gb_cmin_stop(void)
+{
+    atomic_store(&cmin_interrupted, 1);
+}
+
+static void *worker_main(void *arg)
+{
+    cmin_worker_t *w = arg;
+    cmin_ctx_t *c = w->c;
+    gb_err_t e;
+    for (;;) {
+        if (atomic_load(&c->stop))
+            break;
+        if (atomic_load(&cmin_interrupted)) {
+            gb_err_set(&e, "interrupted");
+            worker_fail(c, &e);
+            break;
+        }
+        size_t k = atomic_fetch_add(&c->next, 1);
+        if (k >= c->ntodo)
+            break;
+        int rc = c->pass == PASS_HASH ? hash_one(c, c->todo[k], &e) : run_one(w, c->todo[k], &e);
+        if (rc != 0) {
+            worker_fail(c, &e);
+            break;
+        }
+        atomic_fetch_add(&c->done, 1);
+    }
+    pthread_mutex_lock(&c->mu);
+    c->finished++;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+    return NULL;
+}
+
+/* One CPU set holding `cpu`. */
+static void one_cpu(int cpu, cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    CPU_SET(cpu, set);
+}
+
+static int start_worker(cmin_worker_t *w)
+{
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0)
+        return -1;
+    if (w->cpu >= 0) {
+        cpu_set_t set;
+        one_cpu(w->cpu, &set);
+        pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+    }
+    int rc = pthread_create(&w->th, &attr, worker_main, w);
+    pthread_attr_destroy(&attr);
+    return rc;
+}
+
+/* Pins worker k and its target to one CPU of those allowed, as afl-fuzz
+ * binds itself: a run is a ping-pong between two processes, and on a
+ * loaded machine a wake-up on another, idle CPU costs more than the run
+ * (measured: 5-27 k runs/s unpinned, 34-42 k pinned, bench/RESULTS.md).
+ * The offset comes from the pid, so two cmin jobs on one machine rarely
+ * pick the same CPUs; with more workers than CPUs nothing is pinned. */
+static void plan_cpus(cmin_ctx_t *c)
+{
+    cpu_set_t allowed;
+    int cpus[CPU_SETSIZE], n = 0;
+    for (unsigned i = 0; i < c->nw; i++)
+        c->w[i].cpu = -1;
+    if (c->o->no_affinity || sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return;
+    for (int k = 0; k < CPU_SETSIZE; k++)
+        if (CPU_ISSET(k, &allowed))
+            cpus[n++] = k;
+    if (n < 2 || c->nw > (unsigned)n)
+        return;
+    unsigned off = (unsigned)getpid() % (unsigned)n;
+    for (unsigned i = 0; i < c->nw; i++)
+        c->w[i].cpu = cpus[(off + i) % (unsigned)n];
+}
+
+static void progress(cmin_ctx_t *c, const char *phase)
+{
+    if (!c->o->on_progress)
+        return;
+    gb_cmin_stats_t snap = *c->s;
+    snap.done = atomic_load(&c->done);
+    snap.to_run = c->ntodo;
+    snap.crashes += atomic_load(&c->crashes);
+    snap.hangs += atomic_load(&c->hangs);
+    c->o->on_progress(&snap, phase, c->o->progress_ctx);
+}
+
+/* Runs one pass over `todo` (indices into set) on every worker, reporting
+ * progress from this thread while it waits. */
+static int run_pass(cmin_ctx_t *c, cmin_set_t *set, const size_t *todo, size_t ntodo,
+                    cmin_pass_t pass, const char *phase, gb_err_t *e)
+{
+    c->set = set;
+    c->todo = todo;
+    c->ntodo = ntodo;
+    c->pass = pass;
+    atomic_store(&c->next, 0);
+    atomic_store(&c->done, 0);
+    atomic_store(&c->crashes, 0);
+    atomic_store(&c->hangs, 0);
+    atomic_store(&c->skipped, 0);
+    atomic_store(&c->stop, 0);
+    c->finished = 0;
+    c->failed = 0;
+    unsigned started = 0;
+    for (; started < c->nw; started++)
+        if (start_worker(&c->w[started]) != 0)
+            break;
+    if (started == 0)
+        return gb_err_set(e, "cannot start a worker thread");
+    pthread_mutex_lock(&c->mu);
+    while (c->finished < started) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += (long)GB_CMIN_PROGRESS_MS * 1000000L;
+        ts.tv_sec += ts.tv_nsec / 1000000000L;
+        ts.tv_nsec %= 1000000000L;
+        if (pthread_cond_timedwait(&c->cv, &c->mu, &ts) == ETIMEDOUT) {
+            pthread_mutex_unlock(&c->mu);
+            progress(c, phase);
+            pthread_mutex_lock(&c->mu);
+        }
+    }
+    pthread_mutex_unlock(&c->mu);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(c->w[i].th, NULL);
+    c->s->skipped += atomic_load(&c->skipped);
+    if (c->failed) {
+        *e = c->err;
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- Setup ------------------------------------------------------------- */
+
+/* Starts worker w's forkserver, from this thread pinned to w's CPU. */
+static int worker_start_fsrv(cmin_ctx_t *c, cmin_worker_t *w, gb_err_t *e)
+{
+    const gb_cmin_opts_t *o = c->o;
+    w->c = c;
+    snprintf(w->path, sizeof w->path, "%s/input.%u", c->scratch, (unsigned)(w - c->w));
+    if (w->cpu >= 0) {
+        cpu_set_t set;
+        one_cpu(w->cpu, &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
+    char *plain[2] = {(char *)o->bin, NULL};
+    char **argv = o->nargs ? gb_argv_build(o->bin, o->args, o->nargs, w->path) : plain;
+    if (!argv)
+        return gb_err_set(e, "out of memory starting %s", o->bin);
+    gb_fsrv_opts_t fo = {.argv = argv,
+                         .input_path = w->path,
+                         .timeout_ms = o->timeout_ms,
+                         .mem_limit_mb = o->mem_limit_mb};
+    int rc = gb_fsrv_start(&fo, &w->f, e);
+    if (argv != plain)
+        gb_argv_free(argv);
+    if (rc != 0)
+        return -1;
+    size_t ms = gb_fsrv_map_size(w->f);
+    if (ms > c->map_size)
+        c->map_size = ms;
+    w->elems = gb_malloc(ms * sizeof *w->elems);
+    w->enc = gb_malloc(ms * 5);
+    if (!w->elems || !w->enc)
+        return gb_err_set(e, "out of memory for a %zu-byte coverage map", ms);
+    return 0;
+}
+
+static int workers_start(cmin_ctx_t *c, gb_err_t *e)
+{
+    c->nw = c->o->jobs ? c->o->jobs : 1;
+    c->w = gb_calloc(c->nw, sizeof *c->w);
+    if (!c->w)
+        return gb_err_set(e, "out of memory starting %u forkservers", c->nw);
+    plan_cpus(c);
+    /* A forkserver inherits the CPU mask of the thread that starts it:
+     * this one, pinned for the moment to each worker's CPU, then set back. */
+    cpu_set_t mine;
+    int have_mask = sched_getaffinity(0, sizeof mine, &mine) == 0;
+    int rc = 0;
+    for (unsigned i = 0; i < c->nw && rc == 0; i++)
+        rc = worker_start_fsrv(c, &c->w[i], e);
+    if (have_mask)
+        sched_setaffinity(0, sizeof mine, &mine);
+    c->s->map_size = c->map_size;
+    return rc;
+}
+
+static void workers_stop(cmin_ctx_t *c)
+{
+    for (unsigned i = 0; c->w && i < c->nw; i++) {
+        gb_fsrv_stop(c->w[i].f);
+        unlink(c->w[i].path);
+        gb_free(c->w[i].elems);
+        gb_free(c->w[i].enc);
+    }
+    gb_free(c->w);
+    c->w = NULL;
+    if (c->scratch[0])
+        rmdir(c->scratch);
+}
+
+static int make_scratch(cmin_ctx_t *c, gb_err_t *e)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(c->scratch, sizeof c->scratch, "%s/glassbox-cmin.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(c->scratch)) {
+        gb_err_sys(e, "cannot create a scratch directory %s", c->scratch);
+        c->scratch[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- Reading and running a set of dirs -------------------------------- */
+
+/* Sort key for duplicates: the content hash, then the index. */
+static int order_cmp(const void *a, const void *b, void *ctx)
+{
+    const cmin_in_t *order_base = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const XXH128_hash_t *x = &order_base[i].hash, *y = &order_base[j].hash;
+    if (x->high64 != y->high64)
+        return x->high64 < y->high64 ? -1 : 1;
+    if (x->low64 != y->low64)
+        return x->low64 < y->low64 ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+/* Marks every input byte-identical to an earlier one (in set order) as a
+ * duplicate and returns the rest, the ones to run, in set order. */
+static int dedupe(cmin_set_t *set, size_t **run, size_t *nrun, size_t *dups, gb_err_t *e)
+{
+    size_t *idx = gb_malloc((set->n ? set->n : 1) * sizeof *idx), m = 0;
+    if (!idx)
+        return gb_err_set(e, "out of memory sorting inputs");
+    for (size_t i = 0; i < set->n; i++)
+        if (set->in[i].status != CMIN_SKIP)
+            idx[m++] = i;
+    qsort_r(idx, m, sizeof *idx, order_cmp, set->in);
+    *dups = 0;
+    for (size_t k = 1; k < m; k++) {
+        const XXH128_hash_t *a = &set->in[idx[k - 1]].hash, *b = &set->in[idx[k]].hash;
+        if (a->high64 == b->high64 && a->low64 == b->low64) {
+            set->in[idx[k]].status = CMIN_DUP;
+            (*dups)++;
+        }
+    }
+    size_t r = 0;
+    for (size_t i = 0; i < set->n; i++)
+        if (set->in[i].status == CMIN_PENDING)
+            idx[r++] = i;
+    *run = idx;
+    *nrun = r;
+    return 0;
+}
+
+/* Hashes, dedupes and runs the inputs of `set` (already listed and sorted). */
+static int take_set(cmin_ctx_t *c, cmin_set_t *set, const char *phase, size_t *ndup,
+                    size_t *nrun_out, gb_err_t *e)
+{
+    size_t *all = gb_malloc((set->n ? set->n : 1) * sizeof *all);
+    if (!all)
+        return gb_err_set(e, "out of memory listing inputs");
+    for (size_t i = 0; i < set->n; i++)
+        all[i] = i;
+    int rc = run_pass(c, set, all, set->n, PASS_HASH, "read", e);
+    gb_free(all);
+    size_t *run = NULL, nrun = 0;
+    if (rc == 0)
+        rc = dedupe(set, &run, &nrun, ndup, e);
+    if (rc == 0) {
+        *nrun_out = nrun;
+        rc = run_pass(c, set, run, nrun, PASS_RUN, phase, e);
+    }
+    gb_free(run);
+    return rc;
+}
+
+/* 1 when the input's coverage takes part. */
+static int counts(const cmin_ctx_t *c, const cmin_in_t *in)
+{
+    return in->trace && (in->status == CMIN_OK || c->o->keep_crashes);
+}
+
+/* Marks every element the set's inputs cover in `bits` (one byte per
+ * element id) and returns how many distinct ones. */
+static size_t set_union(const cmin_ctx_t *c, const cmin_set_t *set, uint8_t *bits)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        const cmin_in_t *in = &set->in[i];
+        if (!counts(c, in))
+            continue;
+        size_t pos = 0;
+        uint32_t el = 0;
+        while (decode_next(in->trace, in->tlen, &pos, &el))
+            if (!bits[el]) {
+                bits[el] = 1;
+                n++;
+            }
+    }
+    return n;
+}
+
+/* ---- Selection --------------------------------------------------------- */
+
+/* Input a is better than b: smaller, then earlier (dir order, name). */
+static int better(const cmin_set_t *set, size_t a, size_t b)
+{
+    if (set->in[a].size != set->in[b].size)
+        return set->in[a].size < set->in[b].size;
+    return a < b;
+}
+
+typedef struct cmin_sel {
+    uint32_t *count; /* inputs covering each element id */
+    uint32_t *best;  /* the best input covering it, + 1 (0 = none) */
+    uint8_t *covered;
+    uint8_t *kept; /* per input */
+    size_t space;
+} cmin_sel_t;
+
+static void sel_free(cmin_sel_t *s)
+{
+    gb_free(s->count);
+    gb_free(s->best);
+    gb_free(s->covered);
+    gb_free(s->kept);
+}
+
+static int rank_cmp(const void *a, const void *b, void *ctx)
+{
+    const uint32_t *rank_count = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (rank_count[x] != rank_count[y])
+        return rank_count[x] < rank_count[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Per element: how many inputs have it and the best of them. */
+static void sel_count(const cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        const cmin_in_t *in = &set->in[i];
+        if (!counts(c, in))
+            continue;
+        size_t pos = 0;
+        uint32_t el = 0;
+        while (decode_next(in->trace, in->tlen, &pos, &el)) {
+            sl->count[el]++;
+            if (!sl->best[el] || better(set, i, sl->best[el] - 1))
+                sl->best[el] = (uint32_t)i + 1;
+        }
+    }
+}
+
+/* Rarest element first: an uncovered one brings in its best input, and
+ * everything that input covers is covered. */
+static int sel_greedy(const cmin_set_t *set, cmin_sel_t *sl, size_t *nelem, gb_err_t *e)
+{
+    size_t n = 0;
+    for (size_t el = 0; el < sl->space; el++)
+        n += sl->count[el] != 0;
+    *nelem = n;
+    uint32_t *order = gb_malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return gb_err_set(e, "out of memory ordering %zu coverage elements", n);
+    n = 0;
+    for (size_t el = 0; el < sl->space; el++)
+        if (sl->count[el])
+            order[n++] = (uint32_t)el;
+    qsort_r(order, n, sizeof *order, rank_cmp, sl->count);
+    for (size_t k = 0; k < n; k++) {
+        if (sl->covered[order[k]])
+            continue;
+        size_t b = sl->best[order[k]] - 1;
+        sl->kept[b] = 1;
+        const cmin_in_t *in = &set->in[b];
+        size_t pos = 0;
+        uint32_t el = 0;
+        while (decode_next(in->trace, in->tlen, &pos, &el))
+            sl->covered[el] = 1;
+    }
+    gb_free(order);
+    return 0;
+}
+
+static int prune_cmp(const void *a, const void *b, void *ctx)
+{
+    const cmin_in_t *prune_base = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (prune_base[i].size != prune_base[j].size)
+        return prune_base[i].size > prune_base[j].size ? -1 : 1;
+    return i > j ? -1 : i < j;
+}
+
+/* The greedy walk can keep an input whose every element a later pick also
+ * covers. Such inputs are dropped, largest first: the output only
+ * shrinks, and what it covers stays the same. */
+static int sel_prune(const cmin_set_t *set, cmin_sel_t *sl, gb_err_t *e)
+{
+    size_t nk = 0;
+    for (size_t i = 0; i < set->n; i++)
+        nk += sl->kept[i];
+    size_t *ks = gb_malloc((nk ? nk : 1) * sizeof *ks);
+    if (!ks)
+        return gb_err_set(e, "out of memory pruning the selection");
+    nk = 0;
+    memset(sl->count, 0, sl->space * sizeof *sl->count); /* now: kept inputs per element */
+    for (size_t i = 0; i < set->n; i++) {
+        if (!sl->kept[i])
+            continue;
+        ks[nk++] = i;
+        size_t pos = 0;
+        uint32_t el = 0;
+        while (decode_next(set->in[i].trace, set->in[i].tlen, &pos, &el))
+            sl->count[el]++;
+    }
+    qsort_r(ks, nk, sizeof *ks, prune_cmp, set->in);
+    for (size_t k = 0; k < nk; k++) {
+        const cmin_in_t *in = &set->in[ks[k]];
+        size_t pos = 0;
+        uint32_t el = 0;
+        int needed = 0;
+        while (!needed && decode_next(in->trace, in->tlen, &pos, &el))
+            needed = sl->count[el] < 2;
+        if (needed)
+            continue;
+        sl->kept[ks[k]] = 0;
+        pos = 0;
+        el = 0;
+        while (decode_next(in->trace, in->tlen, &pos, &el))
+            sl->count[el]--;
+    }
+    gb_free(ks);
+    return 0;
+}
+
+/* The ascending element ids of input i, into out (room for map_size). */
+static size_t decode_all(const cmin_set_t *set, size_t i, uint32_t *out)
+{
+    size_t pos = 0, n = 0;
+    uint32_t el = 0;
+    while (decode_next(set->in[i].trace, set->in[i].tlen, &pos, &el))
+        out[n++] = el;
+    return n;
+}
+
+/* 1 when kept input k can give way to j: every element only k holds among
+ * the kept inputs (count 1) j has too. Both lists ascend: one merge. */
+static int can_swap(const uint32_t *count, const uint32_t *ek, size_t nk, const uint32_t *ej,
+                    size_t nj)
+{
+    size_t b = 0;
+    for (size_t a = 0; a < nk; a++) {
+        if (count[ek[a]] >= 2)
+            continue;
+        while (b < nj && ej[b] < ek[a])
+            b++;
+        if (b == nj || ej[b] != ek[a])
+            return 0;
+    }
+    return 1;
+}
+
+/* For each kept input, the best (smallest, then first) input not kept that
+ * has every element only that kept input holds: one pass over all traces,
+ * counting per kept input how many of its own elements each one has.
+ * cand[k] = j + 1, or 0. best[] is reused as element -> owner + 1. */
+static int find_smaller(const cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, uint32_t *cand,
+                        gb_err_t *e)
+{
+    size_t n = set->n;
+    uint32_t *need = gb_calloc(n, sizeof *need), *hits = gb_calloc(n, sizeof *hits);
+    uint32_t *touched = gb_malloc(n * sizeof *touched);
+    if (!need || !hits || !touched) {
+        gb_free(need), gb_free(hits), gb_free(touched);
+        return gb_err_set(e, "out of memory shrinking the selection");
+    }
+    memset(sl->best, 0, sl->space * sizeof *sl->best);
+    for (size_t k = 0; k < n; k++) {
+        size_t pos = 0;
+        uint32_t el = 0;
+        while (sl->kept[k] && decode_next(set->in[k].trace, set->in[k].tlen, &pos, &el))
+            if (sl->count[el] == 1) {
+                sl->best[el] = (uint32_t)k + 1;
+                need[k]++;
+            }
+    }
+    for (size_t j = 0; j < n; j++) {
+        if (sl->kept[j] || !counts(c, &set->in[j]))
+            continue;
+        size_t pos = 0, nt = 0;
+        uint32_t el = 0;
+        while (decode_next(set->in[j].trace, set->in[j].tlen, &pos, &el))
+            if (sl->best[el] && hits[sl->best[el] - 1]++ == 0)
+                touched[nt++] = sl->best[el] - 1;
+        for (size_t t = 0; t < nt; t++) {
+            uint32_t k = touched[t];
+            if (hits[k] == need[k] && set->in[j].size < set->in[k].size &&
+                (!cand[k] || better(set, j, cand[k] - 1)))
+                cand[k] = (uint32_t)j + 1;
+            hits[k] = 0;
+        }
+    }
+    gb_free(need), gb_free(hits), gb_free(touched);
+    return 0;
+}
+
+/* A kept input is replaced by a smaller one that has every element only it
+ * held: fewer bytes, the same files, the same coverage (each swap is
+ * checked against the counts as they stand after the swaps before it). */
+static int sel_shrink(const cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, gb_err_t *e)
+{
+    size_t n = set->n;
+    uint32_t *cand = gb_calloc(n, sizeof *cand);
+    uint32_t *ek = gb_malloc(c->map_size * sizeof *ek), *ej = gb_malloc(c->map_size * sizeof *ej);
+    int rc = !cand || !ek || !ej ? gb_err_set(e, "out of memory shrinking the selection")
+                                 : find_smaller(c, set, sl, cand, e);
+    for (size_t k = 0; rc == 0 && k < n; k++) {
+        if (!cand[k] || !sl->kept[k] || sl->kept[cand[k] - 1])
+            continue;
+        size_t j = cand[k] - 1, nk = decode_all(set, k, ek), nj = decode_all(set, j, ej);
+        if (!can_swap(sl->count, ek, nk, ej, nj))
+            continue;
+        sl->kept[k] = 0;
+        sl->kept[j] = 1;
+        for (size_t a = 0; a < nk; a++)
+            sl->count[ek[a]]--;
+        for (size_t b = 0; b < nj; b++)
+            sl->count[ej[b]]++;
+    }
+    gb_free(cand), gb_free(ek), gb_free(ej);
+    return rc;
+}
+
+static int select_inputs(cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, gb_err_t *e)
+{
+    sl->space = c->map_size * CMIN_BUCKETS;
+    /* calloc'd pages that are never touched cost nothing: only the element
+     * ids the target uses are. */
+    sl->count = gb_calloc(sl->space, sizeof *sl->count);
+    sl->best = gb_calloc(sl->space, sizeof *sl->best);
+    sl->covered = gb_calloc(sl->space, 1);
+    sl->kept = gb_calloc(set->n ? set->n : 1, 1);
+    if (!sl->count || !sl->best || !sl->covered || !sl->kept)
+        return gb_err_set(e, "out of memory for %zu coverage elements", sl->space);
+    sel_count(c, set, sl);
+    if (sel_greedy(set, sl, &c->s->elements, e) != 0)
+        return -1;
+    /* Inputs ran but the map stayed empty: the binary is not reading them
+     * the way ARGS say. An empty output would hide that. */
+    if (c->s->elements == 0 && c->s->to_run > c->s->crashes + c->s->hangs)
+        return gb_err_set(e,
+                          "%s showed no coverage on any input: does it read the input the "
+                          "way its arguments say (@@ = a file, else stdin; a libAFLDriver "
+                          "harness takes no @@)?",
+                          c->o->bin);
+    if (sel_prune(set, sl, e) != 0 || sel_shrink(c, set, sl, e) != 0)
+        return -1;
+    return sel_prune(set, sl, e); /* a smaller input may make others redundant */
+}
+
+/* ---- Output ------------------------------------------------------------- */
+
+/* 0 if `dir` is missing (it is created) or empty; else a clear error. */
+static int out_empty(const char *dir, gb_err_t *e)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno != ENOENT)
+            return gb_err_sys(e, "cannot open output directory %s", dir);
+        return gb_mkdirs(dir, e);
+    }
+    struct dirent *de;
+    int found = 0;
+    while (!found && (de = readdir(d)) != NULL)
+        found = strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+    closedir(d);
+    if (found)
+        return gb_err_set(e,
+                          "output directory %s is not empty: cmin writes only into a new "
+                          "or empty directory (--verify checks an existing one)",
+                          dir);
+    return 0;
+}
+
+/* The output name of input i: its own, or on a clash with a name already
+ * given "NAME,from:TAG", then "NAME,from:TAG.2", ".3", ... */
+static int out_name(const cmin_set_t *set, size_t i, gb_hset_t *taken, char *buf, size_t n,
+                    gb_err_t *e)
+{
+    const cmin_in_t *in = &set->in[i];
+    const char *tag = set->dirs[in->dir].tag;
+    for (unsigned k = 1;; k++) {
+        if (k == 1)
+            snprintf(buf, n, "%s", in->name);
+        else if (k == 2)
+            snprintf(buf, n, "%.200s,from:%.40s", in->name, tag);
+        else
+            snprintf(buf, n, "%.200s,from:%.40s.%u", in->name, tag, k - 1);
+        int added = gb_hset_add(taken, gb_hash64(buf, strlen(buf), 0));
+        if (added < 0)
+            return gb_err_set(e, "out of memory naming outputs");
+        if (added)
+            return 0;
+    }
+}
+
+/* Writes one file into the staging dir (flushed all at once later). */
+static int stage_file(int sfd, const char *name, const uint8_t *data, size_t len, gb_err_t *e)
+{
+    int fd = openat(sfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return gb_err_sys(e, "cannot create %s in the staging dir", name);
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            close(fd);
+            return gb_err_sys(e, "cannot write %s", name);
+        }
+        off += (size_t)w;
+    }
+    return close(fd) == 0 ? 0 : gb_err_sys(e, "cannot write %s", name);
+}
+
+/* Reads a kept input again and checks it is what ran. */
+static int reread(const cmin_set_t *set, size_t i, uint8_t **data, size_t *len, gb_err_t *e)
+{
+    const cmin_in_t *in = &set->in[i];
+    if (read_input(set, i, data, len, e) != 0)
+        return -1;
+    XXH128_hash_t h = XXH3_128bits(*data, *len);
+    if (h.low64 != in->hash.low64 || h.high64 != in->hash.high64) {
+        gb_free(*data);
+        return gb_err_set(e, "%s/%s changed while cmin ran", set->dirs[in->dir].path, in->name);
+    }
+    return 0;
+}
+
+/* Stages every kept input under its output name, flushes them with one
+ * syncfs, then renames each into the output dir: a reader of OUT never
+ * sees a partial file. */
+static int write_kept(cmin_ctx_t *c, const cmin_set_t *set, const uint8_t *kept, const char *stage,
+                      gb_err_t *e)
+{
+    int sfd = open(stage, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (sfd < 0)
+        return gb_err_sys(e, "cannot open staging dir %s", stage);
+    gb_hset_t taken = {0};
+    int rc = 0;
+    for (size_t i = 0; i < set->n && rc == 0; i++) {
+        if (!kept[i])
+            continue;
+        if (atomic_load(&cmin_interrupted)) {
+            rc = gb_err_set(e, "interrupted");
+            break;
+        }
+        char name[300];
+        uint8_t *data;
+        size_t len;
+        if ((rc = out_name(set, i, &taken, name, sizeof name, e)) != 0 ||
+            (rc = reread(set, i, &data, &len, e)) != 0)
+            break;
+        rc = stage_file(sfd, name, data, len, e);
+        gb_free(data);
+        c->s->kept++;
+        c->s->kept_bytes += len;
+    }
+    gb_hset_free(&taken);
+    if (rc == 0 && syncfs(sfd) != 0)
+        rc = gb_err_sys(e, "cannot flush %s", stage);
+    close(sfd);
+    return rc;
+}
+
+/* Moves the staged files into OUT and removes the staging dir. */
+static int publish(const char *stage, const char *out, gb_err_t *e)
+{
+    DIR *d = opendir(stage);
+    int ofd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (!d || ofd < 0) {
+        gb_err_sys(e, "cannot open %s", d ? out : stage);
+        if (d)
+            closedir(d);
+        if (ofd >= 0)
+            close(ofd);
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *de;
+    while (rc == 0 && (de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (renameat(dirfd(d), de->d_name, ofd, de->d_name) != 0)
+            rc = gb_err_sys(e, "cannot move %s from %s into %s", de->d_name, stage, out);
+    }
+    closedir(d);
+    if (rc == 0 && rmdir(stage) != 0)
+        rc = gb_err_sys(e, "cannot remove staging dir %s", stage);
+    fsync(ofd);
+    close(ofd);
+    return rc;
+}
+
+static void remove_stage(const char *stage)
+{
+    DIR *d = opendir(stage);
+    if (!d)
+        return;
+    struct dirent *de;
+    int fd = dirfd(d);
+    while ((de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.')
+            unlinkat(fd, de->d_name, 0);
+    closedir(d);
+    rmdir(stage);
+}
+
+static int write_output(cmin_ctx_t *c, const cmin_set_t *set, const uint8_t *kept, gb_err_t *e)
+{
+    char stage[4200];
+    snprintf(stage, sizeof stage, "%s/.cmin-stage.%ld", c->o->out_dir, (long)getpid());
+    if (mkdir(stage, 0755) != 0)
+        return gb_err_sys(e, "cannot create staging dir %s", stage);
+    if (write_kept(c, set, kept, stage, e) != 0 || publish(stage, c->o->out_dir, e) != 0) {
+        remove_stage(stage);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- Verification ------------------------------------------------------- */
+
+/* Runs the output dir and compares its union of elements with `want`. */
+static int verify_out(cmin_ctx_t *c, const uint8_t *want, size_t space, gb_err_t *e)
+{
+    cmin_set_t out = {0};
+    uint8_t *got = NULL;
+    size_t ndup = 0, nrun = 0;
+    int rc = list_arg(&out, c->o->out_dir, e);
+    if (rc == 0) {
+        qsort(out.in, out.n, sizeof *out.in, in_cmp);
+        rc = take_set(c, &out, "verify", &ndup, &nrun, e);
+    }
+    if (rc == 0 && !(got = gb_calloc(space, 1)))
+        rc = gb_err_set(e, "out of memory verifying");
+    if (rc == 0) {
+        gb_cmin_stats_t *s = c->s;
+        s->out_elements = set_union(c, &out, got);
+        size_t first = space;
+        for (size_t el = 0; el < space; el++) {
+            if (want[el] && !got[el] && s->missing++ == 0)
+                first = el;
+            s->extra += got[el] && !want[el];
+        }
+        s->verified = s->missing == 0 && s->extra == 0;
+        if (s->missing)
+            rc = gb_err_set(e,
+                            "verify failed: %s lacks %zu of the input's %zu coverage elements "
+                            "(first: map index %zu, hit bucket %zu)",
+                            c->o->out_dir, s->missing, s->elements, first / CMIN_BUCKETS,
+                            first % CMIN_BUCKETS);
+        else if (s->extra)
+            rc = gb_err_set(e,
+                            "verify failed: %s covers %zu elements the input does not (is "
+                            "the target's coverage deterministic?)",
+                            c->o->out_dir, s->extra);
+    }
+    gb_free(got);
+    set_free(&out);
+    return rc;
+}
+
+/* ---- The job ------------------------------------------------------------ */
+
+static int list_inputs(const gb_cmin_opts_t *o, cmin_set_t *in, gb_cmin_stats_t *s, gb_err_t *e)
+{
+    if (o->n_in == 0)
+        return gb_err_set(e, "no input directory given");
+    for (size_t i = 0; i < o->n_in; i++)
+        if (list_arg(in, o->in_dirs[i], e) != 0)
+            return -1;
+    qsort(in->in, in->n, sizeof *in->in, in_cmp);
+    s->skipped = in->skipped;
+    return 0;
+}
+
+static int cmin_job(cmin_ctx_t *c, cmin_set_t *in, gb_err_t *e)
+{
+    const gb_cmin_opts_t *o = c->o;
+    gb_cmin_stats_t *s = c->s;
+    size_t nrun = 0;
+    uint64_t t0 = gb_mono_ms();
+    int rc = take_set(c, in, "run", &s->duplicates, &nrun, e);
+    s->to_run = nrun;
+    s->done = nrun;
+    s->crashes = atomic_load(&c->crashes);
+    s->hangs = atomic_load(&c->hangs);
+    s->run_ms = gb_mono_ms() - t0;
+    for (size_t i = 0; i < in->n; i++) {
+        if (in->in[i].status == CMIN_SKIP)
+            continue;
+        s->inputs++;
+        s->in_bytes += in->in[i].size;
+    }
+    if (rc != 0)
+        return -1;
+    cmin_sel_t sl = {0};
+    rc = select_inputs(c, in, &sl, e);
+    if (rc == 0 && !o->verify_only)
+        rc = write_output(c, in, sl.kept, e);
+    if (rc == 0 && (o->verify || o->verify_only)) {
+        uint8_t *want = sl.covered; /* every element of the input is covered by now */
+        rc = verify_out(c, want, sl.space, e);
+    }
+    sel_free(&sl);
+    return rc;
+}
+
+int gb_cmin_run(const gb_cmin_opts_t *o, gb_cmin_stats_t *s, gb_err_t *e)
+{
+    memset(s, 0, sizeof *s);
+    atomic_store(&cmin_interrupted, 0);
+    uint64_t t0 = gb_mono_ms();
+    if (!o || !o->bin || !o->out_dir)
+        return gb_err_set(e, "gb_cmin_run: bin and out_dir are required");
+    if (o->jobs > GB_CMIN_MAX_JOBS)
+        return gb_err_set(e, "at most %u jobs", GB_CMIN_MAX_JOBS);
+    if (gb_check_executable(o->bin, e) != 0)
+        return -1;
+    cmin_set_t in = {0};
+    cmin_ctx_t c = {.o = o, .s = s};
+    for (unsigned h = 1; h < 256; h++)
+        c.bk[h] = bucket_of((uint8_t)h);
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    int rc = list_inputs(o, &in, s, e);
+    if (rc == 0 && !o->verify_only)
+        rc = out_empty(o->out_dir, e);
+    if (rc == 0 && o->verify_only && access(o->out_dir, R_OK | X_OK) != 0)
+        rc = gb_err_sys(e, "cannot read output directory %s", o->out_dir);
+    if (rc == 0)
+        rc = make_scratch(&c, e);
+    if (rc == 0)
+        rc = workers_start(&c, e);
+    if (rc == 0)
+        rc = cmin_job(&c, &in, e);
+    workers_stop(&c);
+    set_free(&in);
+    pthread_mutex_destroy(&c.mu);
+    pthread_cond_destroy(&c.cv);
+    s->total_ms = gb_mono_ms() - t0;
+    return rc;
+}
