@@ -36,6 +36,11 @@
  * the runtime loops only when __AFL_PERSISTENT is set, as afl-fuzz sets it
  * on seeing the string. */
 #define FSRV_PERSIST_SIG "##SIG_AFL_PERSISTENT##"
+/* What __AFL_INIT leaves in a binary (libAFLDriver among them): its
+ * forkserver starts where the program calls __afl_manual_init, not in a
+ * constructor, and only when __AFL_DEFER_FORKSRV is set; without it the
+ * constructor starts one and the program's own call aborts. */
+#define FSRV_DEFER_SIG "##SIG_AFL_DEFER_FORKSRV##"
 
 #define FSRV_CTL_FD 198
 #define FSRV_ST_FD 199
@@ -446,7 +451,10 @@ static int fsrv_setup_files(gb_fsrv_t *f, gb_err_t *e)
     int persistent = gb_binary_has_marker(f->argv[0], FSRV_PERSIST_SIG, e);
     if (persistent < 0)
         return -1;
-    char *extra[5] = {f->shm_env, f->shm_input_env, NULL, NULL, NULL};
+    int deferred = gb_binary_has_marker(f->argv[0], FSRV_DEFER_SIG, e);
+    if (deferred < 0)
+        return -1;
+    char *extra[6] = {f->shm_env, f->shm_input_env, NULL, NULL, NULL, NULL};
     size_t k = 2;
     if (!getenv("ASAN_OPTIONS"))
         extra[k++] = (char *)ASAN_DEFAULT;
@@ -456,6 +464,8 @@ static int fsrv_setup_files(gb_fsrv_t *f, gb_err_t *e)
      * like any child and is reported with the next control word. */
     if (persistent)
         extra[k++] = "__AFL_PERSISTENT=1";
+    if (deferred)
+        extra[k++] = "__AFL_DEFER_FORKSRV=1";
     f->envp = gbb_env_build(extra);
     if (!f->envp)
         return gb_err_set(e, "out of memory starting %s", f->argv[0]);
