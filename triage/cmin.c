@@ -16,360 +16,8 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "gb_config.h"
-#include "triage.h"
+#include "cmin_int.h"
 
-/* An element id is index * 8 + bucket: 8 buckets per map byte. */
-#define CMIN_BUCKETS 8u
-
-/* What happened to one input. */
-enum cmin_status {
-    CMIN_PENDING = 0,
-    CMIN_SKIP,  /* unreadable, or it changed into something not to read */
-    CMIN_DUP,   /* byte-identical to an earlier input: not run */
-    CMIN_OK,    /* ran; its coverage takes part */
-    CMIN_CRASH, /* crashed (its coverage takes part only with keep_crashes) */
-    CMIN_HANG,
-};
-
-/* One input directory, open for the whole call (files are read by openat,
- * so a path swapped under us cannot redirect the reads). */
-typedef struct cmin_dir {
-    int fd;
-    char *path; /* for messages */
-    char *tag;  /* what a clashing name gets: the instance of a queue, else the basename */
-} cmin_dir_t;
-
-/* One input file: kept small, since corpora of 100,000 files must fit.
- * Its coverage is a delta-varint list of element ids, not a map. */
-typedef struct cmin_in {
-    char *name;
-    uint32_t dir;
-    uint32_t size;
-    XXH128_hash_t hash;
-    uint8_t status;
-    uint8_t *trace; /* ascending element ids as varint deltas, or NULL */
-    uint32_t tlen;
-} cmin_in_t;
-
-/* The files of some directories, sorted by (directory, name): an input's
- * index is its place in that order, the tie-break after size. */
-typedef struct cmin_set {
-    cmin_dir_t *dirs;
-    size_t ndirs, capd;
-    cmin_in_t *in;
-    size_t n, cap;
-    size_t skipped;
-} cmin_set_t;
-
-/* ---- Listing ---------------------------------------------------------- */
-
-static void set_free(cmin_set_t *s)
-{
-    for (size_t i = 0; i < s->ndirs; i++) {
-        if (s->dirs[i].fd >= 0)
-            close(s->dirs[i].fd);
-        gb_free(s->dirs[i].path);
-        gb_free(s->dirs[i].tag);
-    }
-    for (size_t i = 0; i < s->n; i++) {
-        gb_free(s->in[i].name);
-        gb_free(s->in[i].trace);
-    }
-    gb_free(s->dirs);
-    gb_free(s->in);
-    memset(s, 0, sizeof *s);
-}
-
-/* The last component of `path` without trailing slashes, into buf. */
-static void base_name(const char *path, char *buf, size_t n)
-{
-    size_t len = strlen(path);
-    while (len > 1 && path[len - 1] == '/')
-        len--;
-    size_t start = len;
-    while (start > 0 && path[start - 1] != '/')
-        start--;
-    size_t k = len - start < n - 1 ? len - start : n - 1;
-    memcpy(buf, path + start, k);
-    buf[k] = '\0';
-}
-
-/* A clashing name's tag: an AFL++ queue is known by its instance
- * (SYNC/NAME/queue gives NAME), anything else by its basename. */
-static char *dir_tag(const char *path)
-{
-    char b[256], parent[4096];
-    base_name(path, b, sizeof b);
-    if (strcmp(b, "queue") == 0 && strlen(path) < sizeof parent) {
-        strcpy(parent, path);
-        char *slash = strrchr(parent, '/');
-        while (slash && slash[1] == '\0' && slash > parent) { /* trailing slashes */
-            *slash = '\0';
-            slash = strrchr(parent, '/');
-        }
-        if (slash && slash > parent) {
-            *slash = '\0';
-            base_name(parent, b, sizeof b);
-        }
-    }
-    return gb_strdup(b[0] && strcmp(b, "/") != 0 ? b : "in");
-}
-
-static int add_dir(cmin_set_t *s, int fd, const char *path, gb_err_t *e)
-{
-    if (gb_grow(&s->dirs, &s->capd, s->ndirs + 1, sizeof *s->dirs, 4) != 0) {
-        close(fd);
-        return gb_err_set(e, "out of memory listing %s", path);
-    }
-    cmin_dir_t *d = &s->dirs[s->ndirs++];
-    d->fd = fd;
-    d->path = gb_strdup(path);
-    d->tag = dir_tag(path);
-    return d->path && d->tag ? 0 : gb_err_set(e, "out of memory listing %s", path);
-}
-
-static int add_input(cmin_set_t *s, const char *name, uint64_t size, gb_err_t *e)
-{
-    if (gb_grow(&s->in, &s->cap, s->n + 1, sizeof *s->in, 256) != 0)
-        return gb_err_set(e, "out of memory listing inputs");
-    cmin_in_t *in = &s->in[s->n];
-    memset(in, 0, sizeof *in);
-    in->dir = (uint32_t)(s->ndirs - 1);
-    in->size = (uint32_t)size;
-    if (!(in->name = gb_strdup(name)))
-        return gb_err_set(e, "out of memory listing inputs");
-    s->n++;
-    return 0;
-}
-
-/* 1 when directory `fd` has a subdirectory `sub` holding a queue/: then
- * it is an AFL++ sync dir's instance. Nothing is followed. */
-static int has_queue(int fd, const char *sub)
-{
-    int sfd = openat(fd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (sfd < 0)
-        return 0;
-    struct stat st;
-    int ok = fstatat(sfd, "queue", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
-    close(sfd);
-    return ok;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Lists the visible regular files of the open dir `fd` (taken over) into
- * `s`. Dot files and dirs (.state, .synced, ...) are skipped silently;
- * symlinks, special files and files over GB_MAX_INPUT are skipped and
- * counted. Subdirectories that look like sync-dir instances go into
- * *subs (names, malloc'd) when subs is not NULL. */
-static int list_dir(cmin_set_t *s, int fd, const char *path, char ***subs, size_t *nsubs,
-                    gb_err_t *e)
-{
-    if (add_dir(s, fd, path, e) != 0)
-        return -1;
-    int dfd = dup(fd);
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-    if (!d) {
-        if (dfd >= 0)
-            close(dfd);
-        return gb_err_sys(e, "cannot read directory %s", path);
-    }
-    size_t cap = 0;
-    int rc = 0;
-    struct dirent *de;
-    while (rc == 0 && (errno = 0, de = readdir(d)) != NULL) {
-        struct stat st;
-        if (de->d_name[0] == '.')
-            continue;
-        if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            s->skipped++; /* gone since readdir: a live queue */
-            continue;
-        }
-        if (S_ISDIR(st.st_mode) && subs && has_queue(fd, de->d_name)) {
-            if (gb_grow(subs, &cap, *nsubs + 1, sizeof **subs, 8) != 0 ||
-                !((*subs)[*nsubs] = gb_strdup(de->d_name)))
-                rc = gb_err_set(e, "out of memory listing %s", path);
-            else
-                (*nsubs)++;
-        } else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= GB_MAX_INPUT) {
-            rc = add_input(s, de->d_name, (uint64_t)st.st_size, e);
-        } else {
-            s->skipped++;
-        }
-    }
-    if (rc == 0 && errno != 0)
-        rc = gb_err_sys(e, "cannot read directory %s", path);
-    closedir(d);
-    return rc;
-}
-
-/* Lists one -i argument: a directory of inputs, or an AFL++ sync dir
- * (no files of its own, instances with a queue/): then every
- * SYNC/<instance>/queue in name order. */
-static int list_arg(cmin_set_t *s, const char *path, gb_err_t *e)
-{
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return errno == ENOTDIR ? gb_err_set(e, "input %s is not a directory", path)
-                                : gb_err_sys(e, "cannot open input directory %s", path);
-    size_t before = s->n, skipped = s->skipped, nsubs = 0, top = s->ndirs;
-    char **subs = NULL;
-    int rc = list_dir(s, fd, path, &subs, &nsubs, e);
-    if (rc == 0 && s->n == before && nsubs > 0) {
-        qsort(subs, nsubs, sizeof *subs, name_cmp);
-        for (size_t i = 0; i < nsubs && rc == 0; i++) {
-            char q[4096];
-            snprintf(q, sizeof q, "%s/%s/queue", path, subs[i]);
-            int ifd =
-                openat(s->dirs[top].fd, subs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            int qfd = ifd >= 0
-                          ? openat(ifd, "queue", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                          : -1;
-            if (ifd >= 0)
-                close(ifd);
-            if (qfd < 0)
-                continue; /* replaced since the listing */
-            rc = list_dir(s, qfd, q, NULL, NULL, e);
-        }
-    }
-    for (size_t i = 0; i < nsubs; i++)
-        gb_free(subs[i]);
-    gb_free(subs);
-    if (rc == 0 && s->n == before)
-        rc = s->skipped > skipped
-                 ? gb_err_set(e,
-                              "no input files in %s (%zu entries skipped: symlinks, "
-                              "special files or files over %u bytes)",
-                              path, s->skipped - skipped, GB_MAX_INPUT)
-                 : gb_err_set(e, "no input files in %s", path);
-    return rc;
-}
-
-static int in_cmp(const void *a, const void *b)
-{
-    const cmin_in_t *x = a, *y = b;
-    if (x->dir != y->dir)
-        return x->dir < y->dir ? -1 : 1;
-    return strcmp(x->name, y->name);
-}
-
-/* ---- Coverage traces ---------------------------------------------------- */
-
-/* AFL's hit-count buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+. */
-static uint8_t bucket_of(uint8_t hits)
-{
-    if (hits <= 3)
-        return (uint8_t)(hits - 1);
-    if (hits < 8)
-        return 3;
-    if (hits < 16)
-        return 4;
-    if (hits < 32)
-        return 5;
-    return hits < 128 ? 6 : 7;
-}
-
-/* The element ids of a map, ascending. Zero words are skipped eight bytes
- * at a time: most of a map is zero. */
-static size_t scan_map(const uint8_t *map, size_t size, int edges_only, const uint8_t *bk,
-                       uint32_t *out)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < size; i += 8) {
-        size_t end = i + 8 <= size ? i + 8 : size;
-        if (end - i == 8) {
-            uint64_t w;
-            memcpy(&w, map + i, 8);
-            if (!w)
-                continue;
-        }
-        for (size_t j = i; j < end; j++)
-            if (map[j])
-                out[n++] = (uint32_t)j * CMIN_BUCKETS + (edges_only ? 0u : bk[map[j]]);
-    }
-    return n;
-}
-
-/* Delta-varint encoding: a typical element costs one or two bytes. `out`
- * holds at least 5 bytes per element. */
-static size_t encode(const uint32_t *el, size_t n, uint8_t *out)
-{
-    size_t k = 0;
-    uint32_t prev = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t d = el[i] - prev;
-        prev = el[i];
-        while (d >= 0x80) {
-            out[k++] = (uint8_t)(d | 0x80);
-            d >>= 7;
-        }
-        out[k++] = (uint8_t)d;
-    }
-    return k;
-}
-
-/* Iterates a trace: *pos = 0 and *el = 0 first; 1 while an element came. */
-static int decode_next(const uint8_t *t, size_t len, size_t *pos, uint32_t *el)
-{
-    if (*pos >= len)
-        return 0;
-    uint32_t d = 0;
-    unsigned shift = 0;
-    while (*pos < len) {
-        uint8_t b = t[(*pos)++];
-        d |= (uint32_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            break;
-        shift += 7;
-    }
-    *el += d;
-    return 1;
-}
-
-/* ---- Workers -------------------------------------------------------------- */
-
-typedef enum cmin_pass { PASS_HASH, PASS_RUN } cmin_pass_t;
-
-typedef struct cmin_ctx cmin_ctx_t;
-
-/* One forkserver and its buffers, owned by one thread during a pass. */
-typedef struct cmin_worker {
-    cmin_ctx_t *c;
-    gb_fsrv_t *f;
-    int cpu; /* the CPU this worker and its target share, or -1 */
-    uint32_t *elems;
-    uint8_t *enc;
-    pthread_t th;
-    char path[4200];
-} cmin_worker_t;
-
-struct cmin_ctx {
-    const gb_cmin_opts_t *o;
-    gb_cmin_stats_t *s;
-    uint8_t bk[256];
-    char scratch[4096];
-    cmin_worker_t *w;
-    unsigned nw;
-    size_t map_size;
-    /* the pass in progress */
-    cmin_set_t *set;
-    const size_t *todo;
-    size_t ntodo;
-    cmin_pass_t pass;
-    atomic_size_t next, done, crashes, hangs, skipped;
-    atomic_int stop;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    unsigned finished;
-    int failed;
-    gb_err_t err;
-};
-
-/* The first error of a pass wins; the others stop. */
 static void worker_fail(cmin_ctx_t *c, const gb_err_t *e)
 {
     pthread_mutex_lock(&c->mu);
@@ -419,8 +67,8 @@ static int save_trace(cmin_worker_t *w, cmin_in_t *in, gb_err_t *e)
 {
     cmin_ctx_t *c = w->c;
     size_t n =
-        scan_map(gb_fsrv_map(w->f), gb_fsrv_map_size(w->f), c->o->edges_only, c->bk, w->elems);
-    size_t k = encode(w->elems, n, w->enc);
+        cmin_scan_map(gb_fsrv_map(w->f), gb_fsrv_map_size(w->f), c->o->edges_only, c->bk, w->elems);
+    size_t k = cmin_encode(w->elems, n, w->enc);
     in->trace = gb_malloc(k);
     if (!in->trace)
         return gb_err_set(e, "out of memory keeping coverage");
@@ -750,11 +398,6 @@ static int take_set(cmin_ctx_t *c, cmin_set_t *set, const char *phase, size_t *n
 }
 
 /* 1 when the input's coverage takes part. */
-static int counts(const cmin_ctx_t *c, const cmin_in_t *in)
-{
-    return in->trace && (in->status == CMIN_OK || c->o->keep_crashes);
-}
-
 /* Marks every element the set's inputs cover in `bits` (one byte per
  * element id) and returns how many distinct ones. */
 static size_t set_union(const cmin_ctx_t *c, const cmin_set_t *set, uint8_t *bits)
@@ -762,276 +405,17 @@ static size_t set_union(const cmin_ctx_t *c, const cmin_set_t *set, uint8_t *bit
     size_t n = 0;
     for (size_t i = 0; i < set->n; i++) {
         const cmin_in_t *in = &set->in[i];
-        if (!counts(c, in))
+        if (!cmin_counts(c, in))
             continue;
         size_t pos = 0;
         uint32_t el = 0;
-        while (decode_next(in->trace, in->tlen, &pos, &el))
+        while (cmin_decode_next(in->trace, in->tlen, &pos, &el))
             if (!bits[el]) {
                 bits[el] = 1;
                 n++;
             }
     }
     return n;
-}
-
-/* ---- Selection --------------------------------------------------------- */
-
-/* Input a is better than b: smaller, then earlier (dir order, name). */
-static int better(const cmin_set_t *set, size_t a, size_t b)
-{
-    if (set->in[a].size != set->in[b].size)
-        return set->in[a].size < set->in[b].size;
-    return a < b;
-}
-
-typedef struct cmin_sel {
-    uint32_t *count; /* inputs covering each element id */
-    uint32_t *best;  /* the best input covering it, + 1 (0 = none) */
-    uint8_t *covered;
-    uint8_t *kept; /* per input */
-    size_t space;
-} cmin_sel_t;
-
-static void sel_free(cmin_sel_t *s)
-{
-    gb_free(s->count);
-    gb_free(s->best);
-    gb_free(s->covered);
-    gb_free(s->kept);
-}
-
-static int rank_cmp(const void *a, const void *b, void *ctx)
-{
-    const uint32_t *rank_count = ctx;
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (rank_count[x] != rank_count[y])
-        return rank_count[x] < rank_count[y] ? -1 : 1;
-    return x < y ? -1 : x > y;
-}
-
-/* Per element: how many inputs have it and the best of them. */
-static void sel_count(const cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl)
-{
-    for (size_t i = 0; i < set->n; i++) {
-        const cmin_in_t *in = &set->in[i];
-        if (!counts(c, in))
-            continue;
-        size_t pos = 0;
-        uint32_t el = 0;
-        while (decode_next(in->trace, in->tlen, &pos, &el)) {
-            sl->count[el]++;
-            if (!sl->best[el] || better(set, i, sl->best[el] - 1))
-                sl->best[el] = (uint32_t)i + 1;
-        }
-    }
-}
-
-/* Rarest element first: an uncovered one brings in its best input, and
- * everything that input covers is covered. */
-static int sel_greedy(const cmin_set_t *set, cmin_sel_t *sl, size_t *nelem, gb_err_t *e)
-{
-    size_t n = 0;
-    for (size_t el = 0; el < sl->space; el++)
-        n += sl->count[el] != 0;
-    *nelem = n;
-    uint32_t *order = gb_malloc((n ? n : 1) * sizeof *order);
-    if (!order)
-        return gb_err_set(e, "out of memory ordering %zu coverage elements", n);
-    n = 0;
-    for (size_t el = 0; el < sl->space; el++)
-        if (sl->count[el])
-            order[n++] = (uint32_t)el;
-    qsort_r(order, n, sizeof *order, rank_cmp, sl->count);
-    for (size_t k = 0; k < n; k++) {
-        if (sl->covered[order[k]])
-            continue;
-        size_t b = sl->best[order[k]] - 1;
-        sl->kept[b] = 1;
-        const cmin_in_t *in = &set->in[b];
-        size_t pos = 0;
-        uint32_t el = 0;
-        while (decode_next(in->trace, in->tlen, &pos, &el))
-            sl->covered[el] = 1;
-    }
-    gb_free(order);
-    return 0;
-}
-
-static int prune_cmp(const void *a, const void *b, void *ctx)
-{
-    const cmin_in_t *prune_base = ctx;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    if (prune_base[i].size != prune_base[j].size)
-        return prune_base[i].size > prune_base[j].size ? -1 : 1;
-    return i > j ? -1 : i < j;
-}
-
-/* The greedy walk can keep an input whose every element a later pick also
- * covers. Such inputs are dropped, largest first: the output only
- * shrinks, and what it covers stays the same. */
-static int sel_prune(const cmin_set_t *set, cmin_sel_t *sl, gb_err_t *e)
-{
-    size_t nk = 0;
-    for (size_t i = 0; i < set->n; i++)
-        nk += sl->kept[i];
-    size_t *ks = gb_malloc((nk ? nk : 1) * sizeof *ks);
-    if (!ks)
-        return gb_err_set(e, "out of memory pruning the selection");
-    nk = 0;
-    memset(sl->count, 0, sl->space * sizeof *sl->count); /* now: kept inputs per element */
-    for (size_t i = 0; i < set->n; i++) {
-        if (!sl->kept[i])
-            continue;
-        ks[nk++] = i;
-        size_t pos = 0;
-        uint32_t el = 0;
-        while (decode_next(set->in[i].trace, set->in[i].tlen, &pos, &el))
-            sl->count[el]++;
-    }
-    qsort_r(ks, nk, sizeof *ks, prune_cmp, set->in);
-    for (size_t k = 0; k < nk; k++) {
-        const cmin_in_t *in = &set->in[ks[k]];
-        size_t pos = 0;
-        uint32_t el = 0;
-        int needed = 0;
-        while (!needed && decode_next(in->trace, in->tlen, &pos, &el))
-            needed = sl->count[el] < 2;
-        if (needed)
-            continue;
-        sl->kept[ks[k]] = 0;
-        pos = 0;
-        el = 0;
-        while (decode_next(in->trace, in->tlen, &pos, &el))
-            sl->count[el]--;
-    }
-    gb_free(ks);
-    return 0;
-}
-
-/* The ascending element ids of input i, into out (room for map_size). */
-static size_t decode_all(const cmin_set_t *set, size_t i, uint32_t *out)
-{
-    size_t pos = 0, n = 0;
-    uint32_t el = 0;
-    while (decode_next(set->in[i].trace, set->in[i].tlen, &pos, &el))
-        out[n++] = el;
-    return n;
-}
-
-/* 1 when kept input k can give way to j: every element only k holds among
- * the kept inputs (count 1) j has too. Both lists ascend: one merge. */
-static int can_swap(const uint32_t *count, const uint32_t *ek, size_t nk, const uint32_t *ej,
-                    size_t nj)
-{
-    size_t b = 0;
-    for (size_t a = 0; a < nk; a++) {
-        if (count[ek[a]] >= 2)
-            continue;
-        while (b < nj && ej[b] < ek[a])
-            b++;
-        if (b == nj || ej[b] != ek[a])
-            return 0;
-    }
-    return 1;
-}
-
-/* For each kept input, the best (smallest, then first) input not kept that
- * has every element only that kept input holds: one pass over all traces,
- * counting per kept input how many of its own elements each one has.
- * cand[k] = j + 1, or 0. best[] is reused as element -> owner + 1. */
-static int find_smaller(const cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, uint32_t *cand,
-                        gb_err_t *e)
-{
-    size_t n = set->n;
-    uint32_t *need = gb_calloc(n, sizeof *need), *hits = gb_calloc(n, sizeof *hits);
-    uint32_t *touched = gb_malloc(n * sizeof *touched);
-    if (!need || !hits || !touched) {
-        gb_free(need), gb_free(hits), gb_free(touched);
-        return gb_err_set(e, "out of memory shrinking the selection");
-    }
-    memset(sl->best, 0, sl->space * sizeof *sl->best);
-    for (size_t k = 0; k < n; k++) {
-        size_t pos = 0;
-        uint32_t el = 0;
-        while (sl->kept[k] && decode_next(set->in[k].trace, set->in[k].tlen, &pos, &el))
-            if (sl->count[el] == 1) {
-                sl->best[el] = (uint32_t)k + 1;
-                need[k]++;
-            }
-    }
-    for (size_t j = 0; j < n; j++) {
-        if (sl->kept[j] || !counts(c, &set->in[j]))
-            continue;
-        size_t pos = 0, nt = 0;
-        uint32_t el = 0;
-        while (decode_next(set->in[j].trace, set->in[j].tlen, &pos, &el))
-            if (sl->best[el] && hits[sl->best[el] - 1]++ == 0)
-                touched[nt++] = sl->best[el] - 1;
-        for (size_t t = 0; t < nt; t++) {
-            uint32_t k = touched[t];
-            if (hits[k] == need[k] && set->in[j].size < set->in[k].size &&
-                (!cand[k] || better(set, j, cand[k] - 1)))
-                cand[k] = (uint32_t)j + 1;
-            hits[k] = 0;
-        }
-    }
-    gb_free(need), gb_free(hits), gb_free(touched);
-    return 0;
-}
-
-/* A kept input is replaced by a smaller one that has every element only it
- * held: fewer bytes, the same files, the same coverage (each swap is
- * checked against the counts as they stand after the swaps before it). */
-static int sel_shrink(const cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, gb_err_t *e)
-{
-    size_t n = set->n;
-    uint32_t *cand = gb_calloc(n, sizeof *cand);
-    uint32_t *ek = gb_malloc(c->map_size * sizeof *ek), *ej = gb_malloc(c->map_size * sizeof *ej);
-    int rc = !cand || !ek || !ej ? gb_err_set(e, "out of memory shrinking the selection")
-                                 : find_smaller(c, set, sl, cand, e);
-    for (size_t k = 0; rc == 0 && k < n; k++) {
-        if (!cand[k] || !sl->kept[k] || sl->kept[cand[k] - 1])
-            continue;
-        size_t j = cand[k] - 1, nk = decode_all(set, k, ek), nj = decode_all(set, j, ej);
-        if (!can_swap(sl->count, ek, nk, ej, nj))
-            continue;
-        sl->kept[k] = 0;
-        sl->kept[j] = 1;
-        for (size_t a = 0; a < nk; a++)
-            sl->count[ek[a]]--;
-        for (size_t b = 0; b < nj; b++)
-            sl->count[ej[b]]++;
-    }
-    gb_free(cand), gb_free(ek), gb_free(ej);
-    return rc;
-}
-
-static int select_inputs(cmin_ctx_t *c, const cmin_set_t *set, cmin_sel_t *sl, gb_err_t *e)
-{
-    sl->space = c->map_size * CMIN_BUCKETS;
-    /* calloc'd pages that are never touched cost nothing: only the element
-     * ids the target uses are. */
-    sl->count = gb_calloc(sl->space, sizeof *sl->count);
-    sl->best = gb_calloc(sl->space, sizeof *sl->best);
-    sl->covered = gb_calloc(sl->space, 1);
-    sl->kept = gb_calloc(set->n ? set->n : 1, 1);
-    if (!sl->count || !sl->best || !sl->covered || !sl->kept)
-        return gb_err_set(e, "out of memory for %zu coverage elements", sl->space);
-    sel_count(c, set, sl);
-    if (sel_greedy(set, sl, &c->s->elements, e) != 0)
-        return -1;
-    /* Inputs ran but the map stayed empty: the binary is not reading them
-     * the way ARGS say. An empty output would hide that. */
-    if (c->s->elements == 0 && c->s->to_run > c->s->crashes + c->s->hangs)
-        return gb_err_set(e,
-                          "%s showed no coverage on any input: does it read the input the "
-                          "way its arguments say (@@ = a file, else stdin; a libAFLDriver "
-                          "harness takes no @@)?",
-                          c->o->bin);
-    if (sel_prune(set, sl, e) != 0 || sel_shrink(c, set, sl, e) != 0)
-        return -1;
-    return sel_prune(set, sl, e); /* a smaller input may make others redundant */
 }
 
 /* ---- Output ------------------------------------------------------------- */
@@ -1214,9 +598,9 @@ static int verify_out(cmin_ctx_t *c, const uint8_t *want, size_t space, gb_err_t
     cmin_set_t out = {0};
     uint8_t *got = NULL;
     size_t ndup = 0, nrun = 0;
-    int rc = list_arg(&out, c->o->out_dir, e);
+    int rc = cmin_list_arg(&out, c->o->out_dir, e);
     if (rc == 0) {
-        qsort(out.in, out.n, sizeof *out.in, in_cmp);
+        qsort(out.in, out.n, sizeof *out.in, cmin_in_cmp);
         rc = take_set(c, &out, "verify", &ndup, &nrun, e);
     }
     if (rc == 0 && !(got = gb_calloc(space, 1)))
@@ -1244,7 +628,7 @@ static int verify_out(cmin_ctx_t *c, const uint8_t *want, size_t space, gb_err_t
                             c->o->out_dir, s->extra);
     }
     gb_free(got);
-    set_free(&out);
+    cmin_set_free(&out);
     return rc;
 }
 
@@ -1255,9 +639,9 @@ static int list_inputs(const gb_cmin_opts_t *o, cmin_set_t *in, gb_cmin_stats_t 
     if (o->n_in == 0)
         return gb_err_set(e, "no input directory given");
     for (size_t i = 0; i < o->n_in; i++)
-        if (list_arg(in, o->in_dirs[i], e) != 0)
+        if (cmin_list_arg(in, o->in_dirs[i], e) != 0)
             return -1;
-    qsort(in->in, in->n, sizeof *in->in, in_cmp);
+    qsort(in->in, in->n, sizeof *in->in, cmin_in_cmp);
     s->skipped = in->skipped;
     return 0;
 }
@@ -1283,14 +667,14 @@ static int cmin_job(cmin_ctx_t *c, cmin_set_t *in, gb_err_t *e)
     if (rc != 0)
         return -1;
     cmin_sel_t sl = {0};
-    rc = select_inputs(c, in, &sl, e);
+    rc = cmin_select_inputs(c, in, &sl, e);
     if (rc == 0 && !o->verify_only)
         rc = write_output(c, in, sl.kept, e);
     if (rc == 0 && (o->verify || o->verify_only)) {
         uint8_t *want = sl.covered; /* every element of the input is covered by now */
         rc = verify_out(c, want, sl.space, e);
     }
-    sel_free(&sl);
+    cmin_sel_free(&sl);
     return rc;
 }
 
@@ -1308,7 +692,7 @@ int gb_cmin_run(const gb_cmin_opts_t *o, gb_cmin_stats_t *s, gb_err_t *e)
     cmin_set_t in = {0};
     cmin_ctx_t c = {.o = o, .s = s};
     for (unsigned h = 1; h < 256; h++)
-        c.bk[h] = bucket_of((uint8_t)h);
+        c.bk[h] = cmin_bucket_of((uint8_t)h);
     pthread_mutex_init(&c.mu, NULL);
     pthread_cond_init(&c.cv, NULL);
     int rc = list_inputs(o, &in, s, e);
@@ -1323,7 +707,7 @@ int gb_cmin_run(const gb_cmin_opts_t *o, gb_cmin_stats_t *s, gb_err_t *e)
     if (rc == 0)
         rc = cmin_job(&c, &in, e);
     workers_stop(&c);
-    set_free(&in);
+    cmin_set_free(&in);
     pthread_mutex_destroy(&c.mu);
     pthread_cond_destroy(&c.cv);
     s->total_ms = gb_mono_ms() - t0;
