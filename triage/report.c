@@ -114,6 +114,7 @@ static json_object *inputs_json(const gb_bucket_t *b)
         add_str(o, "sha1", x->sha1);
         json_object_object_add(o, "size", json_object_new_int64((int64_t)x->size));
         json_object_object_add(o, "flaky", json_object_new_boolean(x->flaky));
+        add_str(o, "engine", x->engine);
         add_time(o, "first_seen", x->seen_ms);
         json_object_array_add(a, o);
     }
@@ -399,6 +400,7 @@ static int load_inputs(gb_bucket_t *b, json_object *a)
         int64_t size = gbt_int(o, "size", 0);
         x->size = size > 0 ? (size_t)size : 0;
         x->flaky = gbt_bool(o, "flaky");
+        snprintf(x->engine, sizeof x->engine, "%s", gbt_str(o, "engine", "plain"));
         x->seen_ms = gbt_parse_iso_time(gbt_str(o, "first_seen", ""));
         b->ninputs++;
     }

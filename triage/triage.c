@@ -122,6 +122,7 @@ static int seen_save(const seen_t *s, const char *path, const char *tmp, gb_err_
 
 typedef struct todo {
     char *path; /* absolute: reports are read from anywhere */
+    const char *engine;
     char sha1[41];
     size_t size;
     json_object *result; /* the worker's line for it */
@@ -204,6 +205,7 @@ static int plan(const gb_triage_inputs_t *in, seen_t *seen, gb_triage_result_t *
         }
         memcpy(t->sha1, sha, sizeof sha);
         t->size = len;
+        t->engine = x->engine;
     }
     gb_hset_free(&now);
     return rc ? gb_err_set(e, "out of memory planning the triage") : 0;
@@ -413,6 +415,7 @@ static int add_to_bucket(gb_triage_result_t *res, const todo_t *t, json_object *
     x->size = t->size;
     x->flaky = flaky;
     x->seen_ms = gb_time_ms();
+    snprintf(x->engine, sizeof x->engine, "%s", t->engine ? t->engine : "plain");
     b->ninputs++;
     b->last_ms = x->seen_ms;
     b->dirty = 1;

@@ -179,6 +179,7 @@ typedef struct gb_bucket_input {
     size_t size;
     int flaky;          /* it did not crash this way in every run */
     uint64_t seen_ms;   /* when triage first ran it */
+    char engine[16];    /* whose naming it had: "afl", "libfuzzer", "plain" */
 } gb_bucket_input_t;
 
 /* A distinct bug: all crashes with one (type, state). */

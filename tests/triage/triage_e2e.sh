@@ -153,6 +153,8 @@ before_b=$(js "$S" "d.buckets.find(b => b.state[1] === 'path_b').count")
 hb=$(js "$S" "d.buckets.find(b => b.type === '${TYPE[H]}').id")
 grep -q "new-heap" "$R/$hb/crash.json" || fail "incremental: the new input is not listed"
 grep -q "H-input-2.bin" "$R/$hb/crash.json" || fail "incremental: earlier inputs forgotten"
+[ "$(js "$R/$hb/crash.json" 'd.inputs.map(i => i.engine).sort().filter((e, k, a) => a.indexOf(e) === k).join(",")')" = \
+  "afl,libfuzzer,plain" ] || fail "inputs do not say whose naming they had"
 echo "PASS: a second triage adds to the buckets"
 
 # ---- forkserver build: same buckets ------------------------------------------------------------
