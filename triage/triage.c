@@ -473,23 +473,45 @@ static int apply(gb_triage_result_t *res, seen_t *seen, const todo_t *t, unsigne
 
 /* ---- minimisation ------------------------------------------------------------------ */
 
-/*
- * MINIMISE: where tmin plugs in. It gets the bucket's reproducer and the
- * crash it must keep (type and state), and returns the smallest input it
- * found that still crashes that way (the bytes are the caller's to free).
- * Until triage/tmin.c's gb_tmin exists, input.min is a copy of input.
- */
-static int minimise(gb_crash_runner_t *r, const gb_bucket_t *b, const uint8_t *in, size_t len,
-                    uint8_t **out, size_t *out_len, gb_err_t *e)
+static int copy_input(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len, gb_err_t *e)
 {
-    (void)r;
-    (void)b;
     *out = gb_malloc(len ? len : 1);
     if (!*out)
         return gb_err_set(e, "out of memory minimising a reproducer");
     memcpy(*out, in, len);
     *out_len = len;
     return 0;
+}
+
+/*
+ * MINIMISE: where tmin plugs in. It gets the bucket's reproducer and the
+ * crash it must keep (b->type, b->state), and returns the smallest input
+ * found that still crashes that way (the caller frees it). A flaky
+ * reproducer is copied: shrinking against a crash that comes and goes
+ * would chase noise. write_bucket() checks the result replays the
+ * bucket's crash and falls back to the copy when it does not.
+ * Until triage/tmin.c's gb_tmin is wired here, input.min is a copy.
+ */
+static int minimise(gb_crash_runner_t *r, const gb_bucket_t *b, const uint8_t *in, size_t len,
+                    uint8_t **out, size_t *out_len, gb_err_t *e)
+{
+    (void)r;
+    if (b->repro_flaky)
+        return copy_input(in, len, out, out_len, e);
+    /* gb_tmin with gb_tmin_crash_pred on r goes here (see above). */
+    return copy_input(in, len, out, out_len, e);
+}
+
+/* 1 when `in` crashes with the bucket's (type, state). */
+static int keeps_crash(gb_crash_runner_t *r, const gb_bucket_t *b, const uint8_t *in, size_t len)
+{
+    gb_crash_t c;
+    gb_err_t e;
+    if (gb_crash_probe(r, in, len, &c, &e) != 0)
+        return 0;
+    int same = c.crashed && strcmp(c.type, b->type) == 0 && strcmp(c.state, b->state) == 0;
+    gb_crash_clear(&c);
+    return same;
 }
 
 /* Writes one changed bucket: the reproducer (and its minimised form) when
@@ -508,6 +530,13 @@ static int write_bucket(const gb_report_ctx_t *c, gb_crash_runner_t *r, gb_bucke
                 gb_free(data);
                 return -1;
             }
+            min = NULL;
+        }
+        /* A minimised input that does not replay the bucket's crash is
+         * worth less than the original: the copy is kept instead. */
+        if (min && (min_len != len || memcmp(min, data, len) != 0) &&
+            !keeps_crash(r, b, min, min_len)) {
+            gb_free(min);
             min = NULL;
         }
         b->repro_size = len;
