@@ -81,12 +81,17 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
     };
     const gb_cmd_t cmd = {
         "triage", "-i PATH [-i PATH...] -o REPORT [options] -- ASAN_BIN [ARGS...]",
-        "Runs every crashing input " GB_OPT_XSTR(GB_TRIAGE_RUNS) " times on ASAN_BIN (an ASan/UBSan "
-        "build:\nglassbox build makes NAME.asan), buckets the crashes by (type, state) and\n"
-        "writes REPORT/<bucket>/{input,input.min,report.txt,crash.json,repro.sh},\n"
-        "REPORT/summary.json and REPORT/summary.sarif. ARGS may name the input as @@;\n"
-        "without ARGS it is the only argument. Inputs already in REPORT are not run\n"
-        "again. Prints one line per bucket. See docs/triage.md.",
+        "Runs every crashing input " GB_OPT_XSTR(
+            GB_TRIAGE_RUNS) " times on ASAN_BIN (an ASan/UBSan "
+                            "build:\nglassbox build makes NAME.asan), buckets the crashes by "
+                            "(type, state) and\n"
+                            "writes "
+                            "REPORT/<bucket>/{input,input.min,report.txt,crash.json,repro.sh},\n"
+                            "REPORT/summary.json and REPORT/summary.sarif. ARGS may name the input "
+                            "as @@;\n"
+                            "without ARGS it is the only argument. Inputs already in REPORT are "
+                            "not run\n"
+                            "again. Prints one line per bucket. See docs/triage.md.",
         opts, GB_N(opts)};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
@@ -95,8 +100,7 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
     const char *paths[MAX_INPUT_PATHS + 8];
     size_t npaths;
     if (input_paths(argc, argv, paths, &npaths) != 0)
-        return gb_cli_error(GB_EXIT_USAGE, "triage", "more than %d -i paths",
-                            MAX_INPUT_PATHS);
+        return gb_cli_error(GB_EXIT_USAGE, "triage", "more than %d -i paths", MAX_INPUT_PATHS);
     for (int i = 0; i < a.npos; i++)
         paths[npaths++] = a.pos[i];
     if (npaths == 0 || !out || a.nrest < 1 || jobs == 0 || jobs > 256)

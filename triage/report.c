@@ -220,8 +220,7 @@ static void frame_line(sbuf_t *t, size_t i, const gb_frame_t *f, int in_state)
     put(t, "\n");
 }
 
-static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, const char *dir,
-                      gb_err_t *e)
+static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, const char *dir, gb_err_t *e)
 {
     sbuf_t t = {0};
     char line[700], first[32], last[32];
@@ -232,15 +231,15 @@ static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, const char
         b->state[0] ? line : "(no frames)");
     put(&t, "Inputs     %zu%s\nSeen       %s to %s\n", b->ninputs,
         b->flaky ? " (flaky: none crashed this way in every run)" : "", first, last);
-    put(&t, "Binary     %s (build id %s)\nEnded      ", c->bin, c->build_id[0] ? c->build_id : "none");
+    put(&t, "Binary     %s (build id %s)\nEnded      ", c->bin,
+        c->build_id[0] ? c->build_id : "none");
     if (b->run.status == GB_RUN_OK)
         put(&t, "exit status %d\n", b->run.exit_code);
     else
         put(&t, "%s (%s)\n", gbt_status_name(b->run.status), signal_name(b->run.signal));
     put(&t, "Reproducer input (%zu bytes, from %s), input.min (%zu bytes): sh repro.sh\n",
         b->repro_size, b->repro_path ? b->repro_path : "?", b->min_size);
-    put(&t, "Engine     glassbox %s\n\nStack (* = a frame of the crash state)\n",
-        GB_VERSION_FULL);
+    put(&t, "Engine     glassbox %s\n\nStack (* = a frame of the crash state)\n", GB_VERSION_FULL);
     size_t idx[GB_CRASH_STATE_FRAMES];
     size_t k = gb_crash_state_frames(b->frames, b->nframes, idx), next = 0;
     for (size_t i = 0; i < b->nframes; i++) {
@@ -325,8 +324,7 @@ static void put_command(sbuf_t *t, const gb_report_ctx_t *c, const gb_bucket_t *
     put(t, " <\"$input\"\n");
 }
 
-static int write_repro(const gb_report_ctx_t *c, const gb_bucket_t *b, const char *dir,
-                       gb_err_t *e)
+static int write_repro(const gb_report_ctx_t *c, const gb_bucket_t *b, const char *dir, gb_err_t *e)
 {
     sbuf_t t = {0};
     char line[700], path[PATH_MAX + 32];
@@ -343,10 +341,11 @@ static int write_repro(const gb_report_ctx_t *c, const gb_bucket_t *b, const cha
     put(&t, "}\n");
     put_options(&t, c);
     put_command(&t, c, b);
-    put(&t, "status=$?\nif [ \"$status\" -ge 128 ]; then\n"
-            "  echo \"repro.sh: crashed (status $status), expected: %s\" >&2\n"
-            "  exit \"$status\"\nfi\n"
-            "echo \"repro.sh: no crash (exit status $status)\" >&2\nexit 0\n",
+    put(&t,
+        "status=$?\nif [ \"$status\" -ge 128 ]; then\n"
+        "  echo \"repro.sh: crashed (status $status), expected: %s\" >&2\n"
+        "  exit \"$status\"\nfi\n"
+        "echo \"repro.sh: no crash (exit status $status)\" >&2\nexit 0\n",
         b->type);
     snprintf(path, sizeof path, "%s/repro.sh", dir);
     int rc = t.oom ? gb_err_set(e, "out of memory writing %s", path)
@@ -521,11 +520,10 @@ static json_object *last_run_json(const gb_triage_result_t *res)
     const struct {
         const char *k;
         size_t v;
-    } n[] = {{"inputs", res->inputs},     {"ran", res->ran},
-             {"duplicates", res->duplicates}, {"crashed", res->crashed},
-             {"flaky", res->flaky},       {"no_longer_crash", res->no_crash},
-             {"errors", res->errors},     {"skipped", res->skipped},
-             {"new_buckets", fresh}};
+    } n[] = {
+        {"inputs", res->inputs},   {"ran", res->ran},         {"duplicates", res->duplicates},
+        {"crashed", res->crashed}, {"flaky", res->flaky},     {"no_longer_crash", res->no_crash},
+        {"errors", res->errors},   {"skipped", res->skipped}, {"new_buckets", fresh}};
     for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
         json_object_object_add(o, n[i].k, json_object_new_int64((int64_t)n[i].v));
     json_object *notes = json_object_new_array();

@@ -225,8 +225,7 @@ static const answer_t *lookup(gb_symbolizer_t *s, const gb_frame_t *f)
     if (s->pid == 0 || strpbrk(f->module, "\"\n\r"))
         return NULL;
     char req[sizeof f->module + 40];
-    int rn = snprintf(req, sizeof req, "\"%s\" 0x%llx\n", f->module,
-                      (unsigned long long)f->offset);
+    int rn = snprintf(req, sizeof req, "\"%s\" 0x%llx\n", f->module, (unsigned long long)f->offset);
     if (rn <= 0 || (size_t)rn >= sizeof req || send_all(s, req, (size_t)rn) != 0)
         return NULL;
     long len = read_answer(s);
@@ -235,8 +234,7 @@ static const answer_t *lookup(gb_symbolizer_t *s, const gb_frame_t *f)
     gb_frame_t fr[MAX_INLINE];
     size_t n = parse_answer(s->buf, (size_t)len, f, fr);
     answer_clear(a);
-    if (n == 0 || !(a->module = gb_strdup(f->module)) ||
-        !(a->frames = gb_malloc(n * sizeof *fr))) {
+    if (n == 0 || !(a->module = gb_strdup(f->module)) || !(a->frames = gb_malloc(n * sizeof *fr))) {
         answer_clear(a);
         return NULL;
     }

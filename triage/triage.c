@@ -41,8 +41,7 @@ static uint64_t sha_key(const char *sha1)
     return gb_hash64(sha1, 40, 0);
 }
 
-static int seen_add(seen_t *s, const char *sha1, const char *outcome, const char *path,
-                    uint64_t ms)
+static int seen_add(seen_t *s, const char *sha1, const char *outcome, const char *path, uint64_t ms)
 {
     if (gb_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v, 64) != 0 ||
         gb_hset_add(&s->set, sha_key(sha1)) < 0)
@@ -161,8 +160,8 @@ static char *absolute(const char *path)
 }
 
 /* Reads and hashes each input; the ones not triaged before go to todo. */
-static int plan(const gb_triage_inputs_t *in, seen_t *seen, gb_triage_result_t *res,
-                todo_t **todo, size_t *ntodo, gb_err_t *e)
+static int plan(const gb_triage_inputs_t *in, seen_t *seen, gb_triage_result_t *res, todo_t **todo,
+                size_t *ntodo, gb_err_t *e)
 {
     size_t cap = 0;
     gb_hset_t now = {0};
@@ -516,8 +515,8 @@ static int keeps_crash(gb_crash_runner_t *r, const gb_bucket_t *b, const uint8_t
 
 /* Writes one changed bucket: the reproducer (and its minimised form) when
  * it changed, the metadata always. */
-static int write_bucket(const gb_report_ctx_t *c, gb_crash_runner_t *r, gb_bucket_t *b,
-                        int no_min, gb_err_t *e)
+static int write_bucket(const gb_report_ctx_t *c, gb_crash_runner_t *r, gb_bucket_t *b, int no_min,
+                        gb_err_t *e)
 {
     uint8_t *data = NULL, *min = NULL;
     size_t len = 0, min_len = 0;
@@ -592,8 +591,7 @@ static void add_warnings(gb_triage_result_t *res, const gb_triage_inputs_t *in)
                   "or merge differently");
     char msg[256];
     for (size_t i = 0; i < in->nmissing; i++) {
-        snprintf(msg, sizeof msg, "input path %s does not exist or cannot be read",
-                 in->missing[i]);
+        snprintf(msg, sizeof msg, "input path %s does not exist or cannot be read", in->missing[i]);
         warn(res, msg);
         note(res, in->missing[i], "missing: does not exist or cannot be read");
     }
@@ -602,8 +600,8 @@ static void add_warnings(gb_triage_result_t *res, const gb_triage_inputs_t *in)
 }
 
 /* Runs the todo list: inline with the main runner, or in forked workers. */
-static int run_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runner_t *r,
-                   todo_t *todo, size_t n, unsigned runs, gb_err_t *e)
+static int run_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runner_t *r, todo_t *todo,
+                   size_t n, unsigned runs, gb_err_t *e)
 {
     size_t jobs = o->jobs ? o->jobs : 1;
     if (jobs > n)
@@ -625,10 +623,13 @@ static int write_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runne
     char bin[PATH_MAX];
     if (!realpath(o->target.bin, bin))
         snprintf(bin, sizeof bin, "%s", o->target.bin);
-    gb_report_ctx_t c = {.dir = o->report_dir, .tmp_dir = p->tmp, .bin = bin,
-                         .args = o->target.args, .nargs = o->target.nargs,
-                         .timeout_ms = o->target.timeout_ms ? o->target.timeout_ms
-                                                            : GB_TRIAGE_TIMEOUT_MS,
+    gb_report_ctx_t c = {.dir = o->report_dir,
+                         .tmp_dir = p->tmp,
+                         .bin = bin,
+                         .args = o->target.args,
+                         .nargs = o->target.nargs,
+                         .timeout_ms =
+                             o->target.timeout_ms ? o->target.timeout_ms : GB_TRIAGE_TIMEOUT_MS,
                          .info = &res->info};
     gb_err_t ignored;
     gb_elf_build_id(bin, c.build_id, &ignored);

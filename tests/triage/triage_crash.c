@@ -163,7 +163,8 @@ static void test_parse(void)
  * that size lets ASan builds of this test catch it). */
 static void test_garbage(void)
 {
-    const char *seeds[] = {ASAN_HBO, ASAN_SYM, ASAN_SEGV, UBSAN_OVF, LSAN, DOUBLE_FREE, STACK_OVF, UBSAN_DEADLY};
+    const char *seeds[] = {ASAN_HBO, ASAN_SYM,    ASAN_SEGV, UBSAN_OVF,
+                           LSAN,     DOUBLE_FREE, STACK_OVF, UBSAN_DEADLY};
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     static const char alphabet[] = "#0x()+: \n\tinERROR:AddressSanitizer()READ of size9";
     for (int round = 0; round < 3000; round++) {

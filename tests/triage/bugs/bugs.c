@@ -114,15 +114,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     if (n == 0)
         return 0;
     switch (d[0]) {
-    case 'H': heap_read(d, n); break;
-    case 'U': use_after_free(d, n); break;
-    case 'N': null_write(d, n); break;
-    case 'O': add_overflow(d, n); break;
-    case 'A': path_a(d, n); break;
-    case 'B': path_b(d, n); break;
-    case 'F': flaky(); break;
-    case 'T': hang(); break;
-    default: break;
+    case 'H':
+        heap_read(d, n);
+        break;
+    case 'U':
+        use_after_free(d, n);
+        break;
+    case 'N':
+        null_write(d, n);
+        break;
+    case 'O':
+        add_overflow(d, n);
+        break;
+    case 'A':
+        path_a(d, n);
+        break;
+    case 'B':
+        path_b(d, n);
+        break;
+    case 'F':
+        flaky();
+        break;
+    case 'T':
+        hang();
+        break;
+    default:
+        break;
     }
     return 0;
 }
