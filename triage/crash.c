@@ -350,10 +350,15 @@ int gb_crash_runner_new(const gb_crash_target_t *t, gb_crash_runner_t **out, gb_
         return gb_err_set(e, "out of memory setting up a crash runner");
     int afl;
     if (copy_target(r, t, e) != 0 || (afl = inspect(r, e)) < 0 ||
-        make_env(r, t->detect_leaks, e) != 0 || (afl && start_fsrv(r, e) != 0)) {
+        make_env(r, t->detect_leaks, e) != 0) {
         gb_crash_runner_free(r);
         return -1;
     }
+    /* A runtime whose forkserver does not answer (a deferred one, a
+     * handshake we do not speak) still runs one exec per input. */
+    gb_err_t fsrv_err;
+    if (afl && start_fsrv(r, &fsrv_err) != 0)
+        r->fsrv = NULL;
     /* No symbolizer is no failure: frames then stay module+offset. */
     gb_err_t ignored;
     if (!t->no_symbolizer)
