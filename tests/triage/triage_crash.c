@@ -243,6 +243,10 @@ static void test_runner(const char *bin, const char *work, int want_fsrv)
     expect(r, "Hx", "heap-buffer-overflow READ 1", "heap_read\nLLVMFuzzerTestOneInput");
     expect(r, "H\x03zzzzzzzz", "heap-buffer-overflow READ 1", "heap_read\nLLVMFuzzerTestOneInput");
     expect(r, "U", "heap-use-after-free READ 1", "use_after_free\nLLVMFuzzerTestOneInput");
+    /* An inlined function is a frame of its own (the symbolizer's inline
+     * info), innermost first. */
+    expect(r, "I\x01", "heap-buffer-overflow READ 1",
+           "inlined_read\nheap_inl\nLLVMFuzzerTestOneInput");
     expect(r, "N1", "SEGV on unknown address (null deref) WRITE",
            "null_write\nLLVMFuzzerTestOneInput");
     expect(r, "O", "UBSan signed-integer-overflow", "add_overflow\nLLVMFuzzerTestOneInput");
