@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -581,6 +582,28 @@ static int setup_dirs(const char *dir, paths_t *p, gb_err_t *e)
     return 0;
 }
 
+/* REPORT/.lock, held while this triage runs: two triages writing one
+ * report would each rewrite summary.json and .seen without the other's
+ * inputs. The lock goes with the process, however it ends. */
+static int lock_report(const char *dir, int *fd, gb_err_t *e)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/.lock", dir);
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (*fd < 0)
+        return gb_err_sys(e, "cannot create %s", path);
+    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        int busy = errno == EWOULDBLOCK;
+        gb_err_sys(e, "cannot lock %s", path);
+        if (busy)
+            gb_err_set(e, "another glassbox triage is writing %s", dir);
+        close(*fd);
+        *fd = -1;
+        return -1;
+    }
+    return 0;
+}
+
 static void add_warnings(gb_triage_result_t *res, const gb_triage_inputs_t *in)
 {
     if (!res->info.asan && !res->info.ubsan)
@@ -654,20 +677,25 @@ int gb_triage_run(const gb_triage_opts_t *o, const gb_triage_inputs_t *in, gb_tr
     todo_t *todo = NULL;
     size_t ntodo = 0;
     gb_crash_runner_t *r = NULL;
-    gb_crash_target_t t = target_in(o, p.main_work);
+    gb_crash_target_t t;
     int rc = -1;
     char report[PATH_MAX];
-    if (setup_dirs(o->report_dir, &p, e) != 0)
+    int lock_fd = -1;
+    if (setup_dirs(o->report_dir, &p, e) != 0 || lock_report(o->report_dir, &lock_fd, e) != 0)
         return -1;
-    if (!realpath(o->report_dir, report))
+    if (!realpath(o->report_dir, report)) {
+        close(lock_fd);
         return gb_err_sys(e, "cannot resolve %s", o->report_dir);
-    t.work_dir = p.main_work;
+    }
+    t = target_in(o, p.main_work);
     if (t.timeout_ms == 0)
         t.timeout_ms = GB_TRIAGE_TIMEOUT_MS;
     gb_triage_opts_t oo = *o;
     oo.target.timeout_ms = t.timeout_ms;
-    if (gb_crash_runner_new(&t, &r, e) != 0)
+    if (gb_crash_runner_new(&t, &r, e) != 0) {
+        close(lock_fd);
         return -1;
+    }
     gb_crash_runner_info(r, &res->info);
     add_warnings(res, in);
     if (seen_load(&seen, p.seen, e) != 0 || gb_report_load(o->report_dir, res, e) != 0 ||
@@ -690,6 +718,7 @@ out:
     gb_free(todo);
     seen_free(&seen);
     gb_crash_runner_free(r);
+    close(lock_fd);
     /* The info's option strings lived in the runner. */
     res->info.sanitizer_env[0] = res->info.sanitizer_env[1] = NULL;
     return rc;

@@ -192,6 +192,16 @@ expect_fail() { if "$@" >/dev/null 2>"$WORK/err"; then fail "$*: should fail"; f
 expect_fail "$GB" triage -o "$WORK/x" -- "$ASAN"
 expect_fail "$GB" triage -i "$SYNC" -o "$WORK/x" -- /nonexistent/bin
 expect_fail "$GB" triage -i "$SYNC" -o /proc/nope -- "$ASAN"
+# A report another triage is writing is refused, and left as it was.
+before=$(md5sum <"$S")
+flock "$R/.lock" "$GB" triage -i "$WORK/more" -o "$R" -- "$ASAN" >/dev/null 2>"$WORK/err" &&
+  fail "a locked report was written"
+grep -q "another glassbox triage is writing" "$WORK/err" || fail "lock error: $(cat "$WORK/err")"
+[ "$(md5sum <"$S")" = "$before" ] || fail "a locked report was changed"
+# A torn .seen line (a crash while writing it, by hand) is skipped.
+printf '{"sha1": "12' >>"$R/.seen"
+"$GB" triage -i "$WORK/more" -o "$R" -- "$ASAN" >/dev/null || fail "a torn .seen line stopped triage"
+[ "$(js "$S" 'd.last_run.duplicates')" = 3 ] || fail "after a torn .seen line: $(js "$S" 'd.last_run')"
 
 # ---- SARIF: Microsoft's validator, installed into the build dir -------------------------------------
 NPM=$BUILD/npm
