@@ -11,7 +11,7 @@
 #include "fuzz_bridge.h"
 #include "gb_base.h"
 
-/* ==== Crash analysis (crash.c, sanrep.c, symbolize.c) ================== */
+/* ==== Crash analysis (crash.c, sanrep.c, symbolize.c, elf.c) =========== */
 
 /* One frame of a crash's stack. */
 typedef struct gb_frame {
@@ -48,9 +48,10 @@ typedef struct gb_crash_target {
 } gb_crash_target_t;
 
 /* Runs inputs on one target: through the AFL++ forkserver when the binary
- * has one (sanitizer reports then go to log files in work_dir), else one
- * fork/exec per run with stderr captured. Frames are symbolized through
- * one long-lived llvm-symbolizer with a cache. */
+ * has one, else one fork/exec per run. Either way the sanitizers write
+ * their reports to log files in work_dir (log_path), read after each run.
+ * Frames are symbolized through one long-lived llvm-symbolizer with a
+ * cache. The options each run gets: docs/triage.md. */
 typedef struct gb_crash_runner gb_crash_runner_t;
 
 /* For a forkserver binary it sets ASAN_OPTIONS / UBSAN_OPTIONS in this
