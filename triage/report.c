@@ -565,6 +565,9 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
     json_object_object_add(tot, "buckets", json_object_new_int64((int64_t)res->nbuckets));
     json_object_object_add(tot, "flaky_buckets", json_object_new_int64((int64_t)flaky));
     json_object_object_add(tot, "crashing_inputs", json_object_new_int64((int64_t)inputs));
+    json_object_object_add(tot, "triaged_inputs", json_object_new_int64((int64_t)res->triaged));
+    json_object_object_add(tot, "no_longer_crash",
+                           json_object_new_int64((int64_t)res->triaged_no_crash));
     json_object_object_add(o, "totals", tot);
     json_object_object_add(o, "buckets", bs);
     json_object_object_add(o, "last_run", last_run_json(res));

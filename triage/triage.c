@@ -661,6 +661,9 @@ static int write_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runne
     for (size_t i = 0; i < res->nbuckets; i++)
         if (res->buckets[i].dirty && write_bucket(&c, r, &res->buckets[i], o->no_minimise, e) != 0)
             return -1;
+    res->triaged = seen->n;
+    for (size_t i = 0; i < seen->n; i++)
+        res->triaged_no_crash += strcmp(seen->v[i].outcome, "no-crash") == 0;
     if (seen_save(seen, p->seen, p->tmp, e) != 0 || gb_report_summary(&c, res, e) != 0 ||
         gb_report_sarif(&c, res, e) != 0)
         return -1;

@@ -224,6 +224,8 @@ typedef struct gb_triage_result {
     size_t ran;           /* of them, new ones that were run */
     size_t duplicates;    /* already triaged (REPORT/.seen) or the same bytes twice */
     size_t crashed, flaky, no_crash, errors, skipped;
+    size_t triaged, triaged_no_crash; /* REPORT/.seen after this run: every input triaged
+                                         so far, and those that did not crash */
     gb_triage_note_t *notes; /* this run's no-crash, skipped, missing and failed inputs */
     size_t nnotes, capn;
     gb_crash_runner_info_t info;

@@ -150,6 +150,8 @@ before_b=$(js "$S" "d.buckets.find(b => b.state[1] === 'path_b').count")
   fail "incremental: path_b bucket count did not grow by one"
 [ "$(js "$S" 'd.last_run.ran')" = 2 ] || fail "incremental: ran $(js "$S" 'd.last_run.ran'), want 2"
 [ "$(js "$S" 'd.last_run.new_buckets')" = 0 ] || fail "incremental: new buckets"
+[ "$(js "$S" 'd.totals.no_longer_crash')" = 1 ] || fail "totals forget the input that no longer crashes"
+[ "$(js "$S" 'd.totals.triaged_inputs')" = "$(wc -l <"$R/.seen")" ] || fail "totals.triaged_inputs vs .seen"
 hb=$(js "$S" "d.buckets.find(b => b.type === '${TYPE[H]}').id")
 grep -q "new-heap" "$R/$hb/crash.json" || fail "incremental: the new input is not listed"
 grep -q "H-input-2.bin" "$R/$hb/crash.json" || fail "incremental: earlier inputs forgotten"
