@@ -26,6 +26,18 @@ static int input_paths(int argc, char **argv, const char **paths, size_t *n)
     return 0;
 }
 
+/* A progress line on a terminal's stderr, at most five times a second. */
+static void progress(void *ctx, size_t done, size_t total)
+{
+    uint64_t *last = ctx, now = gb_mono_ms();
+    if (done < total && now - *last < 200)
+        return;
+    *last = now;
+    fprintf(stderr, "\rglassbox triage: %zu/%zu inputs run", done, total);
+    if (done == total)
+        fputc('\n', stderr);
+}
+
 /* The table: bucket, type, count, flaky, state on one line. */
 static void print_table(const gb_triage_result_t *res)
 {
@@ -121,6 +133,11 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
                                    .mem_limit_mb = (unsigned)m,
                                    .symbolizer = symbolizer,
                                    .detect_leaks = leaks};
+    uint64_t last = 0;
+    if (isatty(2)) {
+        o.progress = progress;
+        o.progress_ctx = &last;
+    }
     gb_triage_result_t res;
     int rc = gb_triage_run(&o, &in, &res, &e);
     gb_triage_inputs_free(&in);

@@ -261,18 +261,27 @@ static json_object *triage_one(gb_crash_runner_t *r, const todo_t *t, size_t i, 
     return o;
 }
 
-/* Inputs k, k+step, ... of todo into the file `out` as JSON lines. */
+/* Inputs k, k+step, ... of todo into the file `out` as JSON lines. Each
+ * input done is a byte on tick_fd (a forked worker's progress), or a call
+ * of o->progress (in this process; tick_fd < 0). */
 static int worker(gb_crash_runner_t *r, const todo_t *todo, size_t n, size_t k, size_t step,
-                  unsigned runs, const char *out, gb_err_t *e)
+                  unsigned runs, const char *out, int tick_fd, const gb_triage_opts_t *o,
+                  gb_err_t *e)
 {
     FILE *f = fopen(out, "w");
     if (!f)
         return gb_err_sys(e, "cannot create %s", out);
     for (size_t i = k; i < n; i += step) {
-        json_object *o = triage_one(r, &todo[i], i, runs);
-        fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+        json_object *jo = triage_one(r, &todo[i], i, runs);
+        fprintf(f, "%s\n", json_object_to_json_string_ext(jo, JSON_C_TO_STRING_PLAIN));
         fflush(f);
-        json_object_put(o);
+        json_object_put(jo);
+        if (tick_fd >= 0) {
+            ssize_t w = write(tick_fd, "", 1);
+            (void)w; /* progress only: a lost tick changes no result */
+        } else if (o->progress) {
+            o->progress(o->progress_ctx, i + 1, n);
+        }
     }
     return fclose(f) == 0 ? 0 : gb_err_sys(e, "cannot write %s", out);
 }
@@ -304,13 +313,37 @@ static gb_crash_target_t target_in(const gb_triage_opts_t *o, const char *work)
     return t;
 }
 
+/* Counts the workers' progress bytes until every worker has closed the
+ * pipe (exited). */
+static void follow_ticks(const gb_triage_opts_t *o, int rd, size_t n)
+{
+    size_t done = 0;
+    char buf[256];
+    for (;;) {
+        ssize_t got = read(rd, buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        done += (size_t)got;
+        if (o->progress)
+            o->progress(o->progress_ctx, done < n ? done : n, n);
+    }
+}
+
 /* Forks `jobs` workers, each with its own runner and work dir. */
 static int run_forked(const gb_triage_opts_t *o, const char *wdir, todo_t *todo, size_t n,
                       size_t jobs, unsigned runs, gb_err_t *e)
 {
+    int ticks[2];
     pid_t *pids = gb_calloc(jobs, sizeof *pids);
     if (!pids)
         return gb_err_set(e, "out of memory starting workers");
+    /* Close-on-exec: targets and symbolizers must not keep it open. */
+    if (pipe2(ticks, O_CLOEXEC) != 0) {
+        gb_free(pids);
+        return gb_err_sys(e, "pipe for the workers' progress");
+    }
     char out[PATH_MAX + 64], work[PATH_MAX + 64];
     for (size_t k = 0; k < jobs; k++) {
         snprintf(out, sizeof out, "%s/job%zu.jsonl", wdir, k);
@@ -318,15 +351,19 @@ static int run_forked(const gb_triage_opts_t *o, const char *wdir, todo_t *todo,
         unlink(out);
         pids[k] = fork();
         if (pids[k] == 0) {
+            close(ticks[0]);
             gb_crash_target_t t = target_in(o, work);
             gb_crash_runner_t *r;
             gb_err_t we;
             int rc = gb_crash_runner_new(&t, &r, &we) == 0 &&
-                     worker(r, todo, n, k, jobs, runs, out, &we) == 0;
+                     worker(r, todo, n, k, jobs, runs, out, ticks[1], o, &we) == 0;
             gb_crash_runner_free(r);
             _exit(rc ? 0 : 1);
         }
     }
+    close(ticks[1]);
+    follow_ticks(o, ticks[0], n);
+    close(ticks[0]);
     for (size_t k = 0; k < jobs; k++) {
         while (pids[k] > 0 && waitpid(pids[k], NULL, 0) < 0 && errno == EINTR)
             ;
@@ -632,7 +669,7 @@ static int run_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runner_
     if (jobs <= 1) {
         char out[PATH_MAX + 64];
         snprintf(out, sizeof out, "%s/job0.jsonl", p->work);
-        if (worker(r, todo, n, 0, 1, runs, out, e) != 0)
+        if (worker(r, todo, n, 0, 1, runs, out, -1, o, e) != 0)
             return -1;
         read_results(out, todo, n);
         return 0;

@@ -209,6 +209,10 @@ typedef struct gb_triage_opts {
     unsigned jobs;            /* parallel runners; 0 = 1 */
     unsigned runs;            /* runs per input; 0 = GB_TRIAGE_RUNS */
     int no_minimise;          /* 1: input.min is a copy of input */
+    /* Called in this process as inputs finish (done of total to run);
+     * NULL = none. */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *progress_ctx;
 } gb_triage_opts_t;
 
 /* An input that could not be triaged, or did not crash. */
