@@ -14,11 +14,9 @@
 /* Splits argv: options (and their values) go to opt_argv, which the
  * table parses; every other word before "--" is an input (there may be
  * thousands, more than the parser's positional slots). */
-static int split_args(int argc, char **argv, char **opt_argv, int *nopt, char **files,
-                      int *nfiles)
+static int split_args(int argc, char **argv, char **opt_argv, int *nopt, char **files, int *nfiles)
 {
-    static const char *const with_value[] = {"-t", "--timeout", "-m", "--memory",
-                                             "--symbolizer"};
+    static const char *const with_value[] = {"-t", "--timeout", "-m", "--memory", "--symbolizer"};
     *nopt = *nfiles = 0;
     opt_argv[(*nopt)++] = argv[0];
     int i = 1;
@@ -105,8 +103,7 @@ gb_exit_t gb_cmd_replay(int argc, char **argv)
     const char *symbolizer;
     unsigned long long t, m;
     const gb_opt_t opts[] = {
-        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_TRIAGE_TIMEOUT_MS, &t,
-                       "time limit per run"),
+        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_TRIAGE_TIMEOUT_MS, &t, "time limit per run"),
         GB_OPTION_UINT('m', "memory", "MB", NULL, 0, &m, "memory limit per run (0 = none)"),
         GB_OPTION_STR(0, "symbolizer", "PATH", "GLASSBOX_SYMBOLIZER", NULL, &symbolizer,
                       "llvm-symbolizer to use (default: llvm-symbolizer on PATH)"),
@@ -142,9 +139,12 @@ gb_exit_t gb_cmd_replay(int argc, char **argv)
     } else if (make_work(work, sizeof work) != 0) {
         code = gb_cli_error(GB_EXIT_FAIL, "replay", "cannot create a scratch directory");
     } else {
-        gb_crash_target_t tg = {.bin = a.rest[0], .args = a.rest + 1,
-                                .nargs = (size_t)a.nrest - 1, .work_dir = work,
-                                .timeout_ms = (unsigned)t, .mem_limit_mb = (unsigned)m,
+        gb_crash_target_t tg = {.bin = a.rest[0],
+                                .args = a.rest + 1,
+                                .nargs = (size_t)a.nrest - 1,
+                                .work_dir = work,
+                                .timeout_ms = (unsigned)t,
+                                .mem_limit_mb = (unsigned)m,
                                 .symbolizer = symbolizer};
         if (gb_crash_runner_new(&tg, &r, &e) != 0) {
             code = gb_cli_fail("replay", e.msg);

@@ -26,6 +26,18 @@ static int input_paths(int argc, char **argv, const char **paths, size_t *n)
     return 0;
 }
 
+/* A progress line on a terminal's stderr, at most five times a second. */
+static void progress(void *ctx, size_t done, size_t total)
+{
+    uint64_t *last = ctx, now = gb_mono_ms();
+    if (done < total && now - *last < 200)
+        return;
+    *last = now;
+    fprintf(stderr, "\rglassbox triage: %zu/%zu inputs run", done, total);
+    if (done == total)
+        fputc('\n', stderr);
+}
+
 /* The table: bucket, type, count, flaky, state on one line. */
 static void print_table(const gb_triage_result_t *res)
 {
@@ -81,12 +93,17 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
     };
     const gb_cmd_t cmd = {
         "triage", "-i PATH [-i PATH...] -o REPORT [options] -- ASAN_BIN [ARGS...]",
-        "Runs every crashing input " GB_OPT_XSTR(GB_TRIAGE_RUNS) " times on ASAN_BIN (an ASan/UBSan "
-        "build:\nglassbox build makes NAME.asan), buckets the crashes by (type, state) and\n"
-        "writes REPORT/<bucket>/{input,input.min,report.txt,crash.json,repro.sh},\n"
-        "REPORT/summary.json and REPORT/summary.sarif. ARGS may name the input as @@;\n"
-        "without ARGS it is the only argument. Inputs already in REPORT are not run\n"
-        "again. Prints one line per bucket. See docs/triage.md.",
+        "Runs every crashing input " GB_OPT_XSTR(
+            GB_TRIAGE_RUNS) " times on ASAN_BIN (an ASan/UBSan "
+                            "build:\nglassbox build makes NAME.asan), buckets the crashes by "
+                            "(type, state) and\n"
+                            "writes "
+                            "REPORT/<bucket>/{input,input.min,report.txt,crash.json,repro.sh},\n"
+                            "REPORT/summary.json and REPORT/summary.sarif. ARGS may name the input "
+                            "as @@;\n"
+                            "without ARGS it is the only argument. Inputs already in REPORT are "
+                            "not run\n"
+                            "again. Prints one line per bucket. See docs/triage.md.",
         opts, GB_N(opts)};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
@@ -95,8 +112,7 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
     const char *paths[MAX_INPUT_PATHS + 8];
     size_t npaths;
     if (input_paths(argc, argv, paths, &npaths) != 0)
-        return gb_cli_error(GB_EXIT_USAGE, "triage", "more than %d -i paths",
-                            MAX_INPUT_PATHS);
+        return gb_cli_error(GB_EXIT_USAGE, "triage", "more than %d -i paths", MAX_INPUT_PATHS);
     for (int i = 0; i < a.npos; i++)
         paths[npaths++] = a.pos[i];
     if (npaths == 0 || !out || a.nrest < 1 || jobs == 0 || jobs > 256)
@@ -117,6 +133,11 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
                                    .mem_limit_mb = (unsigned)m,
                                    .symbolizer = symbolizer,
                                    .detect_leaks = leaks};
+    uint64_t last = 0;
+    if (isatty(2)) {
+        o.progress = progress;
+        o.progress_ctx = &last;
+    }
     gb_triage_result_t res;
     int rc = gb_triage_run(&o, &in, &res, &e);
     gb_triage_inputs_free(&in);

@@ -86,7 +86,8 @@ static int scan(elf_in_t *f, char out[81])
     if (read_at(f->fd, eh, sizeof eh, 0) != 0 || memcmp(eh, ELFMAG, SELFMAG) != 0)
         return 0;
     f->is64 = eh[EI_CLASS] == ELFCLASS64;
-    f->swap = eh[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB);
+    f->swap =
+        eh[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB);
     uint64_t phoff = f->is64 ? rd64(f, eh + 32) : rd32(f, eh + 28);
     unsigned entsz, phnum;
     uint16_t v16[2];

@@ -16,8 +16,7 @@
 #include "gb_config.h"
 #include "triage.h"
 
-static int add_input(gb_triage_inputs_t *in, const char *path, const char *engine,
-                     const char *skip)
+static int add_input(gb_triage_inputs_t *in, const char *path, const char *engine, const char *skip)
 {
     if (gb_grow(&in->v, &in->cap, in->n + 1, sizeof *in->v, 64) != 0)
         return -1;
@@ -138,8 +137,8 @@ static int collect_one(gb_triage_inputs_t *in, const char *path)
         return add_str(&in->missing, &in->nmissing, &in->capm, path);
     if (S_ISREG(st.st_mode)) {
         const char *base = strrchr(path, '/');
-        const char *skip = (uint64_t)st.st_size > GB_MAX_INPUT ? "larger than the input size limit"
-                                                               : NULL;
+        const char *skip =
+            (uint64_t)st.st_size > GB_MAX_INPUT ? "larger than the input size limit" : NULL;
         return add_input(in, path, engine_of(base ? base + 1 : path), skip);
     }
     if (!S_ISDIR(st.st_mode))

@@ -114,6 +114,7 @@ static json_object *inputs_json(const gb_bucket_t *b)
         add_str(o, "sha1", x->sha1);
         json_object_object_add(o, "size", json_object_new_int64((int64_t)x->size));
         json_object_object_add(o, "flaky", json_object_new_boolean(x->flaky));
+        add_str(o, "engine", x->engine);
         add_time(o, "first_seen", x->seen_ms);
         json_object_array_add(a, o);
     }
@@ -219,8 +220,7 @@ static void frame_line(sbuf_t *t, size_t i, const gb_frame_t *f, int in_state)
     put(t, "\n");
 }
 
-static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, const char *dir,
-                      gb_err_t *e)
+static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, const char *dir, gb_err_t *e)
 {
     sbuf_t t = {0};
     char line[700], first[32], last[32];
@@ -231,15 +231,15 @@ static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, const char
         b->state[0] ? line : "(no frames)");
     put(&t, "Inputs     %zu%s\nSeen       %s to %s\n", b->ninputs,
         b->flaky ? " (flaky: none crashed this way in every run)" : "", first, last);
-    put(&t, "Binary     %s (build id %s)\nEnded      ", c->bin, c->build_id[0] ? c->build_id : "none");
+    put(&t, "Binary     %s (build id %s)\nEnded      ", c->bin,
+        c->build_id[0] ? c->build_id : "none");
     if (b->run.status == GB_RUN_OK)
         put(&t, "exit status %d\n", b->run.exit_code);
     else
         put(&t, "%s (%s)\n", gbt_status_name(b->run.status), signal_name(b->run.signal));
     put(&t, "Reproducer input (%zu bytes, from %s), input.min (%zu bytes): sh repro.sh\n",
         b->repro_size, b->repro_path ? b->repro_path : "?", b->min_size);
-    put(&t, "Engine     glassbox %s\n\nStack (* = a frame of the crash state)\n",
-        GB_VERSION_FULL);
+    put(&t, "Engine     glassbox %s\n\nStack (* = a frame of the crash state)\n", GB_VERSION_FULL);
     size_t idx[GB_CRASH_STATE_FRAMES];
     size_t k = gb_crash_state_frames(b->frames, b->nframes, idx), next = 0;
     for (size_t i = 0; i < b->nframes; i++) {
@@ -324,8 +324,7 @@ static void put_command(sbuf_t *t, const gb_report_ctx_t *c, const gb_bucket_t *
     put(t, " <\"$input\"\n");
 }
 
-static int write_repro(const gb_report_ctx_t *c, const gb_bucket_t *b, const char *dir,
-                       gb_err_t *e)
+static int write_repro(const gb_report_ctx_t *c, const gb_bucket_t *b, const char *dir, gb_err_t *e)
 {
     sbuf_t t = {0};
     char line[700], path[PATH_MAX + 32];
@@ -342,10 +341,11 @@ static int write_repro(const gb_report_ctx_t *c, const gb_bucket_t *b, const cha
     put(&t, "}\n");
     put_options(&t, c);
     put_command(&t, c, b);
-    put(&t, "status=$?\nif [ \"$status\" -ge 128 ]; then\n"
-            "  echo \"repro.sh: crashed (status $status), expected: %s\" >&2\n"
-            "  exit \"$status\"\nfi\n"
-            "echo \"repro.sh: no crash (exit status $status)\" >&2\nexit 0\n",
+    put(&t,
+        "status=$?\nif [ \"$status\" -ge 128 ]; then\n"
+        "  echo \"repro.sh: crashed (status $status), expected: %s\" >&2\n"
+        "  exit \"$status\"\nfi\n"
+        "echo \"repro.sh: no crash (exit status $status)\" >&2\nexit 0\n",
         b->type);
     snprintf(path, sizeof path, "%s/repro.sh", dir);
     int rc = t.oom ? gb_err_set(e, "out of memory writing %s", path)
@@ -399,6 +399,7 @@ static int load_inputs(gb_bucket_t *b, json_object *a)
         int64_t size = gbt_int(o, "size", 0);
         x->size = size > 0 ? (size_t)size : 0;
         x->flaky = gbt_bool(o, "flaky");
+        snprintf(x->engine, sizeof x->engine, "%s", gbt_str(o, "engine", "plain"));
         x->seen_ms = gbt_parse_iso_time(gbt_str(o, "first_seen", ""));
         b->ninputs++;
     }
@@ -519,11 +520,10 @@ static json_object *last_run_json(const gb_triage_result_t *res)
     const struct {
         const char *k;
         size_t v;
-    } n[] = {{"inputs", res->inputs},     {"ran", res->ran},
-             {"duplicates", res->duplicates}, {"crashed", res->crashed},
-             {"flaky", res->flaky},       {"no_longer_crash", res->no_crash},
-             {"errors", res->errors},     {"skipped", res->skipped},
-             {"new_buckets", fresh}};
+    } n[] = {
+        {"inputs", res->inputs},   {"ran", res->ran},         {"duplicates", res->duplicates},
+        {"crashed", res->crashed}, {"flaky", res->flaky},     {"no_longer_crash", res->no_crash},
+        {"errors", res->errors},   {"skipped", res->skipped}, {"new_buckets", fresh}};
     for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
         json_object_object_add(o, n[i].k, json_object_new_int64((int64_t)n[i].v));
     json_object *notes = json_object_new_array();
@@ -565,6 +565,9 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
     json_object_object_add(tot, "buckets", json_object_new_int64((int64_t)res->nbuckets));
     json_object_object_add(tot, "flaky_buckets", json_object_new_int64((int64_t)flaky));
     json_object_object_add(tot, "crashing_inputs", json_object_new_int64((int64_t)inputs));
+    json_object_object_add(tot, "triaged_inputs", json_object_new_int64((int64_t)res->triaged));
+    json_object_object_add(tot, "no_longer_crash",
+                           json_object_new_int64((int64_t)res->triaged_no_crash));
     json_object_object_add(o, "totals", tot);
     json_object_object_add(o, "buckets", bs);
     json_object_object_add(o, "last_run", last_run_json(res));

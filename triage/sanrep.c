@@ -279,11 +279,11 @@ static void asan_type_of(const char *after, char *type, size_t cap)
 
 typedef struct parse {
     gb_sanrep_t *r;
-    int in_header;      /* the header was seen; still before the first stack */
-    int stack_done;     /* the first stack has been read */
-    int stack_open;     /* frames of the first stack are being read */
-    char access[8];     /* "READ" / "WRITE" */
-    unsigned size;      /* access size, 0 = not said */
+    int in_header;  /* the header was seen; still before the first stack */
+    int stack_done; /* the first stack has been read */
+    int stack_open; /* frames of the first stack are being read */
+    char access[8]; /* "READ" / "WRITE" */
+    unsigned size;  /* access size, 0 = not said */
     int segv, has_summary;
     size_t cap;
 } parse_t;
@@ -291,9 +291,9 @@ typedef struct parse {
 /* "ERROR: <San>: ..." headers and UBSan's "runtime error:". 1 if l is one. */
 static int parse_header(parse_t *p, const line_t *l)
 {
-    static const char *const sans[] = {"AddressSanitizer", "LeakSanitizer",
-                                       "UndefinedBehaviorSanitizer", "libFuzzer",
-                                       "MemorySanitizer", "ThreadSanitizer"};
+    static const char *const sans[] = {
+        "AddressSanitizer", "LeakSanitizer",   "UndefinedBehaviorSanitizer",
+        "libFuzzer",        "MemorySanitizer", "ThreadSanitizer"};
     gb_sanrep_t *r = p->r;
     const char *err = strstr(l->s, "ERROR: ");
     for (size_t i = 0; err && i < sizeof sans / sizeof sans[0]; i++) {
@@ -308,7 +308,7 @@ static int parse_header(parse_t *p, const line_t *l)
             snprintf(r->type, sizeof r->type, "memory-leak");
         else if (i == 3)
             snprintf(r->type, sizeof r->type, "%s",
-                     strncmp(after, "timeout", 7) == 0         ? "timeout"
+                     strncmp(after, "timeout", 7) == 0          ? "timeout"
                      : strncmp(after, "out-of-memory", 13) == 0 ? "out-of-memory"
                                                                 : "");
         else
@@ -335,8 +335,8 @@ static void parse_detail(parse_t *p, const line_t *l)
     const char *s = l->s;
     while (*s == ' ')
         s++;
-    if (!p->access[0] && (strncmp(s, "READ of size ", 13) == 0 ||
-                          strncmp(s, "WRITE of size ", 14) == 0)) {
+    if (!p->access[0] &&
+        (strncmp(s, "READ of size ", 13) == 0 || strncmp(s, "WRITE of size ", 14) == 0)) {
         int w = s[0] == 'W';
         snprintf(p->access, sizeof p->access, "%s", w ? "WRITE" : "READ");
         p->size = (unsigned)strtoul(s + (w ? 14 : 13), NULL, 10);

@@ -221,12 +221,11 @@ static const answer_t *lookup(gb_symbolizer_t *s, const gb_frame_t *f)
     uint64_t key = gb_hash64(f->module, strlen(f->module), f->offset) | 1;
     answer_t *a = &s->cache[key % CACHE_SLOTS];
     if (a->key == key && a->offset == f->offset && strcmp(a->module, f->module) == 0)
-        return a;
+        return a->n ? a : NULL; /* an address it knows nothing of is cached too */
     if (s->pid == 0 || strpbrk(f->module, "\"\n\r"))
         return NULL;
     char req[sizeof f->module + 40];
-    int rn = snprintf(req, sizeof req, "\"%s\" 0x%llx\n", f->module,
-                      (unsigned long long)f->offset);
+    int rn = snprintf(req, sizeof req, "\"%s\" 0x%llx\n", f->module, (unsigned long long)f->offset);
     if (rn <= 0 || (size_t)rn >= sizeof req || send_all(s, req, (size_t)rn) != 0)
         return NULL;
     long len = read_answer(s);
@@ -235,16 +234,16 @@ static const answer_t *lookup(gb_symbolizer_t *s, const gb_frame_t *f)
     gb_frame_t fr[MAX_INLINE];
     size_t n = parse_answer(s->buf, (size_t)len, f, fr);
     answer_clear(a);
-    if (n == 0 || !(a->module = gb_strdup(f->module)) ||
-        !(a->frames = gb_malloc(n * sizeof *fr))) {
+    if (!(a->module = gb_strdup(f->module)) || (n && !(a->frames = gb_malloc(n * sizeof *fr)))) {
         answer_clear(a);
         return NULL;
     }
-    memcpy(a->frames, fr, n * sizeof *fr);
+    if (n)
+        memcpy(a->frames, fr, n * sizeof *fr);
     a->n = n;
     a->key = key;
     a->offset = f->offset;
-    return a;
+    return n ? a : NULL;
 }
 
 int gb_symbolize_frames(gb_symbolizer_t *s, gb_frame_t **frames, size_t *n, gb_err_t *e)

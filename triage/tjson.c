@@ -71,10 +71,14 @@ uint64_t gbt_parse_iso_time(const char *s)
 const char *gbt_status_name(gb_run_status_t s)
 {
     switch (s) {
-    case GB_RUN_OK: return "ok";
-    case GB_RUN_CRASH: return "crash";
-    case GB_RUN_TIMEOUT: return "timeout";
-    default: return "error";
+    case GB_RUN_OK:
+        return "ok";
+    case GB_RUN_CRASH:
+        return "crash";
+    case GB_RUN_TIMEOUT:
+        return "timeout";
+    default:
+        return "error";
     }
 }
 
@@ -145,4 +149,3 @@ long gbt_top_located_frame(const gb_bucket_t *b)
             return (long)idx[j];
     return -1;
 }
-

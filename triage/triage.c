@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,8 +42,7 @@ static uint64_t sha_key(const char *sha1)
     return gb_hash64(sha1, 40, 0);
 }
 
-static int seen_add(seen_t *s, const char *sha1, const char *outcome, const char *path,
-                    uint64_t ms)
+static int seen_add(seen_t *s, const char *sha1, const char *outcome, const char *path, uint64_t ms)
 {
     if (gb_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v, 64) != 0 ||
         gb_hset_add(&s->set, sha_key(sha1)) < 0)
@@ -122,6 +122,7 @@ static int seen_save(const seen_t *s, const char *path, const char *tmp, gb_err_
 
 typedef struct todo {
     char *path; /* absolute: reports are read from anywhere */
+    const char *engine;
     char sha1[41];
     size_t size;
     json_object *result; /* the worker's line for it */
@@ -160,8 +161,8 @@ static char *absolute(const char *path)
 }
 
 /* Reads and hashes each input; the ones not triaged before go to todo. */
-static int plan(const gb_triage_inputs_t *in, seen_t *seen, gb_triage_result_t *res,
-                todo_t **todo, size_t *ntodo, gb_err_t *e)
+static int plan(const gb_triage_inputs_t *in, seen_t *seen, gb_triage_result_t *res, todo_t **todo,
+                size_t *ntodo, gb_err_t *e)
 {
     size_t cap = 0;
     gb_hset_t now = {0};
@@ -204,6 +205,7 @@ static int plan(const gb_triage_inputs_t *in, seen_t *seen, gb_triage_result_t *
         }
         memcpy(t->sha1, sha, sizeof sha);
         t->size = len;
+        t->engine = x->engine;
     }
     gb_hset_free(&now);
     return rc ? gb_err_set(e, "out of memory planning the triage") : 0;
@@ -259,18 +261,27 @@ static json_object *triage_one(gb_crash_runner_t *r, const todo_t *t, size_t i, 
     return o;
 }
 
-/* Inputs k, k+step, ... of todo into the file `out` as JSON lines. */
+/* Inputs k, k+step, ... of todo into the file `out` as JSON lines. Each
+ * input done is a byte on tick_fd (a forked worker's progress), or a call
+ * of o->progress (in this process; tick_fd < 0). */
 static int worker(gb_crash_runner_t *r, const todo_t *todo, size_t n, size_t k, size_t step,
-                  unsigned runs, const char *out, gb_err_t *e)
+                  unsigned runs, const char *out, int tick_fd, const gb_triage_opts_t *o,
+                  gb_err_t *e)
 {
     FILE *f = fopen(out, "w");
     if (!f)
         return gb_err_sys(e, "cannot create %s", out);
     for (size_t i = k; i < n; i += step) {
-        json_object *o = triage_one(r, &todo[i], i, runs);
-        fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+        json_object *jo = triage_one(r, &todo[i], i, runs);
+        fprintf(f, "%s\n", json_object_to_json_string_ext(jo, JSON_C_TO_STRING_PLAIN));
         fflush(f);
-        json_object_put(o);
+        json_object_put(jo);
+        if (tick_fd >= 0) {
+            ssize_t w = write(tick_fd, "", 1);
+            (void)w; /* progress only: a lost tick changes no result */
+        } else if (o->progress) {
+            o->progress(o->progress_ctx, i + 1, n);
+        }
     }
     return fclose(f) == 0 ? 0 : gb_err_sys(e, "cannot write %s", out);
 }
@@ -302,13 +313,37 @@ static gb_crash_target_t target_in(const gb_triage_opts_t *o, const char *work)
     return t;
 }
 
+/* Counts the workers' progress bytes until every worker has closed the
+ * pipe (exited). */
+static void follow_ticks(const gb_triage_opts_t *o, int rd, size_t n)
+{
+    size_t done = 0;
+    char buf[256];
+    for (;;) {
+        ssize_t got = read(rd, buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        done += (size_t)got;
+        if (o->progress)
+            o->progress(o->progress_ctx, done < n ? done : n, n);
+    }
+}
+
 /* Forks `jobs` workers, each with its own runner and work dir. */
 static int run_forked(const gb_triage_opts_t *o, const char *wdir, todo_t *todo, size_t n,
                       size_t jobs, unsigned runs, gb_err_t *e)
 {
+    int ticks[2];
     pid_t *pids = gb_calloc(jobs, sizeof *pids);
     if (!pids)
         return gb_err_set(e, "out of memory starting workers");
+    /* Close-on-exec: targets and symbolizers must not keep it open. */
+    if (pipe2(ticks, O_CLOEXEC) != 0) {
+        gb_free(pids);
+        return gb_err_sys(e, "pipe for the workers' progress");
+    }
     char out[PATH_MAX + 64], work[PATH_MAX + 64];
     for (size_t k = 0; k < jobs; k++) {
         snprintf(out, sizeof out, "%s/job%zu.jsonl", wdir, k);
@@ -316,15 +351,19 @@ static int run_forked(const gb_triage_opts_t *o, const char *wdir, todo_t *todo,
         unlink(out);
         pids[k] = fork();
         if (pids[k] == 0) {
+            close(ticks[0]);
             gb_crash_target_t t = target_in(o, work);
             gb_crash_runner_t *r;
             gb_err_t we;
             int rc = gb_crash_runner_new(&t, &r, &we) == 0 &&
-                     worker(r, todo, n, k, jobs, runs, out, &we) == 0;
+                     worker(r, todo, n, k, jobs, runs, out, ticks[1], o, &we) == 0;
             gb_crash_runner_free(r);
             _exit(rc ? 0 : 1);
         }
     }
+    close(ticks[1]);
+    follow_ticks(o, ticks[0], n);
+    close(ticks[0]);
     for (size_t k = 0; k < jobs; k++) {
         while (pids[k] > 0 && waitpid(pids[k], NULL, 0) < 0 && errno == EINTR)
             ;
@@ -413,6 +452,7 @@ static int add_to_bucket(gb_triage_result_t *res, const todo_t *t, json_object *
     x->size = t->size;
     x->flaky = flaky;
     x->seen_ms = gb_time_ms();
+    snprintf(x->engine, sizeof x->engine, "%s", t->engine ? t->engine : "plain");
     b->ninputs++;
     b->last_ms = x->seen_ms;
     b->dirty = 1;
@@ -470,17 +510,8 @@ static int apply(gb_triage_result_t *res, seen_t *seen, const todo_t *t, unsigne
 
 /* ---- minimisation ------------------------------------------------------------------ */
 
-/*
- * MINIMISE: where tmin plugs in. It gets the bucket's reproducer and the
- * crash it must keep (type and state), and returns the smallest input it
- * found that still crashes that way (the bytes are the caller's to free).
- * Until triage/tmin.c's gb_tmin exists, input.min is a copy of input.
- */
-static int minimise(gb_crash_runner_t *r, const gb_bucket_t *b, const uint8_t *in, size_t len,
-                    uint8_t **out, size_t *out_len, gb_err_t *e)
+static int copy_input(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len, gb_err_t *e)
 {
-    (void)r;
-    (void)b;
     *out = gb_malloc(len ? len : 1);
     if (!*out)
         return gb_err_set(e, "out of memory minimising a reproducer");
@@ -489,10 +520,41 @@ static int minimise(gb_crash_runner_t *r, const gb_bucket_t *b, const uint8_t *i
     return 0;
 }
 
+/*
+ * MINIMISE: where tmin plugs in. It gets the bucket's reproducer and the
+ * crash it must keep (b->type, b->state), and returns the smallest input
+ * found that still crashes that way (the caller frees it). A flaky
+ * reproducer is copied: shrinking against a crash that comes and goes
+ * would chase noise. write_bucket() checks the result replays the
+ * bucket's crash and falls back to the copy when it does not.
+ * Until triage/tmin.c's gb_tmin is wired here, input.min is a copy.
+ */
+static int minimise(gb_crash_runner_t *r, const gb_bucket_t *b, const uint8_t *in, size_t len,
+                    uint8_t **out, size_t *out_len, gb_err_t *e)
+{
+    (void)r;
+    if (b->repro_flaky)
+        return copy_input(in, len, out, out_len, e);
+    /* gb_tmin with gb_tmin_crash_pred on r goes here (see above). */
+    return copy_input(in, len, out, out_len, e);
+}
+
+/* 1 when `in` crashes with the bucket's (type, state). */
+static int keeps_crash(gb_crash_runner_t *r, const gb_bucket_t *b, const uint8_t *in, size_t len)
+{
+    gb_crash_t c;
+    gb_err_t e;
+    if (gb_crash_probe(r, in, len, &c, &e) != 0)
+        return 0;
+    int same = c.crashed && strcmp(c.type, b->type) == 0 && strcmp(c.state, b->state) == 0;
+    gb_crash_clear(&c);
+    return same;
+}
+
 /* Writes one changed bucket: the reproducer (and its minimised form) when
  * it changed, the metadata always. */
-static int write_bucket(const gb_report_ctx_t *c, gb_crash_runner_t *r, gb_bucket_t *b,
-                        int no_min, gb_err_t *e)
+static int write_bucket(const gb_report_ctx_t *c, gb_crash_runner_t *r, gb_bucket_t *b, int no_min,
+                        gb_err_t *e)
 {
     uint8_t *data = NULL, *min = NULL;
     size_t len = 0, min_len = 0;
@@ -505,6 +567,13 @@ static int write_bucket(const gb_report_ctx_t *c, gb_crash_runner_t *r, gb_bucke
                 gb_free(data);
                 return -1;
             }
+            min = NULL;
+        }
+        /* A minimised input that does not replay the bucket's crash is
+         * worth less than the original: the copy is kept instead. */
+        if (min && (min_len != len || memcmp(min, data, len) != 0) &&
+            !keeps_crash(r, b, min, min_len)) {
+            gb_free(min);
             min = NULL;
         }
         b->repro_size = len;
@@ -550,6 +619,28 @@ static int setup_dirs(const char *dir, paths_t *p, gb_err_t *e)
     return 0;
 }
 
+/* REPORT/.lock, held while this triage runs: two triages writing one
+ * report would each rewrite summary.json and .seen without the other's
+ * inputs. The lock goes with the process, however it ends. */
+static int lock_report(const char *dir, int *fd, gb_err_t *e)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/.lock", dir);
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (*fd < 0)
+        return gb_err_sys(e, "cannot create %s", path);
+    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        int busy = errno == EWOULDBLOCK;
+        gb_err_sys(e, "cannot lock %s", path);
+        if (busy)
+            gb_err_set(e, "another glassbox triage is writing %s", dir);
+        close(*fd);
+        *fd = -1;
+        return -1;
+    }
+    return 0;
+}
+
 static void add_warnings(gb_triage_result_t *res, const gb_triage_inputs_t *in)
 {
     if (!res->info.asan && !res->info.ubsan)
@@ -560,8 +651,7 @@ static void add_warnings(gb_triage_result_t *res, const gb_triage_inputs_t *in)
                   "or merge differently");
     char msg[256];
     for (size_t i = 0; i < in->nmissing; i++) {
-        snprintf(msg, sizeof msg, "input path %s does not exist or cannot be read",
-                 in->missing[i]);
+        snprintf(msg, sizeof msg, "input path %s does not exist or cannot be read", in->missing[i]);
         warn(res, msg);
         note(res, in->missing[i], "missing: does not exist or cannot be read");
     }
@@ -570,8 +660,8 @@ static void add_warnings(gb_triage_result_t *res, const gb_triage_inputs_t *in)
 }
 
 /* Runs the todo list: inline with the main runner, or in forked workers. */
-static int run_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runner_t *r,
-                   todo_t *todo, size_t n, unsigned runs, gb_err_t *e)
+static int run_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runner_t *r, todo_t *todo,
+                   size_t n, unsigned runs, gb_err_t *e)
 {
     size_t jobs = o->jobs ? o->jobs : 1;
     if (jobs > n)
@@ -579,7 +669,7 @@ static int run_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runner_
     if (jobs <= 1) {
         char out[PATH_MAX + 64];
         snprintf(out, sizeof out, "%s/job0.jsonl", p->work);
-        if (worker(r, todo, n, 0, 1, runs, out, e) != 0)
+        if (worker(r, todo, n, 0, 1, runs, out, -1, o, e) != 0)
             return -1;
         read_results(out, todo, n);
         return 0;
@@ -593,10 +683,13 @@ static int write_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runne
     char bin[PATH_MAX];
     if (!realpath(o->target.bin, bin))
         snprintf(bin, sizeof bin, "%s", o->target.bin);
-    gb_report_ctx_t c = {.dir = o->report_dir, .tmp_dir = p->tmp, .bin = bin,
-                         .args = o->target.args, .nargs = o->target.nargs,
-                         .timeout_ms = o->target.timeout_ms ? o->target.timeout_ms
-                                                            : GB_TRIAGE_TIMEOUT_MS,
+    gb_report_ctx_t c = {.dir = o->report_dir,
+                         .tmp_dir = p->tmp,
+                         .bin = bin,
+                         .args = o->target.args,
+                         .nargs = o->target.nargs,
+                         .timeout_ms =
+                             o->target.timeout_ms ? o->target.timeout_ms : GB_TRIAGE_TIMEOUT_MS,
                          .info = &res->info};
     gb_err_t ignored;
     gb_elf_build_id(bin, c.build_id, &ignored);
@@ -605,6 +698,9 @@ static int write_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runne
     for (size_t i = 0; i < res->nbuckets; i++)
         if (res->buckets[i].dirty && write_bucket(&c, r, &res->buckets[i], o->no_minimise, e) != 0)
             return -1;
+    res->triaged = seen->n;
+    for (size_t i = 0; i < seen->n; i++)
+        res->triaged_no_crash += strcmp(seen->v[i].outcome, "no-crash") == 0;
     if (seen_save(seen, p->seen, p->tmp, e) != 0 || gb_report_summary(&c, res, e) != 0 ||
         gb_report_sarif(&c, res, e) != 0)
         return -1;
@@ -621,20 +717,25 @@ int gb_triage_run(const gb_triage_opts_t *o, const gb_triage_inputs_t *in, gb_tr
     todo_t *todo = NULL;
     size_t ntodo = 0;
     gb_crash_runner_t *r = NULL;
-    gb_crash_target_t t = target_in(o, p.main_work);
+    gb_crash_target_t t;
     int rc = -1;
     char report[PATH_MAX];
-    if (setup_dirs(o->report_dir, &p, e) != 0)
+    int lock_fd = -1;
+    if (setup_dirs(o->report_dir, &p, e) != 0 || lock_report(o->report_dir, &lock_fd, e) != 0)
         return -1;
-    if (!realpath(o->report_dir, report))
+    if (!realpath(o->report_dir, report)) {
+        close(lock_fd);
         return gb_err_sys(e, "cannot resolve %s", o->report_dir);
-    t.work_dir = p.main_work;
+    }
+    t = target_in(o, p.main_work);
     if (t.timeout_ms == 0)
         t.timeout_ms = GB_TRIAGE_TIMEOUT_MS;
     gb_triage_opts_t oo = *o;
     oo.target.timeout_ms = t.timeout_ms;
-    if (gb_crash_runner_new(&t, &r, e) != 0)
+    if (gb_crash_runner_new(&t, &r, e) != 0) {
+        close(lock_fd);
         return -1;
+    }
     gb_crash_runner_info(r, &res->info);
     add_warnings(res, in);
     if (seen_load(&seen, p.seen, e) != 0 || gb_report_load(o->report_dir, res, e) != 0 ||
@@ -657,6 +758,7 @@ out:
     gb_free(todo);
     seen_free(&seen);
     gb_crash_runner_free(r);
+    close(lock_fd);
     /* The info's option strings lived in the runner. */
     res->info.sanitizer_env[0] = res->info.sanitizer_env[1] = NULL;
     return rc;

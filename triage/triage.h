@@ -12,7 +12,7 @@
 #include "fuzz_bridge.h"
 #include "gb_base.h"
 
-/* ==== Crash analysis (crash.c, sanrep.c, symbolize.c) ================== */
+/* ==== Crash analysis (crash.c, sanrep.c, symbolize.c, elf.c) =========== */
 
 /* One frame of a crash's stack. */
 typedef struct gb_frame {
@@ -49,9 +49,10 @@ typedef struct gb_crash_target {
 } gb_crash_target_t;
 
 /* Runs inputs on one target: through the AFL++ forkserver when the binary
- * has one (sanitizer reports then go to log files in work_dir), else one
- * fork/exec per run with stderr captured. Frames are symbolized through
- * one long-lived llvm-symbolizer with a cache. */
+ * has one, else one fork/exec per run. Either way the sanitizers write
+ * their reports to log files in work_dir (log_path), read after each run.
+ * Frames are symbolized through one long-lived llvm-symbolizer with a
+ * cache. The options each run gets: docs/triage.md. */
 typedef struct gb_crash_runner gb_crash_runner_t;
 
 /* For a forkserver binary it sets ASAN_OPTIONS / UBSAN_OPTIONS in this
@@ -326,6 +327,7 @@ typedef struct gb_bucket_input {
     size_t size;
     int flaky;          /* it did not crash this way in every run */
     uint64_t seen_ms;   /* when triage first ran it */
+    char engine[16];    /* whose naming it had: "afl", "libfuzzer", "plain" */
 } gb_bucket_input_t;
 
 /* A distinct bug: all crashes with one (type, state). */
@@ -354,6 +356,10 @@ typedef struct gb_triage_opts {
     unsigned jobs;            /* parallel runners; 0 = 1 */
     unsigned runs;            /* runs per input; 0 = GB_TRIAGE_RUNS */
     int no_minimise;          /* 1: input.min is a copy of input */
+    /* Called in this process as inputs finish (done of total to run);
+     * NULL = none. */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *progress_ctx;
 } gb_triage_opts_t;
 
 /* An input that could not be triaged, or did not crash. */
@@ -369,6 +375,8 @@ typedef struct gb_triage_result {
     size_t ran;           /* of them, new ones that were run */
     size_t duplicates;    /* already triaged (REPORT/.seen) or the same bytes twice */
     size_t crashed, flaky, no_crash, errors, skipped;
+    size_t triaged, triaged_no_crash; /* REPORT/.seen after this run: every input triaged
+                                         so far, and those that did not crash */
     gb_triage_note_t *notes; /* this run's no-crash, skipped, missing and failed inputs */
     size_t nnotes, capn;
     gb_crash_runner_info_t info;

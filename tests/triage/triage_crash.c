@@ -163,7 +163,8 @@ static void test_parse(void)
  * that size lets ASan builds of this test catch it). */
 static void test_garbage(void)
 {
-    const char *seeds[] = {ASAN_HBO, ASAN_SYM, ASAN_SEGV, UBSAN_OVF, LSAN, DOUBLE_FREE, STACK_OVF, UBSAN_DEADLY};
+    const char *seeds[] = {ASAN_HBO, ASAN_SYM,    ASAN_SEGV, UBSAN_OVF,
+                           LSAN,     DOUBLE_FREE, STACK_OVF, UBSAN_DEADLY};
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     static const char alphabet[] = "#0x()+: \n\tinERROR:AddressSanitizer()READ of size9";
     for (int round = 0; round < 3000; round++) {
@@ -242,6 +243,10 @@ static void test_runner(const char *bin, const char *work, int want_fsrv)
     expect(r, "Hx", "heap-buffer-overflow READ 1", "heap_read\nLLVMFuzzerTestOneInput");
     expect(r, "H\x03zzzzzzzz", "heap-buffer-overflow READ 1", "heap_read\nLLVMFuzzerTestOneInput");
     expect(r, "U", "heap-use-after-free READ 1", "use_after_free\nLLVMFuzzerTestOneInput");
+    /* An inlined function is a frame of its own (the symbolizer's inline
+     * info), innermost first. */
+    expect(r, "I\x01", "heap-buffer-overflow READ 1",
+           "inlined_read\nheap_inl\nLLVMFuzzerTestOneInput");
     expect(r, "N1", "SEGV on unknown address (null deref) WRITE",
            "null_write\nLLVMFuzzerTestOneInput");
     expect(r, "O", "UBSan signed-integer-overflow", "add_overflow\nLLVMFuzzerTestOneInput");

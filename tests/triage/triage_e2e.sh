@@ -150,9 +150,13 @@ before_b=$(js "$S" "d.buckets.find(b => b.state[1] === 'path_b').count")
   fail "incremental: path_b bucket count did not grow by one"
 [ "$(js "$S" 'd.last_run.ran')" = 2 ] || fail "incremental: ran $(js "$S" 'd.last_run.ran'), want 2"
 [ "$(js "$S" 'd.last_run.new_buckets')" = 0 ] || fail "incremental: new buckets"
+[ "$(js "$S" 'd.totals.no_longer_crash')" = 1 ] || fail "totals forget the input that no longer crashes"
+[ "$(js "$S" 'd.totals.triaged_inputs')" = "$(wc -l <"$R/.seen")" ] || fail "totals.triaged_inputs vs .seen"
 hb=$(js "$S" "d.buckets.find(b => b.type === '${TYPE[H]}').id")
 grep -q "new-heap" "$R/$hb/crash.json" || fail "incremental: the new input is not listed"
 grep -q "H-input-2.bin" "$R/$hb/crash.json" || fail "incremental: earlier inputs forgotten"
+[ "$(js "$R/$hb/crash.json" 'd.inputs.map(i => i.engine).sort().filter((e, k, a) => a.indexOf(e) === k).join(",")')" = \
+  "afl,libfuzzer,plain" ] || fail "inputs do not say whose naming they had"
 echo "PASS: a second triage adds to the buckets"
 
 # ---- forkserver build: same buckets ------------------------------------------------------------
@@ -190,6 +194,16 @@ expect_fail() { if "$@" >/dev/null 2>"$WORK/err"; then fail "$*: should fail"; f
 expect_fail "$GB" triage -o "$WORK/x" -- "$ASAN"
 expect_fail "$GB" triage -i "$SYNC" -o "$WORK/x" -- /nonexistent/bin
 expect_fail "$GB" triage -i "$SYNC" -o /proc/nope -- "$ASAN"
+# A report another triage is writing is refused, and left as it was.
+before=$(md5sum <"$S")
+flock "$R/.lock" "$GB" triage -i "$WORK/more" -o "$R" -- "$ASAN" >/dev/null 2>"$WORK/err" &&
+  fail "a locked report was written"
+grep -q "another glassbox triage is writing" "$WORK/err" || fail "lock error: $(cat "$WORK/err")"
+[ "$(md5sum <"$S")" = "$before" ] || fail "a locked report was changed"
+# A torn .seen line (a crash while writing it, by hand) is skipped.
+printf '{"sha1": "12' >>"$R/.seen"
+"$GB" triage -i "$WORK/more" -o "$R" -- "$ASAN" >/dev/null || fail "a torn .seen line stopped triage"
+[ "$(js "$S" 'd.last_run.duplicates')" = 3 ] || fail "after a torn .seen line: $(js "$S" 'd.last_run')"
 
 # ---- SARIF: Microsoft's validator, installed into the build dir -------------------------------------
 NPM=$BUILD/npm

@@ -3,6 +3,7 @@
  * libFuzzer-style harness: glassbox build's driver or libFuzzer calls it).
  * Each bug lives in its own noinline function so its crash state is known:
  *   H  heap-buffer-overflow READ 1 (heap_read)
+ *   I  heap-buffer-overflow READ 1 in inlined_read, inlined into heap_inl
  *   U  heap-use-after-free READ 1 (use_after_free)
  *   N  SEGV on a null pointer, WRITE (null_write)
  *   O  UBSan signed-integer-overflow (add_overflow)
@@ -27,6 +28,20 @@ __attribute__((noinline)) static void heap_read(const uint8_t *d, size_t n)
     char *p = malloc(8);
     memcpy(p, d, n < 8 ? n : 8);
     sink = p[8 + (n > 1 ? d[1] & 3 : 0)];
+    free(p);
+}
+
+/* Always inlined: only the symbolizer's inline info shows it as a frame. */
+__attribute__((always_inline)) static inline char inlined_read(const char *p, size_t i)
+{
+    return p[i];
+}
+
+__attribute__((noinline)) static void heap_inl(const uint8_t *d, size_t n)
+{
+    char *p = malloc(4);
+    keep = p;
+    sink = inlined_read(p, 4 + (n > 1 ? d[1] & 3 : 0));
     free(p);
 }
 
@@ -114,15 +129,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     if (n == 0)
         return 0;
     switch (d[0]) {
-    case 'H': heap_read(d, n); break;
-    case 'U': use_after_free(d, n); break;
-    case 'N': null_write(d, n); break;
-    case 'O': add_overflow(d, n); break;
-    case 'A': path_a(d, n); break;
-    case 'B': path_b(d, n); break;
-    case 'F': flaky(); break;
-    case 'T': hang(); break;
-    default: break;
+    case 'H':
+        heap_read(d, n);
+        break;
+    case 'I':
+        heap_inl(d, n);
+        break;
+    case 'U':
+        use_after_free(d, n);
+        break;
+    case 'N':
+        null_write(d, n);
+        break;
+    case 'O':
+        add_overflow(d, n);
+        break;
+    case 'A':
+        path_a(d, n);
+        break;
+    case 'B':
+        path_b(d, n);
+        break;
+    case 'F':
+        flaky();
+        break;
+    case 'T':
+        hang();
+        break;
+    default:
+        break;
     }
     return 0;
 }
