@@ -520,23 +520,25 @@ static int copy_input(const uint8_t *in, size_t len, uint8_t **out, size_t *out_
     return 0;
 }
 
-/*
- * MINIMISE: where tmin plugs in. It gets the bucket's reproducer and the
- * crash it must keep (b->type, b->state), and returns the smallest input
- * found that still crashes that way (the caller frees it). A flaky
- * reproducer is copied: shrinking against a crash that comes and goes
- * would chase noise. write_bucket() checks the result replays the
- * bucket's crash and falls back to the copy when it does not.
- * Until triage/tmin.c's gb_tmin is wired here, input.min is a copy.
- */
+/* The bucket's reproducer shrunk by tmin in crash mode (triage/tmin.c):
+ * the smallest input found that still crashes with the bucket's (type,
+ * state); the caller frees it. A flaky reproducer is copied: shrinking
+ * against a crash that comes and goes would chase noise. write_bucket()
+ * checks the result replays the bucket's crash and falls back to the copy
+ * when it does not. */
 static int minimise(gb_crash_runner_t *r, const gb_bucket_t *b, const uint8_t *in, size_t len,
                     uint8_t **out, size_t *out_len, gb_err_t *e)
 {
-    (void)r;
     if (b->repro_flaky)
         return copy_input(in, len, out, out_len, e);
-    /* gb_tmin with gb_tmin_crash_pred on r goes here (see above). */
-    return copy_input(in, len, out, out_len, e);
+    gb_tmin_crash_t *keep;
+    if (gb_tmin_crash_keep(r, b->type, b->state, &keep, e) != 0)
+        return -1;
+    gb_tmin_opts_t o = {.pred = gb_tmin_crash_pred, .ctx = keep};
+    gb_tmin_stats_t st;
+    int rc = gb_tmin(&o, in, len, out, out_len, &st, e);
+    gb_tmin_crash_free(keep);
+    return rc;
 }
 
 /* 1 when `in` crashes with the bucket's (type, state). */
