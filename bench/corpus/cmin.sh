@@ -26,6 +26,7 @@ Z=$build/zlib
 mkdir -p "$W"
 export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_QUIET=1
 export AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_SKIP_BIN_CHECK=1
+export AFL_ALLOW_TMP=1 # afl-cmin otherwise refuses a build dir under /tmp
 for t in afl-fuzz afl-cmin afl-showmap afl-clang-fast clang-14 python3; do
   command -v "$t" >/dev/null || { echo "cmin bench: $t is not installed" >&2; exit 1; }
 done

@@ -12,6 +12,9 @@ TAFL=$GB_CMIN_T.afl
 [ -x "$TCOV" ] || fail "no cov build $TCOV"
 [ -x "$TAFL" ] || fail "no afl-clang-fast build $TAFL (scripts/build installs afl++)"
 export AFL_QUIET=1 AFL_NO_AFFINITY=1 AFL_SKIP_CPUFREQ=1
+# afl-cmin refuses any path under /tmp (its awk temp files) unless told:
+# a build or a work dir there is ours and private (mktemp -d).
+export AFL_ALLOW_TMP=1
 
 # corpus DIR N SEED: N small inputs for cmin_target.c, pseudo-random from
 # SEED: a branch letter, then letters and digits (duplicates come with it).
