@@ -11,6 +11,8 @@
 #                    JOBS exported: build the static library only;
 #   lib_link_args D  print the -I flags and archives a harness needs from
 #                    the build tree D;
+# may set TRACE_CFLAGS (added to the trace kind's library build, where
+# glassbox-cc's instrumentation of huge force-inlined functions is slow),
 # lists its harnesses in HARNESSES ("name:file.c[:extra flags]"), and calls
 #   gb_debsrc_main OUT_DIR BUILD_BIN_DIR
 # OUT_DIR gets NAME.KIND per harness and per kind, a symlink KIND -> the
@@ -141,6 +143,7 @@ gb_kind_setup() {
   case $1 in
   trace | cov)
     GB_CC=$GB_BIN/glassbox-cc GB_CFLAGS="-O2 -g $checked" GB_ENV=(GLASSBOX_MODE="$1")
+    [ "$1" = trace ] && GB_CFLAGS+=" ${TRACE_CFLAGS:-}"
     GB_LINK=("$GB_BIN/glassbox-cc" "--mode=$1" -O2 -g) ;;
   afl | cmplog)
     GB_CC=afl-clang-fast GB_CFLAGS="-O2 -g $checked" GB_ENV=(AFL_QUIET=1)
