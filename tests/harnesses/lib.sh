@@ -35,7 +35,8 @@ trace_one() {
     fail "glassbox trace $h.trace ${s##*/}: $info"
   entries=$(sed -n 's/.* \([0-9]*\) path constraint entries.*/\1/p' <<<"$info")
   [ "${entries:-0}" -gt 0 ] || fail "$h.trace: the trace of ${s##*/} has no path constraint ($info)"
-  "$BIN/glassbox" show "$WORK/$h.gbt" | grep -q '^(assert' || fail "glassbox show: no assertion in $h's trace"
+  "$BIN/glassbox" show "$WORK/$h.gbt" >"$WORK/$h.smt2" || fail "glassbox show $h's trace failed"
+  grep -q '^(assert' "$WORK/$h.smt2" || fail "glassbox show: no assertion in $h's trace"
   echo "$h: ${s##*/} traced, $entries path constraint entries"
 }
 
