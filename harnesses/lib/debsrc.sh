@@ -221,19 +221,20 @@ gb_link() {
 }
 
 # gb_seeds: OUT_DIR/seeds/HARNESS/, remade every run (a few ms): by the
-# library's folder's mkseeds.c, linked against the plain build (the
-# library's own encoder), or by its mkseeds.sh (text formats).
+# library's folder's mkseeds.c, linked against the asan build (the
+# library's own encoder, checked by ASan on the way), or by its mkseeds.sh
+# (text formats).
 gb_seeds() {
   local log=$GB_OUT/logs/mkseeds.log
   rm -rf "$GB_OUT/seeds"
   mkdir -p "$GB_OUT/seeds"
   : >"$log"
   if [ -f "$GB_HERE/mkseeds.c" ]; then
-    [ -d "$GB_OUT/plain" ] || gb_die "mkseeds.c needs the plain kind in KINDS"
+    [ -d "$GB_OUT/asan" ] || gb_die "mkseeds.c needs the asan kind in KINDS"
     # shellcheck disable=SC2086 # the link arguments are a word list
-    gb_step "mkseeds (compile)" "$log" clang-14 -O1 -g "$GB_HERE/mkseeds.c" \
-      $(lib_link_args "$(cd "$GB_OUT/plain" && pwd -P)") -o "$GB_OUT/mkseeds"
-    gb_step "mkseeds" "$log" "$GB_OUT/mkseeds" "$GB_OUT/seeds"
+    gb_step "mkseeds (compile)" "$log" clang-14 -O1 -g -fsanitize=address,undefined \
+      "$GB_HERE/mkseeds.c" $(lib_link_args "$(cd "$GB_OUT/asan" && pwd -P)") -o "$GB_OUT/mkseeds"
+    gb_step "mkseeds" "$log" env ASAN_OPTIONS=detect_leaks=0 "$GB_OUT/mkseeds" "$GB_OUT/seeds"
   fi
   if [ -f "$GB_HERE/mkseeds.sh" ]; then
     gb_step "mkseeds.sh" "$log" bash "$GB_HERE/mkseeds.sh" "$GB_OUT/seeds"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Seeds for the lz4 frame harnesses, made with lz4's own LZ4F_compressFrame
- * (linked against the plain build by harnesses/lib/debsrc.sh): one frame
+ * (linked against the asan build by harnesses/lib/debsrc.sh): one frame
  * per header option (block size, linked or independent blocks, block and
  * content checksums, content size), an incompressible block, and a
  * skippable frame before a frame. Usage: mkseeds DIR (writes DIR/lz4_frame/

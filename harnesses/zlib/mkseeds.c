@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Seeds for the zlib harnesses, made with zlib's own deflate (linked against
- * the plain build by harnesses/lib/debsrc.sh): zlib streams for
+ * the asan build by harnesses/lib/debsrc.sh): zlib streams for
  * zlib_inflate and gzip members, with every optional header field, for
  * zlib_gzip. Usage: mkseeds DIR (writes DIR/zlib_inflate/, DIR/zlib_gzip/). */
 #include <stdio.h>
