@@ -10,7 +10,7 @@
 #   lib_build        run in a fresh copy of the source with CC, CFLAGS,
 #                    JOBS exported: build the static library only;
 #   lib_link_args D  print the -I flags and archives a harness needs from
-#                    the build tree D;
+#                    the build tree D (of kind GB_KIND);
 # may set TRACE_CFLAGS (added to the trace kind's library build, where
 # glassbox-cc's instrumentation of huge force-inlined functions is slow),
 # lists its harnesses in HARNESSES ("name:file.c[:extra flags]"), and calls
@@ -199,20 +199,25 @@ gb_build() {
   ) 9>"$GB_DIR/.lock"
 }
 
-# gb_link KIND: after gb_build KIND, every harness of HARNESSES linked against KIND's build,
-# relinked only when older than its source, the library or the compiler.
+# gb_link KIND: after gb_build KIND, every harness of HARNESSES linked
+# against KIND's build, relinked only when older than its source, the
+# library or the compiler, or linked another way.
 gb_link() {
-  local k=$1 h name file extra out log args
+  local k=$1 h name file extra out log args cmd
   gb_kind_setup "$k"
+  GB_KIND=$k
   args=$(lib_link_args "$GB_TREE")
   for h in "${HARNESSES[@]}"; do
     IFS=: read -r name file extra <<<"$h"
     out=$GB_OUT/$name.$k
     log=$GB_OUT/logs/$name.$k.log
+    cmd="${GB_ENV[*]} ${GB_LINK[*]} $extra $args ${GB_TAIL[*]}"
     if [ -f "$out" ] && [ "$out" -nt "$GB_HERE/$file" ] && [ "$out" -nt "$GB_OUT/$k/.gb-built" ] &&
+       [ "$cmd" = "$(cat "$log.cmd" 2>/dev/null)" ] &&
        { [ "$k" != trace ] && [ "$k" != cov ] || [ "$out" -nt "$GB_BIN/glassbox-cc" ]; }; then
       continue
     fi
+    echo "$cmd" >"$log.cmd"
     : >"$log"
     # shellcheck disable=SC2086 # extra and args are word lists
     gb_step "$name.$k" "$log" env "${GB_ENV[@]}" "${GB_LINK[@]}" $extra -I"$GB_HERE" \
@@ -231,6 +236,7 @@ gb_seeds() {
   : >"$log"
   if [ -f "$GB_HERE/mkseeds.c" ]; then
     [ -d "$GB_OUT/asan" ] || gb_die "mkseeds.c needs the asan kind in KINDS"
+    GB_KIND=asan
     # shellcheck disable=SC2086 # the link arguments are a word list
     gb_step "mkseeds (compile)" "$log" clang-14 -O1 -g -fsanitize=address,undefined \
       "$GB_HERE/mkseeds.c" $(lib_link_args "$(cd "$GB_OUT/asan" && pwd -P)") -o "$GB_OUT/mkseeds"
