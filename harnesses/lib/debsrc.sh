@@ -137,9 +137,9 @@ gb_pick() {
 
 # gb_kind_setup KIND: the compiler, flags and environment of a build kind,
 # in GB_CC, GB_CFLAGS, GB_ENV (array), GB_LINK (array, harness link command)
-# and GB_TAIL (objects after the harness). GB_CHECKED -includes a header
-# that undefines FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, which
-# afl-clang-fast defines and with which some libraries skip their checksums.
+# and GB_TAIL (objects after the harness). Every kind -includes
+# gb_checked.h, which undefines FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION:
+# afl-clang-fast defines it, and some libraries then skip their checksums.
 gb_kind_setup() {
   local checked="-include $GB_ROOT/harnesses/lib/gb_checked.h"
   GB_ENV=() GB_TAIL=()
