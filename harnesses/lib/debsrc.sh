@@ -118,17 +118,18 @@ gb_pick() {
       v=${full#[0-9]*:} # the epoch: not in file names
       GB_VER=$v GB_DIR=$GB_CACHE/$LIB-$v
       [ -f "$GB_DIR/src/.gb-unpacked" ] && return 0
-      # A version the archive did not serve is tried again after 6 hours.
+      # A version the archive did not serve (404) is tried again after 6 hours.
       [ -n "$(find "$GB_DIR/.unavailable" -mmin -360 2>/dev/null)" ] && continue
       mkdir -p "$GB_DIR"
       if (flock 9 && { [ -f "$GB_DIR/src/.gb-unpacked" ] || gb_fetch "$full" "$GB_DIR"; }) 9>"$GB_DIR/.lock"; then
         return 0
       fi
-      touch "$GB_DIR/.unavailable"
+      # Only a version the archive lacks; a network failure is retried.
+      grep -q ' 404 ' "$GB_DIR/logs/fetch.log" 2>/dev/null && touch "$GB_DIR/.unavailable"
       echo "$LIB fetch-build: $PKG $v could not be downloaded (see $GB_DIR/logs/fetch.log), trying an older one" >&2
     done
   fi
-  GB_DIR=$(ls -d "$GB_CACHE/$LIB"-*/src/.gb-unpacked 2>/dev/null | sort -V | tail -1)
+  GB_DIR=$(ls -d "$GB_CACHE/$LIB"-*/src/.gb-unpacked 2>/dev/null | sort -V | tail -1 || true)
   [ -n "$GB_DIR" ] || gb_skip "Debian archive unreachable or $PKG not downloadable (see $GB_CACHE/apt/update.log) and nothing cached"
   GB_DIR=${GB_DIR%/src/.gb-unpacked}
   GB_VER=${GB_DIR##*/$LIB-}
