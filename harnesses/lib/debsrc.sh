@@ -16,8 +16,8 @@
 # lists its harnesses in HARNESSES ("name:file.c[:extra flags]"), and calls
 #   gb_debsrc_main OUT_DIR BUILD_BIN_DIR
 # OUT_DIR gets NAME.KIND per harness and per kind, a symlink KIND -> the
-# cached build tree, seeds/NAME/ (gb_seeds) and VERSION. Exit 77 when the archive cannot be reached and nothing
-# is cached.
+# cached build tree, seeds/NAME/ (gb_seeds) and VERSION. Exit 77 when the
+# archive cannot be reached and nothing is cached.
 #
 # Cache: ${XDG_CACHE_HOME:-$HOME/.cache}/glassbox/
 #   apt/                  private sources list, indexes and downloads
