@@ -105,7 +105,7 @@ gb_fetch() {
   fi
   touch "$2/src.tmp/.gb-unpacked"
   mv "$2/src.tmp" "$2/src"
-  rm -rf "$dl"
+  rm -rf "$dl" "$2"/*.orig.tar.* # dpkg-source leaves a copy beside src/
 }
 
 # gb_pick: sets GB_VER and GB_DIR to a version whose source is unpacked in
@@ -178,8 +178,10 @@ gb_tool_id() {
 gb_build() {
   local k=$1 key d log
   gb_kind_setup "$k"
-  key=$( { echo "$k $GB_CC $GB_CFLAGS ${GB_ENV[*]}"; declare -f lib_build; cat "$GB_ROOT/harnesses/lib/gb_checked.h"; gb_tool_id "$k"; } |
-    sha256sum | cut -c1-12)
+  # The key leaves out where the clone is, so every clone (CI's fresh one
+  # too) shares the builds.
+  key=$( { echo "$k ${GB_CC##*/} ${GB_CFLAGS//"$GB_ROOT"/ROOT} ${GB_ENV[*]}"; declare -f lib_build
+           cat "$GB_ROOT/harnesses/lib/gb_checked.h"; gb_tool_id "$k"; } | sha256sum | cut -c1-12)
   d=$GB_DIR/$k-$key
   log=$GB_DIR/logs/$k-$key.log
   GB_TREE=$d
