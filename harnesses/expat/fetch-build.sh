@@ -12,22 +12,17 @@
 set -euo pipefail
 LIB=expat PKG=expat
 HARNESSES=(expat_parse:parse_fuzz.c)
+SRC_SUBDIR=expat # the library; the rest of the tree is test data
 
 lib_build() {
-  local s=.
-  [ -f expat/CMakeLists.txt ] && s=expat
-  cmake -S "$s" -B gb -DEXPAT_SHARED_LIBS=OFF -DEXPAT_BUILD_TOOLS=OFF -DEXPAT_BUILD_EXAMPLES=OFF \
+  cmake -S . -B gb -DEXPAT_SHARED_LIBS=OFF -DEXPAT_BUILD_TOOLS=OFF -DEXPAT_BUILD_EXAMPLES=OFF \
     -DEXPAT_BUILD_TESTS=OFF -DEXPAT_BUILD_DOCS=OFF -DEXPAT_BUILD_PKGCONFIG=OFF \
     -DEXPAT_ENABLE_INSTALL=OFF -DCMAKE_BUILD_TYPE=None
   sed -i -e 's/^#define XML_DTD$/#define XML_DTD 1/' -e 's/^#define XML_NS$/#define XML_NS 1/' gb/expat_config.h
   grep -q '^#define XML_DTD 1$' gb/expat_config.h
   cmake --build gb --target expat -j "$JOBS"
 }
-lib_link_args() {
-  local s=$1
-  [ -d "$1/expat/lib" ] && s=$1/expat
-  echo "-I$s/lib $(ls "$1"/gb/libexpat*.a | head -1)"
-}
+lib_link_args() { echo "-I$1/lib $(ls "$1"/gb/libexpat*.a | head -1)"; }
 
 . "$(dirname "$0")/../lib/debsrc.sh"
 gb_debsrc_main "$@"
