@@ -397,7 +397,6 @@ static int take_set(cmin_ctx_t *c, cmin_set_t *set, const char *phase, size_t *n
     return rc;
 }
 
-/* 1 when the input's coverage takes part. */
 /* Marks every element the set's inputs cover in `bits` (one byte per
  * element id) and returns how many distinct ones. */
 static size_t set_union(const cmin_ctx_t *c, const cmin_set_t *set, uint8_t *bits)

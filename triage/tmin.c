@@ -83,18 +83,18 @@ static int normalise_values(gb_tmin_ctx_t *c, int *changed, gb_err_t *e)
     return 0;
 }
 
-/* Normalises [at, at+n) as a whole; when that does not keep the property
- * its bytes are tried one by one. Halving instead would cost nearly two
- * runs a byte where nothing can change (packed headers, checksummed
- * chunks); this costs one more run per block at worst. Blocks already all
- * '0' cost nothing. */
-static int normalise_span(gb_tmin_ctx_t *c, size_t at, size_t n, int *changed, gb_err_t *e)
+/* Tries [at, at+n) set to '0' whole (*todo: how many of its bytes are not
+ * '0' yet). -1 on error; 1 when that is done: taken, or nothing to do (no
+ * byte to change, or no runs left); 0 when refused, for the caller to
+ * split. */
+static int zero_span(gb_tmin_ctx_t *c, size_t at, size_t n, size_t *todo, int *changed,
+                     gb_err_t *e)
 {
-    size_t todo = 0;
+    *todo = 0;
     for (size_t i = at; i < at + n; i++)
-        todo += c->buf[i] != GB_TMIN_NORM_BYTE;
-    if (todo == 0 || c->out_of_runs)
-        return 0;
+        *todo += c->buf[i] != GB_TMIN_NORM_BYTE;
+    if (*todo == 0 || c->out_of_runs)
+        return 1;
     memcpy(c->scratch, c->buf, c->len);
     memset(c->scratch + at, GB_TMIN_NORM_BYTE, n);
     int r = gb_tmin_try(c, c->scratch, c->len, e);
@@ -103,8 +103,22 @@ static int normalise_span(gb_tmin_ctx_t *c, size_t at, size_t n, int *changed, g
     if (r) {
         gb_tmin_take(c, c->scratch, c->len);
         *changed = 1;
-        return 0;
+        return 1;
     }
+    return 0;
+}
+
+/* Normalises [at, at+n) as a whole; when that does not keep the property
+ * its bytes are tried one by one. Halving instead would cost nearly two
+ * runs a byte where nothing can change (packed headers, checksummed
+ * chunks); this costs one more run per block at worst. Blocks already all
+ * '0' cost nothing. */
+static int normalise_span(gb_tmin_ctx_t *c, size_t at, size_t n, int *changed, gb_err_t *e)
+{
+    size_t todo;
+    int r = zero_span(c, at, n, &todo, changed, e);
+    if (r != 0)
+        return r < 0 ? -1 : 0;
     /* One byte left to change is exactly the candidate just refused. */
     if (n == 1 || todo == 1)
         return 0;
@@ -132,21 +146,10 @@ static int normalise_bytes(gb_tmin_ctx_t *c, int *changed, gb_err_t *e)
  * fenced in at about two runs per level. */
 static int coarse_span(gb_tmin_ctx_t *c, size_t at, size_t n, int *changed, gb_err_t *e)
 {
-    size_t todo = 0;
-    for (size_t i = at; i < at + n; i++)
-        todo += c->buf[i] != GB_TMIN_NORM_BYTE;
-    if (todo == 0 || c->out_of_runs)
-        return 0;
-    memcpy(c->scratch, c->buf, c->len);
-    memset(c->scratch + at, GB_TMIN_NORM_BYTE, n);
-    int r = gb_tmin_try(c, c->scratch, c->len, e);
-    if (r < 0)
-        return -1;
-    if (r) {
-        gb_tmin_take(c, c->scratch, c->len);
-        *changed = 1;
-        return 0;
-    }
+    size_t todo;
+    int r = zero_span(c, at, n, &todo, changed, e);
+    if (r != 0)
+        return r < 0 ? -1 : 0;
     if (n / 2 < GB_TMIN_COARSE_MIN || todo == 1)
         return 0;
     if (coarse_span(c, at, n / 2, changed, e) != 0)
