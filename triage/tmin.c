@@ -87,8 +87,7 @@ static int normalise_values(gb_tmin_ctx_t *c, int *changed, gb_err_t *e)
  * '0' yet). -1 on error; 1 when that is done: taken, or nothing to do (no
  * byte to change, or no runs left); 0 when refused, for the caller to
  * split. */
-static int zero_span(gb_tmin_ctx_t *c, size_t at, size_t n, size_t *todo, int *changed,
-                     gb_err_t *e)
+static int zero_span(gb_tmin_ctx_t *c, size_t at, size_t n, size_t *todo, int *changed, gb_err_t *e)
 {
     *todo = 0;
     for (size_t i = at; i < at + n; i++)
