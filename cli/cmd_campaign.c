@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "live.h"
 #include "corpus.h"
 #include "fuzz_bridge.h"
+#include "live.h"
 #include "status.h"
 
 #define MAX_JOBS 64
@@ -304,20 +304,23 @@ static void stop_all(camp_t *c, unsigned grace_s)
 /* AFL++'s own builds: given, or NAME.afl and NAME.cmplog beside a
  * NAME.cov (what 'glassbox build' makes). Without them afl-fuzz runs on the
  * cov build, as campaigns did before, and the status says so. */
+/* NAME.EXT beside COV_BIN = NAME.cov into buf, if it is executable. */
+static const char *beside_cov(const char *cbin, const char *ext, char *buf, size_t cap)
+{
+    size_t n = strlen(cbin), k = strlen(ext);
+    if (n <= 4 || strcmp(cbin + n - 4, ".cov") != 0 || n - 4 + k + 1 > cap)
+        return NULL;
+    memcpy(buf, cbin, n - 4);
+    memcpy(buf + n - 4, ext, k + 1);
+    return access(buf, X_OK) == 0 ? buf : NULL;
+}
+
 static int find_afl_builds(camp_t *c, gb_err_t *e)
 {
-    size_t n = strlen(c->cbin);
-    int beside = n > 4 && !strcmp(c->cbin + n - 4, ".cov") && n - 4 + 8 < PATH_MAX;
-    if (!c->aflbin && beside) {
-        snprintf(c->aflbuf, sizeof c->aflbuf, "%.*s.afl", (int)(n - 4), c->cbin);
-        if (access(c->aflbuf, X_OK) == 0)
-            c->aflbin = c->aflbuf;
-    }
-    if (!c->cmplogbin && beside) {
-        snprintf(c->cmplogbuf, sizeof c->cmplogbuf, "%.*s.cmplog", (int)(n - 4), c->cbin);
-        if (access(c->cmplogbuf, X_OK) == 0)
-            c->cmplogbin = c->cmplogbuf;
-    }
+    if (!c->aflbin)
+        c->aflbin = beside_cov(c->cbin, ".afl", c->aflbuf, sizeof c->aflbuf);
+    if (!c->cmplogbin)
+        c->cmplogbin = beside_cov(c->cbin, ".cmplog", c->cmplogbuf, sizeof c->cmplogbuf);
     if ((c->aflbin && gb_check_executable(c->aflbin, e) != 0) ||
         (c->cmplogbin && gb_check_executable(c->cmplogbin, e) != 0))
         return -1;
@@ -339,7 +342,8 @@ static int check_inputs(camp_t *c, gb_err_t *e)
     if (gb_check_executable(c->tbin, e) != 0 || gb_check_executable(c->cbin, e) != 0)
         return -1;
     if (gb_binary_has_marker(c->tbin, GB_MARKER_TRACE, e) != 1)
-        return gb_err_set(e, "%s is not a Glassbox trace build (glassbox-cc --mode=trace)", c->tbin);
+        return gb_err_set(e, "%s is not a Glassbox trace build (glassbox-cc --mode=trace)",
+                          c->tbin);
     if (gb_binary_has_marker(c->cbin, GB_MARKER_COV, e) != 1)
         return gb_err_set(e, "%s is not a Glassbox cov build (glassbox-cc --mode=cov)", c->cbin);
     if (c->lf && !c->lfbin)
