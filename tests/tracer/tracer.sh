@@ -130,6 +130,21 @@ for p in branch magic switch table calls; do
   diff -q "$W/tb" "$W/cb" >/dev/null || fail "$p: trace blocks and cov map differ: $(diff "$W/tb" "$W/cb" | head -5)"
 done
 
+# A call to a function of another file: instrumented there, the bytes it
+# copied keep their shadows (a branch over b0); built plain, what it wrote
+# is concrete (no branch, and never a stale b4).
+X=$(cd "$(dirname "$0")/progs" && pwd)
+"$BIN/glassbox-cc" --mode=trace -"$OPT" -g "$X/xtu_main.c" "$X/xtu_fill.c" -o "$W/t-xtu-$OPT.trace"
+clang-14 -"$OPT" -g -c "$X/xtu_fill.c" -o "$W/fill.o"
+"$BIN/glassbox-cc" --mode=trace -"$OPT" -g "$X/xtu_main.c" "$W/fill.o" -o "$W/t-xtuext-$OPT.trace"
+cp "$W/t-xtu-$OPT.trace" "$W/t-xtuext-$OPT.trace" "$P/"
+trace xtu 'abcdefghijkl'
+[ "$(count ';; pc .* branch')" -eq 1 ] && grep -q 'b0' "$W/t.smt2" && ! grep -q 'b4' "$W/t.smt2" ||
+  fail "xtu: the bytes an instrumented function of another file copied lost their shadows: $(cat "$W/t.smt2")"
+trace xtuext 'abcdefghijkl'
+[ "$(count ';; pc .* branch')" -eq 0 ] ||
+  fail "xtu: bytes written by uninstrumented code kept shadows: $(cat "$W/t.smt2")"
+
 # Instrumented programs behave like plain ones (output and exit status).
 for p in branch magic switch table loop calls crash ctx mem; do
   for input in '' 'A' 'X' 'MAGIC\x34\x12' 'q' 'z' '\x1f' 'CR' 'xx\xef\xbe\xad\xde' 'hello world'; do

@@ -921,14 +921,64 @@ static void restore_contexts(ictx_t *x)
     x->nlandings = 0;
 }
 
-/* A call to a function defined outside the instrumented code (and not
- * modelled) returns a concrete value, and the memory it was given may have
- * been written with bytes whose shadows would be stale: after the call,
- * each pointer argument not marked readonly has the shadows of the bytes it
- * points to cleared, as many as its pointee type's size, or, for a byte
- * pointer (void *, char *), the value of an integer argument right after it
- * (the `buf, len` convention). A byte pointer without a length is left
- * alone: reading the memory to guess a length could fault. */
+/* 1 if some argument of the call is a function pointer: an external
+ * function given a callback (qsort) may write memory while instrumented
+ * code runs inside it, so the callee tag below cannot tell it apart. */
+static int passes_function(LLVMValueRef inst)
+{
+    unsigned n = LLVMGetNumArgOperands(inst);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(inst, i));
+        if (LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
+            LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMFunctionTypeKind)
+            return 1;
+    }
+    return 0;
+}
+
+/* The number of bytes to clear behind pointer argument i, or NULL: its
+ * pointee type's size, or for a byte pointer the integer argument right
+ * after it (the `buf, len` convention). Builds at the builder's place. */
+static LLVMValueRef clear_size(ictx_t *x, LLVMValueRef inst, LLVMValueRef callee, unsigned i)
+{
+    unsigned ro = LLVMGetEnumAttributeKindForName("readonly", 8);
+    unsigned rn = LLVMGetEnumAttributeKindForName("readnone", 8);
+    unsigned n = LLVMGetNumArgOperands(inst);
+    LLVMValueRef a = LLVMGetOperand(inst, i);
+    LLVMTypeRef t = LLVMTypeOf(a);
+    if (LLVMGetTypeKind(t) != LLVMPointerTypeKind || LLVMIsAConstant(a))
+        return NULL;
+    if (LLVMGetEnumAttributeAtIndex(callee, i + 1, ro) ||
+        LLVMGetEnumAttributeAtIndex(callee, i + 1, rn) ||
+        LLVMGetCallSiteEnumAttribute(inst, i + 1, ro) ||
+        LLVMGetCallSiteEnumAttribute(inst, i + 1, rn))
+        return NULL;
+    LLVMTypeRef el = LLVMGetElementType(t);
+    int byteptr = LLVMGetTypeKind(el) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(el) == 8;
+    if (!byteptr && LLVMTypeIsSized(el) && LLVMGetTypeKind(el) != LLVMFunctionTypeKind)
+        return cu64(x, LLVMABISizeOfType(x->td, el));
+    if (byteptr && i + 1 < n &&
+        LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, i + 1))) == LLVMIntegerTypeKind &&
+        LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(inst, i + 1))) <= 64)
+        return as_u64(x, LLVMGetOperand(inst, i + 1));
+    return NULL;
+}
+
+/* A call to a function declared here and not modelled may run code that is
+ * not instrumented: it returns a concrete value, and the memory it was
+ * given may have been written with bytes whose shadows would be stale.
+ * After the call, each pointer argument not marked readonly has the
+ * shadows of the bytes it points to cleared (clear_size). A byte pointer
+ * without a length is left alone: reading the memory to guess a length
+ * could fault.
+ *
+ * A declaration is often an instrumented function of another file of the
+ * same program (a library's png_read_data, called from pngrutil.c to fill
+ * a chunk header): clearing after it would erase every input byte it
+ * copied. An instrumented callee's prologue consumes __gb_callee (sets it
+ * to NULL), so the clear happens only while __gb_callee still names the
+ * callee after the call, unless a callback was passed (see
+ * passes_function). */
 static void clear_external_args(ictx_t *x, LLVMValueRef inst, LLVMValueRef callee)
 {
     if (!LLVMIsAFunction(callee) || !LLVMIsDeclaration(callee) || LLVMIsAInvokeInst(inst))
@@ -937,33 +987,22 @@ static void clear_external_args(ictx_t *x, LLVMValueRef inst, LLVMValueRef calle
     const char *name = LLVMGetValueName2(callee, &len);
     if (strncmp(name, "__gb_", 5) == 0 || strncmp(name, "llvm.", 5) == 0)
         return;
-    unsigned ro = LLVMGetEnumAttributeKindForName("readonly", 8);
-    unsigned rn = LLVMGetEnumAttributeKindForName("readnone", 8);
+    /* Built in order at one place right after the call (after() again
+     * would put later code before earlier code): the tag first. */
+    after(x, inst);
+    LLVMValueRef still = passes_function(inst)
+                             ? LLVMConstInt(LLVMInt1TypeInContext(x->c), 1, 0)
+                             : LLVMBuildICmp(x->b, LLVMIntEQ,
+                                             LLVMBuildLoad2(x->b, x->i8p, x->callee, ""),
+                                             as_i8p(x, callee), "");
     unsigned n = LLVMGetNumArgOperands(inst);
     for (unsigned i = 0; i < n; i++) {
-        LLVMValueRef a = LLVMGetOperand(inst, i);
-        LLVMTypeRef t = LLVMTypeOf(a);
-        if (LLVMGetTypeKind(t) != LLVMPointerTypeKind || LLVMIsAConstant(a))
-            continue;
-        if (LLVMGetEnumAttributeAtIndex(callee, i + 1, ro) ||
-            LLVMGetEnumAttributeAtIndex(callee, i + 1, rn) ||
-            LLVMGetCallSiteEnumAttribute(inst, i + 1, ro) ||
-            LLVMGetCallSiteEnumAttribute(inst, i + 1, rn))
-            continue;
-        LLVMTypeRef el = LLVMGetElementType(t);
-        LLVMValueRef size = NULL;
-        int byteptr = LLVMGetTypeKind(el) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(el) == 8;
-        if (!byteptr && LLVMTypeIsSized(el) && LLVMGetTypeKind(el) != LLVMFunctionTypeKind)
-            size = cu64(x, LLVMABISizeOfType(x->td, el));
-        after(x, inst);
-        if (byteptr && i + 1 < n &&
-            LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, i + 1))) == LLVMIntegerTypeKind &&
-            LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(inst, i + 1))) <= 64)
-            size = as_u64(x, LLVMGetOperand(inst, i + 1));
+        LLVMValueRef size = clear_size(x, inst, callee, i);
         if (!size)
             continue;
         LLVMTypeRef ty[] = {x->i8p, x->i64};
-        LLVMValueRef args[] = {as_i8p(x, a), size};
+        LLVMValueRef args[] = {as_i8p(x, LLVMGetOperand(inst, i)),
+                               LLVMBuildSelect(x->b, still, size, cu64(x, 0), "")};
         call_rt(x, "__gb_clear", x->vd, ty, args, 2);
     }
 }
