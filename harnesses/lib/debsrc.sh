@@ -187,7 +187,8 @@ gb_build() {
   log=$GB_DIR/logs/$k-$key.log
   GB_TREE=$d
   ln -sfn "$d" "$GB_OUT/$k"
-  [ -f "$d/.gb-built" ] && return 0
+  # .gb-used's age says when a clone last wanted this build (pruning).
+  [ -f "$d/.gb-built" ] && { touch "$d/.gb-used" 2>/dev/null || true; return 0; }
   (
     flock 9
     [ -f "$d/.gb-built" ] && exit 0
@@ -197,9 +198,13 @@ gb_build() {
     (cd "$d" && export CC=$GB_CC CFLAGS=$GB_CFLAGS JOBS=${GB_HARNESS_JOBS:-2} LOG=$log &&
       for e in "${GB_ENV[@]}"; do export "${e?}"; done && lib_build) >>"$log" 2>&1 ||
       { rm -rf "$d"; gb_die "$k build of $PKG $GB_VER failed, see $log"; }
-    touch "$d/.gb-built"
-    # Builds with an older key (a changed recipe or tracer) go.
-    find "$GB_DIR" -maxdepth 1 -name "$k-*" ! -name "$k-$key" -exec rm -rf {} +
+    touch "$d/.gb-built" "$d/.gb-used"
+    # Builds with another key (a changed recipe or tracer) go once no clone
+    # has used them for 3 days: clones at different commits (a branch, CI's
+    # fresh clone) share the cache and must not delete each other's builds.
+    find "$GB_DIR" -maxdepth 1 -name "$k-*" ! -name "$k-$key" -type d \
+      ! -newermt "3 days ago" -exec sh -c '[ ! -e "$1/.gb-used" ] || [ -z "$(find "$1/.gb-used" -mmin -4320)" ]' _ {} \; \
+      -exec rm -rf {} +
   ) 9>"$GB_DIR/.lock"
 }
 
