@@ -295,6 +295,8 @@ static void nl_entry(mk_buf_t *m, const char *name, unsigned namelen, const char
     put_le(m, strlen(body), 4);
     put(m, field, 32);
     put_str(m, body);
+    put8(m, 'N');
+    put8(m, namelen);
 }
 
 static void gen_name_length(void)
@@ -441,52 +443,51 @@ static void gen_strtol_size(void)
     mk_crash("strtol_size", &m);
 }
 
-/* ---- sscanf_hex: cpio newc ---- */
-static void cp_entry(mk_buf_t *m, const char *name, const char *body, uint32_t filesize)
-{
-    char hdr[111];
-    size_t namesize = strlen(name) + 1;
-    snprintf(hdr, sizeof hdr, "070701%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08zx%08x", 1u,
-             0100644u, 0u, 0u, 1u, 0x5f000000u, filesize, 8u, 1u, 0u, 0u, namesize, 0u);
-    put(m, hdr, 110);
-    put(m, name, namesize);
-    put_fill(m, 0, (4 - (110 + namesize) % 4) % 4);
-    put_str(m, body);
-    put_fill(m, 0, (4 - strlen(body) % 4) % 4);
-}
-
+/* ---- sscanf_hex: a flash programmer's script ---- */
 static void gen_sscanf_hex(void)
 {
+    static const char *data32 = "00500020c1010008c5010008c7010008c9010008cb010008cd010008cf010008";
     mk_buf_t m = {0};
-    cp_entry(&m, "hello.txt", "hello\n", 6);
-    cp_entry(&m, "TRAILER!!!", "", 0);
-    mk_seed("sscanf_hex", "one_file", &m);
+    put_str(&m, "GBFLASH 1\nerase 08000000\nwrite 08000000 ");
+    put_str(&m, data32);
+    put_str(&m, "\nwrite 08000020 ");
+    put_str(&m, data32);
+    put_str(&m, "\n");
+    mk_seed("sscanf_hex", "two_writes", &m);
     m.n = 0;
-    cp_entry(&m, "hello.txt", "hello\n", 0xffffff90u);
-    cp_entry(&m, "TRAILER!!!", "", 0);
+    put_str(&m, "GBFLASH 1\nerase 08000000\nwrite 1fffc008 ");
+    put_str(&m, data32);
+    put_str(&m, "\n");
     mk_crash("sscanf_hex", &m);
 }
 
-/* ---- be64_swap: uberblocks in either byte order ---- */
-static void ub_block(mk_buf_t *m, int big, uint64_t txg)
+/* ---- be64_key: KLV records with big-endian 64-bit keys ---- */
+#define KEY_ESSENCE 0x060e2b3401020101ull
+#define KEY_PARTITION 0x060e2b3402050101ull
+#define KEY_INDEX 0x9f4a17c3d85e62b0ull
+
+static void kl_rec(mk_buf_t *m, uint64_t key, const void *v, size_t n)
 {
-    void (*put64)(mk_buf_t *, uint64_t, int) = big ? put_be : put_le;
-    put64(m, 0x00bab10cu, 8);
-    put64(m, 5000, 8);
-    put64(m, txg, 8);
-    put64(m, 0x1234abcd5678ef00ull, 8);
+    put_be(m, key, 8);
+    put_be(m, n, 2);
+    put(m, v, n);
 }
 
-static void gen_be64_swap(void)
+static void gen_be64_key(void)
 {
     mk_buf_t m = {0};
-    ub_block(&m, 0, 41);
-    ub_block(&m, 0, 42);
-    mk_seed("be64_swap", "two_le", &m);
+    put_str(&m, "GBKL");
+    kl_rec(&m, KEY_PARTITION, "\x01\x03\x00\x00", 4);
+    kl_rec(&m, KEY_ESSENCE, "essence bytes, frame 1", 22);
+    mk_seed("be64_key", "partition_essence", &m);
     m.n = 0;
-    ub_block(&m, 0, 41);
-    ub_block(&m, 1, 42);
-    mk_crash("be64_swap", &m);
+    put_str(&m, "GBKL");
+    kl_rec(&m, KEY_PARTITION, "\x01\x03\x00\x00", 4);
+    kl_rec(&m, KEY_INDEX,
+           "\x30"
+           "0123456789",
+           11); /* 48 slots claimed */
+    mk_crash("be64_key", &m);
 }
 
 /* ---- repeat_record: HDRS, CONT..., BODY, END ---- */
@@ -514,26 +515,27 @@ static void gen_repeat_record(void)
     mk_crash("repeat_record", &m);
 }
 
-/* ---- count_match: "GBCT", count, records to the end ---- */
+/* ---- count_match: "GBCT", counts and directory size, then the records ---- */
+static void cm_file(mk_buf_t *m, unsigned count, unsigned plen)
+{
+    put_str(m, "GBCT");
+    put_le(m, count, 2);
+    put_le(m, count, 2);
+    put_le(m, count * (2 + plen), 2);
+    for (unsigned i = 0; i < count; i++) {
+        put8(m, plen);
+        put8(m, i + 1);
+        put(m, "record", plen);
+    }
+}
+
 static void gen_count_match(void)
 {
     mk_buf_t m = {0};
-    put_str(&m, "GBCT");
-    put_le(&m, 4, 2);
-    for (unsigned i = 0; i < 4; i++) {
-        put8(&m, 6);
-        put8(&m, i + 1);
-        put_str(&m, "record");
-    }
+    cm_file(&m, 4, 6);
     mk_seed("count_match", "four", &m);
     m.n = 0;
-    put_str(&m, "GBCT");
-    put_le(&m, 9, 2);
-    for (unsigned i = 0; i < 9; i++) {
-        put8(&m, 1);
-        put8(&m, i + 1);
-        put8(&m, 'r');
-    }
+    cm_file(&m, 9, 1);
     mk_crash("count_match", &m);
 }
 
@@ -594,7 +596,7 @@ int main(int argc, char **argv)
     gen_tag_switch();
     gen_strtol_size();
     gen_sscanf_hex();
-    gen_be64_swap();
+    gen_be64_key();
     gen_repeat_record();
     gen_count_match();
     gen_insert_chunk();
