@@ -41,6 +41,9 @@ typedef struct camp {
     int ntargs;
     unsigned long long afl, lf, workers, secs, tmo;
     int resume;
+    gb_seed_t *seeds;     /* what -i holds that can be a seed, until the jobs start */
+    size_t nseeds, nskipped;
+    char seedbuf[PATH_MAX]; /* SYNC/.seeds, when some file of -i was skipped */
     job_t jobs[MAX_JOBS];
     int njobs;
 } camp_t;
@@ -330,15 +333,37 @@ static int find_afl_builds(camp_t *c, gb_err_t *e)
     return 0;
 }
 
+/* Warns about a file of -i that is no seed, and counts it. */
+static void seed_skipped(void *camp, const char *path, const char *why)
+{
+    gb_cli_seed_skipped("campaign", path, why);
+    ((camp_t *)camp)->nskipped++;
+}
+
+/* afl-fuzz stops at a dangling symlink in its -i directory and takes the
+ * head of a too large file: when a file was skipped, every job gets
+ * SYNC/.seeds instead, holding just the seeds the workers would load.
+ * (Two seeds whose names differ only in '/' and '_' keep one copy.) */
+static int clean_seeds(camp_t *c, gb_err_t *e)
+{
+    snprintf(c->seedbuf, sizeof c->seedbuf, "%s/.seeds", c->out);
+    if (gb_mkdirs(c->seedbuf, e) != 0)
+        return -1;
+    for (size_t i = 0; i < c->nseeds; i++) {
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", c->seedbuf, c->seeds[i].name);
+        if (gb_write_atomic(path, c->seedbuf, c->seeds[i].data, c->seeds[i].len, e) != 0)
+            return -1;
+    }
+    c->in = c->seedbuf;
+    return 0;
+}
+
 static int check_inputs(camp_t *c, gb_err_t *e)
 {
-    if (!c->resume || c->in) {
-        gb_seed_t *seeds;
-        size_t n;
-        if (gb_seeds_load(c->in, &seeds, &n, e) != 0)
-            return -1;
-        gb_seeds_free(seeds, n);
-    }
+    if ((!c->resume || c->in) &&
+        gb_seeds_load(c->in, seed_skipped, c, &c->seeds, &c->nseeds, e) != 0)
+        return -1;
     if (gb_check_executable(c->tbin, e) != 0 || gb_check_executable(c->cbin, e) != 0)
         return -1;
     if (gb_binary_has_marker(c->tbin, GB_MARKER_TRACE, e) != 1)
@@ -362,6 +387,8 @@ static int check_inputs(camp_t *c, gb_err_t *e)
         return gb_err_set(e, "at most %d jobs", MAX_JOBS);
     char logs[PATH_MAX];
     snprintf(logs, sizeof logs, "%s/.logs", c->out);
+    if (c->nskipped && clean_seeds(c, e) != 0)
+        return -1;
     return gb_mkdirs(logs, e);
 }
 
@@ -418,7 +445,9 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     camp_t c = {0};
     const gb_opt_t opts[] = {
         GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &c.in,
-                      "seed directory (required unless --resume)"),
+                      "seed directory (required unless --resume); seeds of at "
+                      "most " GB_OPT_MAX_INPUT
+                      ", in subfolders too; others are skipped with a warning"),
         GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &c.out, "sync directory (required)"),
         GB_OPTION_UINT(0, "afl", "N", NULL, 1, &c.afl, "afl-fuzz instances: one -M, then -S"),
         GB_OPTION_UINT(0, "libfuzzer", "N", NULL, 0, &c.lf, "libFuzzer jobs on LF_BIN"),
@@ -477,7 +506,9 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     c.cbin = a.rest[1];
     c.lfbin = nbins > 2 ? a.rest[2] : NULL;
     gb_err_t e;
-    if (check_inputs(&c, &e) != 0)
+    int checked = check_inputs(&c, &e);
+    gb_seeds_free(c.seeds, c.nseeds);
+    if (checked != 0)
         return gb_cli_fail("campaign", e.msg);
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);

@@ -58,7 +58,9 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     /* (clang-format breaks strings around GB_OPT_XSTR as if it were a call.) */
     /* clang-format off */
     const gb_opt_t opts[] = {
-        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &in, "seed directory (required)"),
+        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &in,
+                      "seed directory (required): its files and its subfolders', "
+                      "each at most " GB_OPT_MAX_INPUT "; others are skipped with a warning"),
         GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &out, "output / sync directory (required)"),
         GB_OPTION_STR('n', "name", "NAME", "GLASSBOX_NAME", "glassbox", &name,
                       "instance name: writes OUT/NAME/"),
@@ -127,7 +129,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     gb_err_t e;
     gb_seed_t *seeds = NULL;
     size_t nseeds = 0;
-    if (in && gb_seeds_load(in, &seeds, &nseeds, &e) != 0)
+    if (in && gb_seeds_load(in, gb_cli_seed_skipped, "fuzz", &seeds, &nseeds, &e) != 0)
         return gb_cli_fail("fuzz", e.msg);
     gb_search_opts_t so = {
         .trace_bin = a.rest[0], .cov_bin = a.rest[1], .out = out, .name = name,
