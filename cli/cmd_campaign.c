@@ -39,8 +39,8 @@ typedef struct camp {
     char aflbuf[PATH_MAX], cmplogbuf[PATH_MAX];
     char **targs; /* the target's arguments (@@ = the input file); none: just @@ */
     int ntargs;
-    unsigned long long afl, lf, workers, secs, tmo;
-    int resume;
+    unsigned long long afl, lf, workers, secs, tmo, mem;
+    int resume, tmo_plus; /* tmo_plus: -t N+, passed on to afl-fuzz */
     gb_seed_t *seeds;     /* what -i holds that can be a seed, until the jobs start */
     size_t nseeds, nskipped;
     char seedbuf[PATH_MAX]; /* SYNC/.seeds, when some file of -i was skipped */
@@ -104,9 +104,10 @@ static int start_afl(camp_t *c)
     setenv_default("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1");
     if (c->resume)
         setenv_default("AFL_AUTORESUME", "1");
-    char secs[32], tmo[32], lfdir[PATH_MAX];
+    char secs[32], tmo[32], mem[32], lfdir[PATH_MAX];
     snprintf(secs, sizeof secs, "%llu", c->secs);
-    snprintf(tmo, sizeof tmo, "%llu", c->tmo);
+    snprintf(tmo, sizeof tmo, "%llu%s", c->tmo, c->tmo_plus ? "+" : "");
+    snprintf(mem, sizeof mem, c->mem ? "%llu" : "none", c->mem);
     snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
     /* The instance that runs cmplog: the only one, else the first
      * secondary (the main keeps the faster plain build). */
@@ -129,6 +130,8 @@ static int start_afl(camp_t *c)
         argv[n++] = (char *)c->out;
         argv[n++] = "-t";
         argv[n++] = tmo;
+        argv[n++] = "-m";
+        argv[n++] = mem;
         if (c->secs) {
             argv[n++] = "-V";
             argv[n++] = secs;
@@ -207,7 +210,7 @@ static int worker_exists(const camp_t *c, const char *name)
 
 static int start_workers(camp_t *c)
 {
-    char self[PATH_MAX], secs[32], tmo[32], lfdir[PATH_MAX], every[32], triage[PATH_MAX];
+    char self[PATH_MAX], secs[32], tmo[32], mem[32], lfdir[PATH_MAX], every[32], triage[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return -1;
@@ -215,6 +218,7 @@ static int start_workers(camp_t *c)
     snprintf(every, sizeof every, "%u", GB_LOG_STATUS_EVERY_MS);
     snprintf(secs, sizeof secs, "%llu", c->secs);
     snprintf(tmo, sizeof tmo, "%llu", c->tmo);
+    snprintf(mem, sizeof mem, "%llu", c->mem);
     snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
     snprintf(triage, sizeof triage, "%s/triage", c->out);
     for (unsigned long long k = 0; k < c->workers; k++) {
@@ -223,7 +227,7 @@ static int start_workers(camp_t *c)
             snprintf(name, sizeof name, "glassbox");
         else
             snprintf(name, sizeof name, "glassbox%llu", k + 1);
-        char *argv[24 + MAX_TARGET_ARGS];
+        char *argv[26 + MAX_TARGET_ARGS];
         int i = 0;
         argv[i++] = self;
         argv[i++] = "fuzz";
@@ -240,6 +244,8 @@ static int start_workers(camp_t *c)
         argv[i++] = name;
         argv[i++] = "-t";
         argv[i++] = tmo;
+        argv[i++] = "-m";
+        argv[i++] = mem;
         if (c->secs) {
             argv[i++] = "-V";
             argv[i++] = secs;
@@ -445,7 +451,7 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     camp_t c = {0};
     const gb_opt_t opts[] = {
         GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &c.in,
-                      "seed directory (required unless --resume); seeds of at "
+                      "seed directory (required unless --resume; - = --resume); seeds of at "
                       "most " GB_OPT_MAX_INPUT
                       ", in subfolders too; others are skipped with a warning"),
         GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &c.out, "sync directory (required)"),
@@ -454,8 +460,15 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
         GB_OPTION_UINT(0, "workers", "N", NULL, 1, &c.workers, "Glassbox workers"),
         GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &c.secs,
                        "stop everything after this long, 0 = never"),
-        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &c.tmo,
-                       "time limit per run, for afl-fuzz and the workers"),
+        GB_OPTION_UINT_EX('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &c.tmo, GB_OPT_PLUS,
+                          &c.tmo_plus,
+                          "time limit per run, for afl-fuzz and the workers; MS+ goes to "
+                          "afl-fuzz as it is (see afl-fuzz -h), the workers read it as MS and "
+                          "always skip seeds that time out"),
+        GB_OPTION_UINT_EX('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &c.mem, GB_OPT_NONE_IS_0,
+                          NULL,
+                          "address-space limit per run, for afl-fuzz and the workers, "
+                          "0 or none = none"),
         GB_OPTION_STR(0, "afl-bin", "BIN", NULL, NULL, &c.aflbin,
                       "afl-fuzz's target, an afl-clang-fast build; without it NAME.afl beside "
                       "COV_BIN=NAME.cov, else COV_BIN"),
@@ -486,6 +499,8 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)
         return gb_opts_exit(parsed);
+    if (c.in && strcmp(c.in, "-") == 0) /* AFL++'s -i - */
+        c.in = NULL, c.resume = 1;
     int nbins = a.nrest; /* binaries before a second "--", target arguments after it */
     for (int k = 0; k < a.nrest; k++)
         if (strcmp(a.rest[k], "--") == 0) {
