@@ -227,7 +227,7 @@ typedef struct parse_out {
 /* One thing getopt_long returned: 0 to go on, 1 after --help, -1 when bad. */
 static int take(const gb_cmd_t *cmd, int c, const char *arg, parse_out_t *po)
 {
-    if (c == 'h') {
+    if (c == 'h' && (arg[1] != '-' || is_whole_name(arg, "help"))) {
         gb_opts_help(cmd);
         return 1;
     }
@@ -244,7 +244,7 @@ static int take(const gb_cmd_t *cmd, int c, const char *arg, parse_out_t *po)
         return -1;
     }
     const gb_opt_t *o = c >= LONG_BASE ? &cmd->opts[c - LONG_BASE] : find_short(cmd, c);
-    if (!o || (c >= LONG_BASE && !is_whole_name(arg, o->lng))) {
+    if (!o || c == 'h' || (c >= LONG_BASE && !is_whole_name(arg, o->lng))) {
         optopt = 0; /* reported as unknown, as an abbreviation was before getopt */
         bad_option(cmd, '?', arg);
         return -1;
