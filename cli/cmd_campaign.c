@@ -39,8 +39,11 @@ typedef struct camp {
     char aflbuf[PATH_MAX], cmplogbuf[PATH_MAX];
     char **targs; /* the target's arguments (@@ = the input file); none: just @@ */
     int ntargs;
-    unsigned long long afl, lf, workers, secs, tmo;
-    int resume;
+    unsigned long long afl, lf, workers, secs, tmo, mem;
+    int resume, tmo_plus; /* tmo_plus: -t N+, passed on to afl-fuzz */
+    gb_seed_t *seeds;     /* what -i holds that can be a seed, until the jobs start */
+    size_t nseeds, nskipped;
+    char seedbuf[PATH_MAX]; /* SYNC/.seeds, when some file of -i was skipped */
     job_t jobs[MAX_JOBS];
     int njobs;
 } camp_t;
@@ -101,9 +104,10 @@ static int start_afl(camp_t *c)
     setenv_default("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1");
     if (c->resume)
         setenv_default("AFL_AUTORESUME", "1");
-    char secs[32], tmo[32], lfdir[PATH_MAX];
+    char secs[32], tmo[32], mem[32], lfdir[PATH_MAX];
     snprintf(secs, sizeof secs, "%llu", c->secs);
-    snprintf(tmo, sizeof tmo, "%llu", c->tmo);
+    snprintf(tmo, sizeof tmo, "%llu%s", c->tmo, c->tmo_plus ? "+" : "");
+    snprintf(mem, sizeof mem, c->mem ? "%llu" : "none", c->mem);
     snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
     /* The instance that runs cmplog: the only one, else the first
      * secondary (the main keeps the faster plain build). */
@@ -126,6 +130,8 @@ static int start_afl(camp_t *c)
         argv[n++] = (char *)c->out;
         argv[n++] = "-t";
         argv[n++] = tmo;
+        argv[n++] = "-m";
+        argv[n++] = mem;
         if (c->secs) {
             argv[n++] = "-V";
             argv[n++] = secs;
@@ -204,7 +210,7 @@ static int worker_exists(const camp_t *c, const char *name)
 
 static int start_workers(camp_t *c)
 {
-    char self[PATH_MAX], secs[32], tmo[32], lfdir[PATH_MAX], every[32], triage[PATH_MAX];
+    char self[PATH_MAX], secs[32], tmo[32], mem[32], lfdir[PATH_MAX], every[32], triage[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return -1;
@@ -212,6 +218,7 @@ static int start_workers(camp_t *c)
     snprintf(every, sizeof every, "%u", GB_LOG_STATUS_EVERY_MS);
     snprintf(secs, sizeof secs, "%llu", c->secs);
     snprintf(tmo, sizeof tmo, "%llu", c->tmo);
+    snprintf(mem, sizeof mem, "%llu", c->mem);
     snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
     snprintf(triage, sizeof triage, "%s/triage", c->out);
     for (unsigned long long k = 0; k < c->workers; k++) {
@@ -220,7 +227,7 @@ static int start_workers(camp_t *c)
             snprintf(name, sizeof name, "glassbox");
         else
             snprintf(name, sizeof name, "glassbox%llu", k + 1);
-        char *argv[24 + MAX_TARGET_ARGS];
+        char *argv[26 + MAX_TARGET_ARGS];
         int i = 0;
         argv[i++] = self;
         argv[i++] = "fuzz";
@@ -237,6 +244,8 @@ static int start_workers(camp_t *c)
         argv[i++] = name;
         argv[i++] = "-t";
         argv[i++] = tmo;
+        argv[i++] = "-m";
+        argv[i++] = mem;
         if (c->secs) {
             argv[i++] = "-V";
             argv[i++] = secs;
@@ -330,15 +339,37 @@ static int find_afl_builds(camp_t *c, gb_err_t *e)
     return 0;
 }
 
+/* Warns about a file of -i that is no seed, and counts it. */
+static void seed_skipped(void *camp, const char *path, const char *why)
+{
+    gb_cli_seed_skipped("campaign", path, why);
+    ((camp_t *)camp)->nskipped++;
+}
+
+/* afl-fuzz stops at a dangling symlink in its -i directory and takes the
+ * head of a too large file: when a file was skipped, every job gets
+ * SYNC/.seeds instead, holding just the seeds the workers would load.
+ * (Two seeds whose names differ only in '/' and '_' keep one copy.) */
+static int clean_seeds(camp_t *c, gb_err_t *e)
+{
+    snprintf(c->seedbuf, sizeof c->seedbuf, "%s/.seeds", c->out);
+    if (gb_mkdirs(c->seedbuf, e) != 0)
+        return -1;
+    for (size_t i = 0; i < c->nseeds; i++) {
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", c->seedbuf, c->seeds[i].name);
+        if (gb_write_atomic(path, c->seedbuf, c->seeds[i].data, c->seeds[i].len, e) != 0)
+            return -1;
+    }
+    c->in = c->seedbuf;
+    return 0;
+}
+
 static int check_inputs(camp_t *c, gb_err_t *e)
 {
-    if (!c->resume || c->in) {
-        gb_seed_t *seeds;
-        size_t n;
-        if (gb_seeds_load(c->in, &seeds, &n, e) != 0)
-            return -1;
-        gb_seeds_free(seeds, n);
-    }
+    if ((!c->resume || c->in) &&
+        gb_seeds_load(c->in, seed_skipped, c, &c->seeds, &c->nseeds, e) != 0)
+        return -1;
     if (gb_check_executable(c->tbin, e) != 0 || gb_check_executable(c->cbin, e) != 0)
         return -1;
     if (gb_binary_has_marker(c->tbin, GB_MARKER_TRACE, e) != 1)
@@ -362,6 +393,8 @@ static int check_inputs(camp_t *c, gb_err_t *e)
         return gb_err_set(e, "at most %d jobs", MAX_JOBS);
     char logs[PATH_MAX];
     snprintf(logs, sizeof logs, "%s/.logs", c->out);
+    if (c->nskipped && clean_seeds(c, e) != 0)
+        return -1;
     return gb_mkdirs(logs, e);
 }
 
@@ -418,15 +451,24 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     camp_t c = {0};
     const gb_opt_t opts[] = {
         GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &c.in,
-                      "seed directory (required unless --resume)"),
+                      "seed directory (required unless --resume; - = --resume); seeds of at "
+                      "most " GB_OPT_MAX_INPUT
+                      ", in subfolders too; others are skipped with a warning"),
         GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &c.out, "sync directory (required)"),
         GB_OPTION_UINT(0, "afl", "N", NULL, 1, &c.afl, "afl-fuzz instances: one -M, then -S"),
         GB_OPTION_UINT(0, "libfuzzer", "N", NULL, 0, &c.lf, "libFuzzer jobs on LF_BIN"),
         GB_OPTION_UINT(0, "workers", "N", NULL, 1, &c.workers, "Glassbox workers"),
         GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &c.secs,
                        "stop everything after this long, 0 = never"),
-        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &c.tmo,
-                       "time limit per run, for afl-fuzz and the workers"),
+        GB_OPTION_UINT_EX('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &c.tmo, GB_OPT_PLUS,
+                          &c.tmo_plus,
+                          "time limit per run, for afl-fuzz and the workers; MS+ goes to "
+                          "afl-fuzz as it is (see afl-fuzz -h), the workers read it as MS and "
+                          "always skip seeds that time out"),
+        GB_OPTION_UINT_EX('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &c.mem, GB_OPT_NONE_IS_0,
+                          NULL,
+                          "address-space limit per run, for afl-fuzz and the workers, "
+                          "0 or none = none"),
         GB_OPTION_STR(0, "afl-bin", "BIN", NULL, NULL, &c.aflbin,
                       "afl-fuzz's target, an afl-clang-fast build; without it NAME.afl beside "
                       "COV_BIN=NAME.cov, else COV_BIN"),
@@ -457,6 +499,8 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)
         return gb_opts_exit(parsed);
+    if (c.in && strcmp(c.in, "-") == 0) /* AFL++'s -i - */
+        c.in = NULL, c.resume = 1;
     int nbins = a.nrest; /* binaries before a second "--", target arguments after it */
     for (int k = 0; k < a.nrest; k++)
         if (strcmp(a.rest[k], "--") == 0) {
@@ -477,7 +521,9 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     c.cbin = a.rest[1];
     c.lfbin = nbins > 2 ? a.rest[2] : NULL;
     gb_err_t e;
-    if (check_inputs(&c, &e) != 0)
+    int checked = check_inputs(&c, &e);
+    gb_seeds_free(c.seeds, c.nseeds);
+    if (checked != 0)
         return gb_cli_fail("campaign", e.msg);
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);

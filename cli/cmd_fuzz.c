@@ -58,17 +58,20 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     /* (clang-format breaks strings around GB_OPT_XSTR as if it were a call.) */
     /* clang-format off */
     const gb_opt_t opts[] = {
-        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &in, "seed directory (required)"),
+        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &in,
+                      "seed directory (required; - = --resume): its files and its subfolders', "
+                      "each at most " GB_OPT_MAX_INPUT "; others are skipped with a warning"),
         GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &out, "output / sync directory (required)"),
         GB_OPTION_STR('n', "name", "NAME", "GLASSBOX_NAME", "glassbox", &name,
                       "instance name: writes OUT/NAME/"),
-        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &t,
+        GB_OPTION_UINT_EX('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &t, GB_OPT_PLUS, NULL,
                        "time limit per run in ms (a trace run gets "
                        GB_OPT_XSTR(GB_TRACE_TIMEOUT_FACTOR) " times as much, at least "
-                       GB_OPT_XSTR(GB_TRACE_TIMEOUT_MIN_MS) " ms)"),
+                       GB_OPT_XSTR(GB_TRACE_TIMEOUT_MIN_MS) " ms); AFL++'s MS+ means MS here: "
+                       "seeds that time out are always skipped (kept in hangs/)"),
         GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &v, "stop after this long, 0 = never"),
-        GB_OPTION_UINT('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &mem,
-                       "address-space limit per run, 0 = none (a trace run gets "
+        GB_OPTION_UINT_EX('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &mem, GB_OPT_NONE_IS_0, NULL,
+                       "address-space limit per run, 0 or none = none (a trace run gets "
                        GB_OPT_XSTR(GB_TRACE_MEM_FACTOR) " times as much)"),
         GB_OPTION_UINT(0, "solver-timeout", "MS", "GLASSBOX_SOLVER_TIMEOUT", GB_SOLVER_TIMEOUT_MS,
                        &st, "Z3 time limit per query"),
@@ -113,6 +116,8 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)
         return gb_opts_exit(parsed);
+    if (in && strcmp(in, "-") == 0) /* AFL++'s -i - */
+        in = NULL, resume = 1;
     if ((!in && !resume) || !out)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz", "-i SEEDS and -o OUT are required (see --help)");
     if (a.npos || a.nrest < 2)
@@ -127,7 +132,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     gb_err_t e;
     gb_seed_t *seeds = NULL;
     size_t nseeds = 0;
-    if (in && gb_seeds_load(in, &seeds, &nseeds, &e) != 0)
+    if (in && gb_seeds_load(in, gb_cli_seed_skipped, "fuzz", &seeds, &nseeds, &e) != 0)
         return gb_cli_fail("fuzz", e.msg);
     gb_search_opts_t so = {
         .trace_bin = a.rest[0], .cov_bin = a.rest[1], .out = out, .name = name,

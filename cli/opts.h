@@ -8,6 +8,13 @@
 
 typedef enum gb_opt_kind { GB_OPT_STR, GB_OPT_UINT, GB_OPT_FLAG } gb_opt_kind_t;
 
+/* AFL++'s spellings a GB_OPT_UINT row may accept (GB_OPTION_UINT_EX), for
+ * the options AFL++ users type from habit; other numbers stay plain. */
+typedef enum gb_opt_forms {
+    GB_OPT_NONE_IS_0 = 1u << 0, /* "none" means 0 (afl-fuzz -m none) */
+    GB_OPT_PLUS = 1u << 1,      /* "N+" sets *plus to 1 (afl-fuzz -t N+) */
+} gb_opt_forms_t;
+
 /* The exit codes of every command. */
 typedef enum gb_exit {
     GB_EXIT_OK = 0,
@@ -26,31 +33,39 @@ typedef enum gb_parsed {
  * the command line are read, and --help prints it after `help`: a number
  * always, a string unless NULL, a flag never (flags start off). */
 typedef struct gb_opt {
-    char shrt;          /* 0 = none */
-    const char *lng;    /* without the leading "--" */
+    char shrt;       /* 0 = none */
+    const char *lng; /* without the leading "--" */
     gb_opt_kind_t kind;
-    const char *arg;    /* argument name for --help */
-    const char *env;    /* GLASSBOX_* override, or NULL */
-    const char *help;   /* one sentence, without the default; --help wraps it */
-    void *dst;          /* const char **, unsigned long long *, or int * */
+    const char *arg;        /* argument name for --help */
+    const char *env;        /* GLASSBOX_* override, or NULL */
+    const char *help;       /* one sentence, without the default; --help wraps it */
+    void *dst;              /* const char **, unsigned long long *, or int * */
     unsigned long long def; /* GB_OPT_UINT's default */
     const char *def_str;    /* GB_OPT_STR's default, or NULL */
+    unsigned forms;         /* gb_opt_forms_t bits of a GB_OPT_UINT */
+    int *plus;              /* GB_OPT_PLUS: 1 after "N+", else 0 */
 } gb_opt_t;
 
 /* Table rows, one per kind. Defaults come from base/gb_config.h. */
 /* (clang-format would spread each initializer over four lines.) */
 /* clang-format off */
 #define GB_OPTION_STR(shrt, lng, arg, env, def, dst, help)                                         \
-    {shrt, lng, GB_OPT_STR, arg, env, help, dst, 0, def}
+    {shrt, lng, GB_OPT_STR, arg, env, help, dst, 0, def, 0, NULL}
 #define GB_OPTION_UINT(shrt, lng, arg, env, def, dst, help)                                        \
-    {shrt, lng, GB_OPT_UINT, arg, env, help, dst, def, NULL}
+    {shrt, lng, GB_OPT_UINT, arg, env, help, dst, def, NULL, 0, NULL}
+#define GB_OPTION_UINT_EX(shrt, lng, arg, env, def, dst, forms, plus, help)                        \
+    {shrt, lng, GB_OPT_UINT, arg, env, help, dst, def, NULL, forms, plus}
 #define GB_OPTION_FLAG(shrt, lng, dst, help)                                                       \
-    {shrt, lng, GB_OPT_FLAG, NULL, NULL, help, dst, 0, NULL}
+    {shrt, lng, GB_OPT_FLAG, NULL, NULL, help, dst, 0, NULL, 0, NULL}
 /* clang-format on */
 
 /* A gb_config.h value as a string literal, for help text that states one. */
 #define GB_OPT_XSTR(x) GB_OPT_STR_(x)
 #define GB_OPT_STR_(x) #x
+
+/* GB_MAX_INPUT, the largest seed, as help text states it (opts.c checks
+ * that the two agree). */
+#define GB_OPT_MAX_INPUT "1 MiB"
 
 typedef struct gb_cmd {
     const char *name;
@@ -61,9 +76,13 @@ typedef struct gb_cmd {
 } gb_cmd_t;
 
 /* Parses argv[1..] (argv[0] is the command name) after storing every
- * option's default and the GLASSBOX_* overrides. Positional arguments
- * before "--" go to pos[], those after it to rest[]. Prints a one-line
- * error on bad usage, or the help for --help. */
+ * option's default and the GLASSBOX_* overrides, with getopt_long: short
+ * options combine (-qV 10) and take their value attached (-t100), long
+ * ones as --timeout=100 or --timeout 100; a long name must be spelled out
+ * whole. Positional arguments before "--" go to pos[] in order, everything
+ * after the first "--" to rest[] untouched (never parsed: the target's own
+ * arguments); argv is not reordered. Prints a one-line error on bad usage,
+ * or the help for -h/--help. May be called again (getopt is reset). */
 gb_parsed_t gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, int *npos,
                           char ***rest, int *nrest);
 void gb_opts_help(const gb_cmd_t *cmd);
@@ -89,6 +108,10 @@ gb_exit_t gb_cli_error(gb_exit_t code, const char *cmd, const char *fmt, ...)
 
 /* gb_cli_error(GB_EXIT_FAIL, cmd, "%s", msg). */
 gb_exit_t gb_cli_fail(const char *cmd, const char *msg);
+
+/* A corpus gb_seed_skip_fn: "glassbox CMD: warning: skipped seed PATH:
+ * WHY" on stderr, with CMD the ctx (a string). */
+void gb_cli_seed_skipped(void *cmd, const char *path, const char *why);
 
 /* "glassbox " and a subcommand's argv joined with spaces (fuzzer_stats'
  * command_line); static buffer. */

@@ -18,15 +18,26 @@
 /* ---- Seeds ----------------------------------------------------------- */
 
 typedef struct gb_seed {
-    char *name; /* file name without directory */
+    char *name; /* path below the seed directory, '/' made '_' ("sub_a") */
     uint8_t *data;
     size_t len;
 } gb_seed_t;
 
-/* Loads every regular file (not starting with '.') of `dir`, sorted by name.
- * Errors: dir missing or unreadable, no files ("no seed files in DIR"), a
- * file larger than GB_MAX_INPUT. Empty files are accepted. */
-int gb_seeds_load(const char *dir, gb_seed_t **seeds, size_t *n, gb_err_t *e);
+/* Called once for each file gb_seeds_load skips: its path and why (one
+ * line, e.g. "too large (2097152 bytes, limit 1048576)"). */
+typedef void gb_seed_skip_fn(void *ctx, const char *path, const char *why);
+
+/* Loads every regular file of `dir` and of its subfolders (following
+ * symlinks), sorted by name; names starting with '.' are left out
+ * silently. A file larger than GB_MAX_INPUT, a dangling symlink, something
+ * that is not a regular file, an unreadable file or folder, a folder that
+ * links back to its own parent are skipped: skip(ctx, path, why) is told
+ * (skip may be NULL) and the load goes on, as in AFL++ and libFuzzer.
+ * Errors: dir missing or unreadable, no files ("no seed files in DIR"),
+ * nothing usable ("no usable seed in DIR"), out of memory. Empty files are
+ * accepted. */
+int gb_seeds_load(const char *dir, gb_seed_skip_fn *skip, void *ctx, gb_seed_t **seeds, size_t *n,
+                  gb_err_t *e);
 void gb_seeds_free(gb_seed_t *seeds, size_t n);
 
 /* ---- Campaign directory ---------------------------------------------- */
@@ -43,11 +54,11 @@ int gb_campaign_open(const char *out, const char *name, gb_campaign_t **c, gb_er
 enum {
     GB_CAMPAIGN_RESUME = 1u, /* accept existing entries; ids continue after them */
 };
-int gb_campaign_open_flags(const char *out, const char *name, unsigned flags,
-                           gb_campaign_t **c, gb_err_t *e);
+int gb_campaign_open_flags(const char *out, const char *name, unsigned flags, gb_campaign_t **c,
+                           gb_err_t *e);
 void gb_campaign_close(gb_campaign_t *c);
 
-const char *gb_campaign_dir(const gb_campaign_t *c); /* OUT/NAME */
+const char *gb_campaign_dir(const gb_campaign_t *c);    /* OUT/NAME */
 const char *gb_campaign_tmpdir(const gb_campaign_t *c); /* OUT/NAME/.tmp */
 
 /* Adds a queue entry queue/id:NNNNNN,<desc> with the next id (contiguous

@@ -284,44 +284,104 @@ static void test_stats_and_plot(void)
     gb_campaign_close(c);
 }
 
-static void test_seeds(void)
+/* What gb_seeds_load skipped, one "PATH: WHY" line each. */
+static char skipped[8192];
+
+static void record_skip(void *ctx, const char *path, const char *why)
+{
+    (void)ctx;
+    size_t n = strlen(skipped);
+    snprintf(skipped + n, sizeof skipped - n, "%s: %s\n", path, why);
+}
+
+static int load(const char *dir, gb_seed_t **s, size_t *n, gb_err_t *e)
+{
+    skipped[0] = '\0';
+    return gb_seeds_load(dir, record_skip, NULL, s, n, e);
+}
+
+static void test_seeds_basic(void)
 {
     char dir[4200], p[4400];
     gb_seed_t *s = NULL;
     size_t n = 9;
     gb_err_t e = {""};
     pathf(dir, sizeof dir, "%s/%s", "no-such-seeds");
-    CHECK_MSG(gb_seeds_load(dir, &s, &n, &e) == -1 && strstr(e.msg, dir) && s == NULL && n == 0,
-          "missing dir: %s", e.msg);
+    CHECK_MSG(load(dir, &s, &n, &e) == -1 && strstr(e.msg, dir) && s == NULL && n == 0,
+              "missing dir: %s", e.msg);
     pathf(dir, sizeof dir, "%s/%s", "seeds");
     gb_mkdirs(dir, &e);
     snprintf(p, sizeof p, "%s/.hidden", dir);
     check_write_file(p, "h", 1);
     snprintf(p, sizeof p, "%s/subdir", dir);
     gb_mkdirs(p, &e);
-    CHECK_MSG(gb_seeds_load(dir, &s, &n, &e) == -1 && strstr(e.msg, "no seed files in"), "empty: %s",
-          e.msg);
+    CHECK_MSG(load(dir, &s, &n, &e) == -1 && strstr(e.msg, "no seed files in") && !*skipped,
+              "empty: %s", e.msg);
     const char *names[] = {"b", "a", "c"}, *data[] = {"bb", "a", ""};
     for (int i = 0; i < 3; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
         check_write_file(p, data[i], strlen(data[i]));
     }
-    CHECK_MSG(gb_seeds_load(dir, &s, &n, &e) == 0 && n == 3, "load: %s (n %zu)", e.msg, n);
+    CHECK_MSG(load(dir, &s, &n, &e) == 0 && n == 3, "load: %s (n %zu)", e.msg, n);
     if (n == 3 && s) {
         CHECK_MSG(!strcmp(s[0].name, "a") && !strcmp(s[1].name, "b") && !strcmp(s[2].name, "c"),
-              "sorted");
+                  "sorted");
         CHECK_MSG(s[0].len == 1 && s[0].data[0] == 'a' && s[1].len == 2 && s[2].len == 0, "data");
     }
     gb_seeds_free(s, n);
-    static uint8_t big[GB_MAX_INPUT + 1];
+    static uint8_t big[2 * GB_MAX_INPUT];
     snprintf(p, sizeof p, "%s/huge", dir);
     check_write_file(p, big, GB_MAX_INPUT);
-    CHECK_MSG(gb_seeds_load(dir, &s, &n, &e) == 0 && n == 4, "max-size seed: %s", e.msg);
+    CHECK_MSG(load(dir, &s, &n, &e) == 0 && n == 4 && !*skipped, "max-size seed: %s", e.msg);
     gb_seeds_free(s, n);
-    check_write_file(p, big, sizeof big);
-    CHECK_MSG(gb_seeds_load(dir, &s, &n, &e) == -1 && strstr(e.msg, "too large") && strstr(e.msg, p),
-          "too large: %s", e.msg);
+    check_write_file(p, big, GB_MAX_INPUT + 1);
+    CHECK_MSG(load(dir, &s, &n, &e) == 0 && n == 3, "too large not skipped: %s", e.msg);
+    CHECK_MSG(strstr(skipped, p) && strstr(skipped, "too large"), "too large: '%s'", skipped);
+    gb_seeds_free(s, n);
     unlink(p);
+}
+
+/* A 2 MiB file, a dangling symlink, a folder linking back to its parent:
+ * each skipped with a reason; the subfolders' seeds are loaded with
+ * '/'-free names; a tree with nothing usable is an error. */
+static void test_seeds_tree(void)
+{
+    char dir[4200], p[4400], q[4400];
+    gb_seed_t *s = NULL;
+    size_t n = 0;
+    gb_err_t e = {""};
+    pathf(dir, sizeof dir, "%s/%s", "seed-tree");
+    snprintf(p, sizeof p, "%s/sub/deeper", dir);
+    gb_mkdirs(p, &e);
+    static uint8_t big[2u << 20];
+    snprintf(p, sizeof p, "%s/big", dir);
+    check_write_file(p, big, sizeof big);
+    snprintf(p, sizeof p, "%s/dangling", dir);
+    CHECK(symlink("no-such-target", p) == 0);
+    CHECK_MSG(load(dir, &s, &n, &e) == -1 && strstr(e.msg, "no usable seed in"),
+              "nothing usable: %s", e.msg);
+    snprintf(p, sizeof p, "%s/sub/deeper/x", dir);
+    check_write_file(p, "x", 1);
+    snprintf(p, sizeof p, "%s/top", dir);
+    check_write_file(p, "t", 1);
+    snprintf(p, sizeof p, "%s/sub/.hidden/h", dir);
+    gb_mkdirs(p, &e); /* a hidden folder: not walked */
+    snprintf(p, sizeof p, "%s/sub/up", dir);
+    CHECK(symlink("..", p) == 0);
+    CHECK_MSG(load(dir, &s, &n, &e) == 0 && n == 2, "tree: %s (n %zu)", e.msg, n);
+    if (n == 2 && s)
+        CHECK_MSG(!strcmp(s[0].name, "sub_deeper_x") && s[0].len == 1 && !strcmp(s[1].name, "top"),
+                  "names: %s %s", s[0].name, s[1].name);
+    gb_seeds_free(s, n);
+    snprintf(p, sizeof p, "%s/big: too large (2097152 bytes", dir);
+    snprintf(q, sizeof q, "%s/dangling: a symbolic link to nothing", dir);
+    CHECK_MSG(strstr(skipped, p) && strstr(skipped, q), "skipped:\n%s", skipped);
+    snprintf(p, sizeof p, "%s/sub/up: a folder that links back", dir);
+    CHECK_MSG(strstr(skipped, p), "loop not skipped:\n%s", skipped);
+    int lines = 0;
+    for (const char *c = skipped; *c; c++)
+        lines += *c == '\n';
+    CHECK_MSG(lines == 3, "want 3 skipped, got:\n%s", skipped);
 }
 
 /* Each call below under failing allocation: an error, never a crash. */
@@ -349,7 +409,7 @@ static void test_alloc_failure(void)
         }
         gb_seed_t *s = NULL;
         size_t n = 0;
-        if (gb_seeds_load(dir, &s, &n, &e) != 0)
+        if (gb_seeds_load(dir, NULL, NULL, &s, &n, &e) != 0)
             errors++;
         else
             gb_seeds_free(s, n);
@@ -374,7 +434,8 @@ int main(int argc, char **argv)
     test_refusals();
     test_previous_crashes();
     test_stats_and_plot();
-    test_seeds();
+    test_seeds_basic();
+    test_seeds_tree();
     test_alloc_failure();
     if (check_failures) {
         fprintf(stderr, "test_corpus: %d failure(s); files kept in %s\n", check_failures, root);
