@@ -40,6 +40,7 @@ typedef struct camp {
     char **targs; /* the target's arguments (@@ = the input file); none: just @@ */
     int ntargs;
     unsigned long long afl, lf, workers, secs, tmo, mem;
+    int mem_given; /* -m was given: afl-fuzz gets it too */
     int resume, tmo_plus; /* tmo_plus: -t N+, passed on to afl-fuzz */
     gb_seed_t *seeds;     /* what -i holds that can be a seed, until the jobs start */
     size_t nseeds, nskipped;
@@ -130,8 +131,10 @@ static int start_afl(camp_t *c)
         argv[n++] = (char *)c->out;
         argv[n++] = "-t";
         argv[n++] = tmo;
-        argv[n++] = "-m";
-        argv[n++] = mem;
+        if (c->mem_given) { /* else AFL++'s own default (no limit) */
+            argv[n++] = "-m";
+            argv[n++] = mem;
+        }
         if (c->secs) {
             argv[n++] = "-V";
             argv[n++] = secs;
@@ -467,8 +470,8 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
                           "always skip seeds that time out"),
         GB_OPTION_UINT_EX('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &c.mem, GB_OPT_NONE_IS_0,
                           NULL,
-                          "address-space limit per run, for afl-fuzz and the workers, "
-                          "0 or none = none"),
+                          "address-space limit per run of the workers, and of afl-fuzz when "
+                          "given (else AFL++'s default, none); 0 or none = none"),
         GB_OPTION_STR(0, "afl-bin", "BIN", NULL, NULL, &c.aflbin,
                       "afl-fuzz's target, an afl-clang-fast build; without it NAME.afl beside "
                       "COV_BIN=NAME.cov, else COV_BIN"),
@@ -499,6 +502,7 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)
         return gb_opts_exit(parsed);
+    c.mem_given = gb_opts_given(&c.mem);
     if (c.in && strcmp(c.in, "-") == 0) /* AFL++'s -i - */
         c.in = NULL, c.resume = 1;
     int nbins = a.nrest; /* binaries before a second "--", target arguments after it */

@@ -91,8 +91,23 @@ static int parse_uint(const gb_opt_t *o, const char *v, unsigned long long *n)
 
 /* Stores one value; `from` names where it came from (-t, --timeout or
  * GLASSBOX_...) for the one-line error. */
+/* The options the last parse set from the environment or the command
+ * line (not from their defaults), by destination; see gb_opts_given. */
+static const void *given[64];
+static size_t ngiven;
+
+int gb_opts_given(const void *dst)
+{
+    for (size_t i = 0; i < ngiven; i++)
+        if (given[i] == dst)
+            return 1;
+    return 0;
+}
+
 static int set_value(const gb_cmd_t *cmd, const gb_opt_t *o, const char *v, const char *from)
 {
+    if (ngiven < sizeof given / sizeof given[0])
+        given[ngiven++] = o->dst;
     if (o->kind == GB_OPT_FLAG) {
         *(int *)o->dst = 1;
         return 0;
@@ -260,6 +275,7 @@ gb_parsed_t gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char
     *npos = 0;
     *rest = NULL;
     *nrest = 0;
+    ngiven = 0;
     apply_defaults(cmd);
     if (apply_env(cmd) != 0)
         return GB_PARSED_BAD;

@@ -87,6 +87,11 @@ gb_parsed_t gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char
                           char ***rest, int *nrest);
 void gb_opts_help(const gb_cmd_t *cmd);
 
+/* 1 if the last gb_opts_parse set the option whose destination is `dst`
+ * from the environment or the command line, 0 if it kept its default (a
+ * peer's own default can then stay in force). */
+int gb_opts_given(const void *dst);
+
 /* What gb_opts_args leaves: positional arguments, and those after "--". */
 typedef struct gb_args {
     const char *pos[8];

@@ -102,4 +102,10 @@ case "$(stat_of "$WORK/sync/glassbox/fuzzer_stats" command_line)" in
   *--resume*) ;;
   *) fail "campaign -i - did not resume the worker" ;;
 esac
+# Without -m, afl-fuzz keeps its own default (no limit), as its users run it.
+case "$(stat_of "$WORK/sync/main/fuzzer_stats" command_line)" in
+  *"-i -"*" -m "*) fail "afl-fuzz got a -m nobody asked for: $(stat_of "$WORK/sync/main/fuzzer_stats" command_line)" ;;
+  *"-i -"*) ;;
+  *) fail "afl-fuzz's resumed command line: $(stat_of "$WORK/sync/main/fuzzer_stats" command_line)" ;;
+esac
 pass "campaign -i - resumes"
