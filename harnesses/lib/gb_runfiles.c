@@ -6,6 +6,7 @@
  * writes its profile on a fatal signal or a timer; the parent restarts a new
  * child after the input that killed the last one. Profiles of the children
  * add up when LLVM_PROFILE_FILE names a merge pool (%m). */
+#define _GNU_SOURCE /* strdup, d_type, MAP_ANONYMOUS under -std=c11 too */
 #include <dirent.h>
 #include <signal.h>
 #include <stdint.h>
