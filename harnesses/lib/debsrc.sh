@@ -27,9 +27,12 @@
 #                         (glassbox-cc's instrumentation sources for trace
 #                         and cov), so a changed tracer rebuilds them
 # Environment: GB_HARNESS_JOBS (make -j, default 2), GB_HARNESS_REFRESH=1
-# (re-read the archive's index now; otherwise at most every 6 hours).
+# (re-read the archive's index now; otherwise at most every 6 hours),
+# GB_EXTRA_KINDS (kinds built beside KINDS, e.g. "edge llvmcov": the
+# measuring builds of bench/run, left out of CI's harness tests).
 
 GB_ALL_KINDS="trace cov afl cmplog asan lf"
+GB_MEASURE_KINDS="edge llvmcov"
 
 gb_die() { echo "$LIB fetch-build: $*" >&2; exit 1; }
 gb_skip() { echo "$LIB fetch-build: $*; skipping" >&2; exit 77; }
@@ -150,10 +153,17 @@ gb_kind_setup() {
     GB_CC=$GB_BIN/glassbox-cc GB_CFLAGS="-O2 -g $checked" GB_ENV=(GLASSBOX_MODE="$1")
     [ "$1" = trace ] && GB_CFLAGS+=" ${TRACE_CFLAGS:-}"
     GB_LINK=("$GB_BIN/glassbox-cc" "--mode=$1" -O2 -g) ;;
-  afl | cmplog)
+  afl | cmplog | edge)
+    # edge: afl's compiler and flags, built apart so that the binary
+    # bench/run measures edges on is one no fuzzer ran.
     GB_CC=afl-clang-fast GB_CFLAGS="-O2 -g $checked" GB_ENV=(AFL_QUIET=1)
     [ "$1" = cmplog ] && GB_ENV+=(AFL_LLVM_CMPLOG=1)
     GB_LINK=(afl-clang-fast -O2 -g -fsanitize=fuzzer) ;;
+  llvmcov)
+    # Source-based coverage; lib/gb_runfiles.c runs a corpus through it.
+    local prof="-fprofile-instr-generate -fcoverage-mapping"
+    GB_CC=clang-14 GB_CFLAGS="-O1 -g $prof $checked"
+    GB_LINK=(clang-14 -O1 -g $prof) GB_TAIL=("$GB_ROOT/harnesses/lib/gb_runfiles.c") ;;
   asan)
     GB_CC=clang-14 GB_CFLAGS="-O1 -g -fsanitize=address,undefined $checked"
     GB_LINK=(clang-14 -O1 -g -fsanitize=address,undefined) GB_TAIL=("$GB_BIN/../lib/libgb_rt_cov.a") ;;
@@ -162,7 +172,7 @@ gb_kind_setup() {
     GB_LINK=(clang-14 -O1 -g -fsanitize=fuzzer,address) ;;
   plain)
     GB_CC=clang-14 GB_CFLAGS="-O2 -g $checked" GB_LINK=(clang-14 -O2 -g) ;;
-  *) gb_die "unknown build kind '$1' (known: $GB_ALL_KINDS plain)" ;;
+  *) gb_die "unknown build kind '$1' (known: $GB_ALL_KINDS plain $GB_MEASURE_KINDS)" ;;
   esac
 }
 
@@ -170,7 +180,7 @@ gb_kind_setup() {
 gb_tool_id() {
   case $1 in
   trace | cov) cat "$GB_ROOT"/tracer/cc/* "$GB_ROOT"/tracer/*.h 2>/dev/null | sha256sum ;;
-  afl | cmplog) dpkg-query -W -f='${Version}' afl++ 2>/dev/null; clang-14 --version | head -1 ;;
+  afl | cmplog | edge) dpkg-query -W -f='${Version}' afl++ 2>/dev/null; clang-14 --version | head -1 ;;
   *) clang-14 --version | head -1 ;;
   esac
 }
@@ -212,7 +222,7 @@ gb_build() {
 # against KIND's build, relinked only when older than its source, the
 # library or the compiler, or linked another way.
 gb_link() {
-  local k=$1 h name file extra out log args cmd
+  local k=$1 h name file extra out log args cmd t fresh
   gb_kind_setup "$k"
   GB_KIND=$k
   args=$(lib_link_args "$GB_TREE")
@@ -221,7 +231,9 @@ gb_link() {
     out=$GB_OUT/$name.$k
     log=$GB_OUT/logs/$name.$k.log
     cmd="${GB_ENV[*]} ${GB_LINK[*]} $extra $args ${GB_TAIL[*]}"
-    if [ -f "$out" ] && [ "$out" -nt "$GB_HERE/$file" ] && [ "$out" -nt "$GB_OUT/$k/.gb-built" ] &&
+    fresh=1
+    for t in "${GB_TAIL[@]}"; do [ "$out" -nt "$t" ] || fresh=0; done
+    if [ "$fresh" = 1 ] && [ -f "$out" ] && [ "$out" -nt "$GB_HERE/$file" ] && [ "$out" -nt "$GB_OUT/$k/.gb-built" ] &&
        [ "$cmd" = "$(cat "$log.cmd" 2>/dev/null)" ] &&
        { [ "$k" != trace ] && [ "$k" != cov ] || [ "$out" -nt "$GB_BIN/glassbox-cc" ]; }; then
       continue
@@ -270,7 +282,7 @@ gb_debsrc_main() {
   mkdir -p "$GB_CACHE/apt"
   gb_pick
   local k
-  for k in ${KINDS:-$GB_ALL_KINDS}; do
+  for k in ${KINDS:-$GB_ALL_KINDS} ${GB_EXTRA_KINDS:-}; do
     gb_build "$k"
     [ "$k" = plain ] || gb_link "$k" # plain: the library's own tools only
 
