@@ -50,6 +50,7 @@ typedef struct camp {
     int resume, exit_on_crash;
     int crashed;   /* --exit-on-crash: a new crash ended the campaign */
     long crashes0; /* crash files on disk when it started */
+    uint64_t crash_poll_ms; /* when they were last counted */
     time_t start;
     char lfdir[PATH_MAX], lfart[PATH_MAX + 32], lfdict[PATH_MAX + 8], lftmo[48];
     job_t jobs[MAX_JOBS];
@@ -547,11 +548,10 @@ static long count_crashes(const camp_t *c)
  * every GB_CRASH_POLL_MS (AFL++ and libFuzzer tell us nothing else). */
 static int new_crash(camp_t *c)
 {
-    static uint64_t last;
     uint64_t now = gb_time_ms();
-    if (!c->exit_on_crash || now - last < GB_CRASH_POLL_MS)
+    if (!c->exit_on_crash || now - c->crash_poll_ms < GB_CRASH_POLL_MS)
         return 0;
-    last = now;
+    c->crash_poll_ms = now;
     return c->crashed = count_crashes(c) > c->crashes0;
 }
 
