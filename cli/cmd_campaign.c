@@ -701,16 +701,15 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     const job_t *failed = wait_loop(&c, &v);
     stop_all(&c, 15);
     gb_live_stop(&live); /* a last pass over the crashes of the last seconds */
-    if (!failed)
-        gb_status_show_sync(&v, c.out, 1);
-    if (c.crashed)
-        fprintf(stderr, "glassbox campaign: stopped at a new crash (--exit-on-crash)\n");
-    summarize(&c, live.report);
-    if (failed) {
+    if (failed) { /* one line, as every fault (no summary: it would bury the reason) */
         char why[512];
         last_log_line(&c, failed, why, sizeof why);
         return gb_cli_error(GB_EXIT_FAIL, "campaign", "%s stopped: %s (log: %s/.logs/%s.log)",
                             failed->name, why, c.out, failed->name);
     }
+    gb_status_show_sync(&v, c.out, 1);
+    if (c.crashed)
+        fprintf(stderr, "glassbox campaign: stopped at a new crash (--exit-on-crash)\n");
+    summarize(&c, live.report);
     return c.crashed ? GB_EXIT_CRASH : GB_EXIT_OK;
 }

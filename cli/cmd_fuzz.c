@@ -209,11 +209,13 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     int crashed = exit_on_crash && st1.crashes > st0.crashes;
     if (crashed && !quiet)
         fprintf(stderr, "glassbox fuzz: stopped at a new crash (--exit-on-crash)\n");
+    /* A fault is one line (e2e.faults), and a campaign quotes a failed
+     * worker's last line: no summary then; crashes/README.txt stays. */
+    if (rc != 0)
+        return gb_cli_fail("fuzz", e.msg);
     char asan[PATH_MAX];
     summarize(out, name, gb_crashes_asan_bin(triage_bin, a.rest[1], asan, sizeof asan),
               triage_bin || triage_dir ? report : NULL, quiet);
-    if (rc != 0)
-        return gb_cli_fail("fuzz", e.msg); /* last: a campaign shows its worker's last line */
     return crashed ? GB_EXIT_CRASH : GB_EXIT_OK;
 }
 
