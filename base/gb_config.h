@@ -71,6 +71,16 @@
 #define GB_LIVE_TRIAGE_EVERY_MS 5000
 #define GB_LIVE_TRIAGE_GRACE_S 30
 
+/* A campaign's libFuzzer job ends at its first crash and is started again
+ * after a pause: 1 s, doubled each time it crashes within
+ * GB_LF_QUICK_CRASH_S of starting (a crashing input it reloads at once),
+ * up to GB_LF_RESTART_MAX_S, so such a loop costs little CPU. */
+#define GB_LF_QUICK_CRASH_S 10
+#define GB_LF_RESTART_MAX_S 30
+
+/* --exit-on-crash: how often a campaign counts the crash files on disk. */
+#define GB_CRASH_POLL_MS 1000
+
 /* Peers' queues (and a libFuzzer corpus) are read this often: a directory
  * scan per peer is cheap, and others' finds help most while they are new
  * (AFL++ itself syncs far less often, which is why campaign sets

@@ -2,8 +2,9 @@
 /* glassbox campaign: one command for a whole campaign on one sync dir:
  * afl-fuzz -M (and -S) on AFL++'s own builds (NAME.afl, NAME.cmplog) where
  * they exist, else on the cov build; libFuzzer jobs on the libFuzzer build;
- * and N Glassbox workers; one combined status; everything stopped cleanly
- * on Ctrl-C or after -V. Builds nothing. */
+ * and N Glassbox workers; one combined status; libFuzzer restarted after
+ * each crash; everything stopped cleanly on Ctrl-C, after -V or (with
+ * --exit-on-crash) at the first crash; a crash summary. Builds nothing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 
 #include "cmds.h"
 #include "corpus.h"
+#include "crashes.h"
 #include "fuzz_bridge.h"
 #include "live.h"
 #include "status.h"
@@ -29,7 +31,12 @@ typedef struct job {
     char name[64];
     pid_t pid;
     int done;
-    int failed; /* ended by itself with a non-zero status or a signal */
+    int failed;        /* ended by itself with a non-zero status or a signal */
+    int lf;            /* a libFuzzer job: it ends at each crash and is started again */
+    off_t log_start;   /* its log's size when it last started: what that run wrote follows */
+    time_t started;    /* when it last started */
+    time_t restart_at; /* when to start it again after a crash, 0 = not pending */
+    unsigned backoff_s, restarts;
 } job_t;
 
 typedef struct camp {
@@ -42,9 +49,15 @@ typedef struct camp {
     unsigned long long afl, lf, workers, secs, tmo, mem;
     int mem_given; /* -m was given: afl-fuzz gets it too */
     int resume, tmo_plus; /* tmo_plus: -t N+, passed on to afl-fuzz */
+    int exit_on_crash;
     gb_seed_t *seeds;     /* what -i holds that can be a seed, until the jobs start */
     size_t nseeds, nskipped;
     char seedbuf[PATH_MAX]; /* SYNC/.seeds, when some file of -i was skipped */
+    int crashed;   /* --exit-on-crash: a new crash ended the campaign */
+    long crashes0; /* crash files on disk when it started */
+    uint64_t crash_poll_ms; /* when they were last counted */
+    time_t start;
+    char lfdir[PATH_MAX], lfart[PATH_MAX + 32], lfdict[PATH_MAX + 8], lftmo[48];
     job_t jobs[MAX_JOBS];
     int njobs;
 } camp_t;
@@ -63,14 +76,34 @@ static void setenv_default(const char *k, const char *v)
         setenv(k, v, 1);
 }
 
-/* Starts argv with stdout/stderr to OUT/.logs/NAME.log, in its own process
- * group (a terminal's Ctrl-C reaches us only; we stop the jobs in order). */
-static int spawn(camp_t *c, const char *name, char **argv)
+/* Notes the command line at the end of the job's log, so the log says what
+ * ran (and how often, for a restarted job); returns the log's new size. */
+static off_t log_command(const char *log, const job_t *j, char **argv)
 {
-    if (c->njobs >= MAX_JOBS)
-        return -1;
+    FILE *f = fopen(log, "a");
+    if (!f)
+        return 0;
+    if (j->restarts)
+        fprintf(f, "glassbox campaign: restart %u of %s after a crash\n", j->restarts, j->name);
+    fprintf(f, "glassbox campaign: running");
+    for (int k = 0; argv[k]; k++)
+        fprintf(f, " %s", argv[k]);
+    fputc('\n', f);
+    off_t end = ftello(f);
+    fclose(f);
+    return end < 0 ? 0 : end;
+}
+
+/* Starts argv as job J with stdout/stderr to OUT/.logs/NAME.log, in its own
+ * process group (a terminal's Ctrl-C reaches us only; we stop the jobs in
+ * order). */
+static int spawn_job(camp_t *c, job_t *j, char **argv)
+{
     char log[PATH_MAX];
-    snprintf(log, sizeof log, "%s/.logs/%s.log", c->out, name);
+    snprintf(log, sizeof log, "%s/.logs/%s.log", c->out, j->name);
+    j->log_start = log_command(log, j, argv);
+    j->started = time(NULL);
+    fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return -1;
@@ -89,10 +122,21 @@ static int spawn(camp_t *c, const char *name, char **argv)
         _exit(127);
     }
     setpgid(pid, pid);
-    job_t *j = &c->jobs[c->njobs++];
-    snprintf(j->name, sizeof j->name, "%s", name);
     j->pid = pid;
     j->done = 0;
+    return 0;
+}
+
+static int spawn(camp_t *c, const char *name, char **argv)
+{
+    if (c->njobs >= MAX_JOBS)
+        return -1;
+    job_t *j = &c->jobs[c->njobs];
+    memset(j, 0, sizeof *j);
+    snprintf(j->name, sizeof j->name, "%s", name);
+    if (spawn_job(c, j, argv) != 0)
+        return -1;
+    c->njobs++;
     return 0;
 }
 
@@ -171,35 +215,132 @@ static int start_afl(camp_t *c)
     return 0;
 }
 
+/* A libFuzzer job's command line; -max_total_time is what is left of -V
+ * (a restarted job must not outlive the campaign). Returns -1 when no time
+ * is left. */
+static int lf_argv(const camp_t *c, char **argv, char *secs, size_t cap)
+{
+    /* libFuzzer at its best: value profiling and the dictionary. */
+    int n = 0;
+    argv[n++] = (char *)c->lfbin;
+    argv[n++] = (char *)c->lfdir; /* first: libFuzzer writes new inputs to it */
+    argv[n++] = "-reload=1";
+    argv[n++] = "-use_value_profile=1";
+    argv[n++] = (char *)c->lfart;
+    argv[n++] = (char *)c->lftmo;
+    if (c->in)
+        argv[n++] = (char *)c->in;
+    if (c->dict)
+        argv[n++] = (char *)c->lfdict;
+    if (c->secs) {
+        long long left = (long long)c->secs - (long long)(time(NULL) - c->start);
+        if (left < 1)
+            return -1;
+        snprintf(secs, cap, "-max_total_time=%lld", left);
+        argv[n++] = secs;
+    }
+    argv[n] = NULL;
+    return 0;
+}
+
 static int start_libfuzzer(camp_t *c)
 {
-    char dir[PATH_MAX], art[PATH_MAX], secs[64];
-    snprintf(dir, sizeof dir, "%s/libfuzzer", c->out);
-    snprintf(art, sizeof art, "-artifact_prefix=%s/libfuzzer-crashes/", c->out);
-    snprintf(secs, sizeof secs, "-max_total_time=%llu", c->secs);
     char crashes[PATH_MAX];
+    snprintf(c->lfdir, sizeof c->lfdir, "%s/libfuzzer", c->out);
     snprintf(crashes, sizeof crashes, "%s/libfuzzer-crashes", c->out);
-    if (gb_mkdirs(dir, NULL) != 0 || gb_mkdirs(crashes, NULL) != 0)
+    snprintf(c->lfart, sizeof c->lfart, "-artifact_prefix=%s/", crashes);
+    snprintf(c->lfdict, sizeof c->lfdict, "-dict=%s", c->dict ? c->dict : "");
+    /* -t is in ms, libFuzzer's -timeout in whole seconds: rounded up, so
+     * libFuzzer never calls a timeout what afl-fuzz and the workers allow */
+    unsigned long long tmo_s = (c->tmo + 999) / 1000;
+    snprintf(c->lftmo, sizeof c->lftmo, "-timeout=%llu", tmo_s ? tmo_s : 1);
+    if (gb_mkdirs(c->lfdir, NULL) != 0 || gb_mkdirs(crashes, NULL) != 0)
         return -1;
-    char dict[PATH_MAX + 8];
-    snprintf(dict, sizeof dict, "-dict=%s", c->dict ? c->dict : "");
     for (unsigned long long k = 0; k < c->lf; k++) {
-        char name[32];
+        char name[32], secs[64], *argv[12];
         snprintf(name, sizeof name, "libfuzzer%llu", k + 1);
-        /* libFuzzer at its best: value profiling and the dictionary. */
-        char *argv[10] = {(char *)c->lfbin, dir, "-reload=1", "-use_value_profile=1", art};
-        int n = 5;
-        if (c->in)
-            argv[n++] = (char *)c->in;
-        if (c->dict)
-            argv[n++] = dict;
-        if (c->secs)
-            argv[n++] = secs;
-        argv[n] = NULL;
-        if (spawn(c, name, argv) != 0)
+        if (lf_argv(c, argv, secs, sizeof secs) != 0 || spawn(c, name, argv) != 0)
             return -1;
+        c->jobs[c->njobs - 1].lf = 1;
     }
     return 0;
+}
+
+/* The artifact libFuzzer's last run of J saved ("Test unit written to PATH"
+ * in what it added to its log), into path; 0 when it saved none. */
+static int lf_artifact(const camp_t *c, const job_t *j, char *path, size_t cap)
+{
+    static const char tag[] = "Test unit written to ";
+    char log[PATH_MAX], buf[PATH_MAX + 256];
+    snprintf(log, sizeof log, "%s/.logs/%s.log", c->out, j->name);
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return 0;
+    int found = 0;
+    if (fseeko(f, j->log_start, SEEK_SET) == 0)
+        while (fgets(buf, sizeof buf, f)) {
+            char *p = strstr(buf, tag);
+            if (!p)
+                continue;
+            p += sizeof tag - 1;
+            p[strcspn(p, "\r\n")] = '\0';
+            snprintf(path, cap, "%s", p);
+            found = 1;
+        }
+    fclose(f);
+    return found;
+}
+
+/* The crashing input's copy in the libFuzzer corpus, if there is one (a
+ * peer's file that -reload=1 ran), goes: it would crash every restart at
+ * once. Artifacts are named KIND-SHA1 and corpus files SHA1; the input
+ * itself stays in libfuzzer-crashes/. */
+static void lf_drop_from_corpus(const camp_t *c, const char *artifact)
+{
+    const char *dash = strrchr(artifact, '-');
+    char path[PATH_MAX];
+    struct stat st;
+    if (!dash || strlen(dash + 1) != 40 || strchr(dash, '/'))
+        return;
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", c->lfdir, dash + 1) >= sizeof path)
+        return;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+        unlink(path);
+}
+
+/* A libFuzzer job that ended with an artifact crashed (it stops at the
+ * first): it is started again after its backoff. Returns 0 when it ended
+ * for another reason. */
+static int lf_schedule_restart(camp_t *c, job_t *j)
+{
+    char artifact[PATH_MAX];
+    if (!lf_artifact(c, j, artifact, sizeof artifact))
+        return 0;
+    lf_drop_from_corpus(c, artifact);
+    time_t now = time(NULL);
+    unsigned quick = now - j->started < GB_LF_QUICK_CRASH_S;
+    j->backoff_s = !quick || !j->backoff_s ? 1 : j->backoff_s * 2;
+    if (j->backoff_s > GB_LF_RESTART_MAX_S)
+        j->backoff_s = GB_LF_RESTART_MAX_S;
+    j->restart_at = now + j->backoff_s;
+    return 1;
+}
+
+/* Starts the libFuzzer jobs whose backoff is over, while time is left. */
+static void lf_restart_due(camp_t *c)
+{
+    for (int i = 0; i < c->njobs; i++) {
+        job_t *j = &c->jobs[i];
+        if (!j->restart_at || time(NULL) < j->restart_at)
+            continue;
+        j->restart_at = 0;
+        char secs[64], *argv[12];
+        if (lf_argv(c, argv, secs, sizeof secs) != 0)
+            continue; /* -V is (nearly) over: it stays ended */
+        j->restarts++;
+        if (spawn_job(c, j, argv) != 0)
+            j->failed = 1;
+    }
 }
 
 /* Whether worker NAME of the campaign has run before (its queue/ exists). */
@@ -286,11 +427,14 @@ static int reap(camp_t *c)
         pid_t r = waitpid(j->pid, &st, WNOHANG);
         if (r == j->pid || (r < 0 && errno == ECHILD)) {
             j->done = 1;
-            j->failed = r == j->pid && !stop_requested && !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+            int bad = r == j->pid && !stop_requested && !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+            j->failed = bad && !(j->lf && lf_schedule_restart(c, j));
         } else {
             running++;
         }
     }
+    for (int i = 0; i < c->njobs; i++)
+        running += c->jobs[i].restart_at != 0 && !stop_requested;
     return running;
 }
 
@@ -298,9 +442,11 @@ static int reap(camp_t *c)
  * SIGKILL to whatever is left after a grace period. */
 static void stop_all(camp_t *c, unsigned grace_s)
 {
-    for (int i = 0; i < c->njobs; i++)
+    for (int i = 0; i < c->njobs; i++) {
+        c->jobs[i].restart_at = 0; /* a libFuzzer job waiting to restart stays ended */
         if (!c->jobs[i].done)
             kill(-c->jobs[i].pid, SIGINT);
+    }
     for (unsigned t = 0; t < grace_s * 10 && reap(c) > 0; t++) {
         struct timespec ts = {0, 100000000L};
         nanosleep(&ts, NULL);
@@ -423,18 +569,42 @@ static void last_log_line(const camp_t *c, const job_t *j, char *out, size_t cap
     fclose(f);
 }
 
-/* Runs until every job has ended, -V, or Ctrl-C. A job that fails on its
- * own (a worker refusing to start, afl-fuzz giving up) ends the campaign:
- * returns it, else NULL. */
+/* Crash files of every engine now on disk. */
+static long count_crashes(const camp_t *c)
+{
+    gb_crashes_t *cr = malloc(sizeof *cr); /* ~300 KiB: not on the stack */
+    if (!cr)
+        return -1;
+    gb_crashes_scan(c->out, NULL, cr);
+    long n = cr->total;
+    free(cr);
+    return n;
+}
+
+/* --exit-on-crash: whether a crash file appeared since the start, counted
+ * every GB_CRASH_POLL_MS (AFL++ and libFuzzer tell us nothing else). */
+static int new_crash(camp_t *c)
+{
+    uint64_t now = gb_time_ms();
+    if (!c->exit_on_crash || now - c->crash_poll_ms < GB_CRASH_POLL_MS)
+        return 0;
+    c->crash_poll_ms = now;
+    return c->crashed = count_crashes(c) > c->crashes0;
+}
+
+/* Runs until every job has ended, -V, Ctrl-C, or (--exit-on-crash) a new
+ * crash. A job that fails on its own (a worker refusing to start, afl-fuzz
+ * giving up) ends the campaign: returns it, else NULL. */
 static const job_t *wait_loop(camp_t *c, gb_statview_t *v)
 {
-    time_t start = time(NULL), last = 0;
-    while (!stop_requested && reap(c) > 0) {
+    time_t last = 0;
+    while (!stop_requested && reap(c) > 0 && !new_crash(c)) {
         for (int i = 0; i < c->njobs; i++)
             if (c->jobs[i].failed)
                 return &c->jobs[i];
+        lf_restart_due(c);
         /* every job has its own -V; this is only a backstop */
-        if (c->secs && time(NULL) - start > (time_t)c->secs + 60)
+        if (c->secs && time(NULL) - c->start > (time_t)c->secs + 60)
             break;
         if (time(NULL) - last >= GB_STATUS_EVERY_MS / 1000) {
             gb_status_show_sync(v, c->out, 0);
@@ -447,6 +617,26 @@ static const job_t *wait_loop(camp_t *c, gb_statview_t *v)
         if (c->jobs[i].failed)
             return &c->jobs[i];
     return NULL;
+}
+
+/* Every engine's crashes, per directory, and how to replay them. */
+static void summarize(const camp_t *c, const char *report)
+{
+    char where[PATH_MAX * 2 + 64], asan[PATH_MAX];
+    if (c->lf)
+        snprintf(where, sizeof where, "%s/*/crashes/ or %s/libfuzzer-crashes/", c->out, c->out);
+    else
+        snprintf(where, sizeof where, "%s/*/crashes/", c->out);
+    gb_crash_summary_t sum = {.cmd = "campaign", .where = where,
+                              .asan_bin = gb_crashes_asan_bin(c->triage_bin, c->cbin, asan,
+                                                              sizeof asan),
+                              .triage_dir = c->triage_bin ? report : NULL};
+    gb_crashes_t *cr = malloc(sizeof *cr);
+    if (!cr)
+        return;
+    gb_crashes_scan(c->out, NULL, cr);
+    gb_crashes_print(stderr, &sum, cr);
+    free(cr);
 }
 
 gb_exit_t gb_cmd_campaign(int argc, char **argv)
@@ -483,6 +673,10 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
         GB_OPTION_STR(0, "triage", "ASAN_BIN", NULL, NULL, &c.triage_bin,
                       "bucket every crash (AFL++'s, libFuzzer's, Glassbox's) into SYNC/triage/ "
                       "as it arrives, replayed on ASAN_BIN; the status shows distinct bugs"),
+        GB_OPTION_FLAG(0, "exit-on-crash", &c.exit_on_crash,
+                       "stop everything at the first new crash of any engine and exit with "
+                       "status " GB_OPT_XSTR(GB_EXIT_CRASH_STATUS) " (libFuzzer's convention); "
+                       "without it a campaign that found crashes exits 0"),
         GB_OPTION_FLAG(0, "resume", &c.resume, "continue the campaign in OUT"),
     };
     const gb_cmd_t cmd = {"campaign",
@@ -491,9 +685,12 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
                           "secondaryN) on AFL++'s own build (--afl-bin, or NAME.afl beside\n"
                           "NAME.cov as 'glassbox build' makes it; else COV_BIN), one of them\n"
                           "with cmplog (-c 0 on NAME.cmplog); libFuzzer jobs on LF_BIN with\n"
-                          "value profiling (trading through SYNC/libfuzzer); and Glassbox\n"
-                          "workers, with one combined status. Stops\n"
-                          "them all on Ctrl-C or after -V. Logs: SYNC/.logs/. Builds nothing.\n"
+                          "value profiling, -t as -timeout= (seconds, rounded up) and -x as\n"
+                          "-dict=, trading through SYNC/libfuzzer and started again after each\n"
+                          "crash; and Glassbox workers, with one combined status. Stops them\n"
+                          "all on Ctrl-C, after -V or, with --exit-on-crash, at the first\n"
+                          "crash; then says how many crashes each engine saved, where, and how\n"
+                          "to replay them. Logs: SYNC/.logs/. Builds nothing.\n"
                           "ARGS after a second -- are the target's arguments for whole programs,\n"
                           "with @@ for the input file (as in AFL++); without them the input path\n"
                           "is the only argument.",
@@ -531,6 +728,8 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
         return gb_cli_fail("campaign", e.msg);
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
+    c.start = time(NULL);
+    c.crashes0 = c.exit_on_crash ? count_crashes(&c) : 0; /* --resume: only new ones count */
     gb_live_t live = {0};
     if (c.triage_bin && gb_live_start(&live, c.out, c.triage_bin, c.targs, (size_t)c.ntargs,
                                       GB_TRIAGE_TIMEOUT_MS, &e) != 0)
@@ -553,12 +752,15 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     const job_t *failed = wait_loop(&c, &v);
     stop_all(&c, 15);
     gb_live_stop(&live); /* a last pass over the crashes of the last seconds */
-    if (failed) {
+    if (failed) { /* one line, as every fault (no summary: it would bury the reason) */
         char why[512];
         last_log_line(&c, failed, why, sizeof why);
         return gb_cli_error(GB_EXIT_FAIL, "campaign", "%s stopped: %s (log: %s/.logs/%s.log)",
                             failed->name, why, c.out, failed->name);
     }
     gb_status_show_sync(&v, c.out, 1);
-    return GB_EXIT_OK;
+    if (c.crashed)
+        fprintf(stderr, "glassbox campaign: stopped at a new crash (--exit-on-crash)\n");
+    summarize(&c, live.report);
+    return c.crashed ? GB_EXIT_CRASH : GB_EXIT_OK;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* glassbox fuzz: the generational search on one campaign directory. */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cmds.h"
 
 #include "corpus.h"
+#include "crashes.h"
 #include "generational.h"
 #include "live.h"
 #include "status.h"
@@ -47,6 +49,22 @@ static void on_stop(int sig)
 
 static long count_buckets(void *report_dir) { return gb_live_buckets(report_dir); }
 
+/* The crashes OUT/NAME/crashes holds now, and how to replay them. */
+static void summarize(const char *out, const char *name, const char *asan, const char *triage,
+                      int quiet)
+{
+    char where[PATH_MAX];
+    snprintf(where, sizeof where, "%s/%s/crashes/", out, name);
+    gb_crash_summary_t sum = {.cmd = "fuzz", .where = where, .asan_bin = asan,
+                              .triage_dir = triage, .quiet = quiet};
+    gb_crashes_t *c = malloc(sizeof *c); /* ~300 KiB: not on the stack */
+    if (!c)
+        return;
+    gb_crashes_scan(out, name, c);
+    gb_crashes_print(stderr, &sum, c);
+    free(c);
+}
+
 /* ---- fuzz ------------------------------------------------------------ */
 
 gb_exit_t gb_cmd_fuzz(int argc, char **argv)
@@ -54,7 +72,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     const char *in, *out, *name, *lfdir; /* every variable here starts at its table default */
     const char *triage_bin, *triage_dir;
     unsigned long long t, v, st, sb, mem, every;
-    int no_opt, quiet, resume, no_cfg;
+    int no_opt, quiet, resume, no_cfg, exit_on_crash;
     /* (clang-format breaks strings around GB_OPT_XSTR as if it were a call.) */
     /* clang-format off */
     const gb_opt_t opts[] = {
@@ -91,6 +109,10 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
         GB_OPTION_STR(0, "triage-dir", "DIR", NULL, NULL, &triage_dir,
                       "a live triage report another process writes: its bucket count "
                       "becomes crash_buckets"),
+        GB_OPTION_FLAG(0, "exit-on-crash", &exit_on_crash,
+                       "stop at the first new crash and exit with status "
+                       GB_OPT_XSTR(GB_EXIT_CRASH_STATUS) " (libFuzzer's convention); without "
+                       "it a run that found crashes exits 0"),
         GB_OPTION_FLAG(0, "resume", &resume,
                        "continue the campaign in OUT/NAME (-i is then optional)"),
         GB_OPTION_UINT(0, "status-every", "MS", NULL, GB_STATUS_EVERY_MS, &every,
@@ -141,7 +163,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
         .solver_budget_ms = (unsigned)sb, .max_seconds = v,
         .optimistic = !no_opt, .mem_limit_mb = (unsigned)mem, .on_notice = show_notice,
         .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,
-        .no_cfg = no_cfg,
+        .no_cfg = no_cfg, .stop_on_crash = exit_on_crash,
     };
     status_ctx_t sc = {.every_ms = every};
     gb_status_init(&sc.view, stderr);
@@ -173,6 +195,8 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
         gb_seeds_free(seeds, nseeds);
         return gb_cli_fail("fuzz", e.msg);
     }
+    gb_search_stats_t st0, st1; /* new crashes = st1.crashes - st0.crashes */
+    gb_search_get_stats(s, &st0);
     running = s;
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
@@ -183,9 +207,20 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     gb_seeds_free(seeds, nseeds);
     if (rc == 0)
         rc = gb_search_run(s, &e);
+    gb_search_get_stats(s, &st1);
     running = NULL;
     gb_live_stop(&live);
     gb_search_free(s); /* its last fuzzer_stats counts the last pass's buckets */
-    return rc == 0 ? GB_EXIT_OK : gb_cli_fail("fuzz", e.msg);
+    int crashed = exit_on_crash && st1.crashes > st0.crashes;
+    if (crashed && !quiet)
+        fprintf(stderr, "glassbox fuzz: stopped at a new crash (--exit-on-crash)\n");
+    /* A fault is one line (e2e.faults), and a campaign quotes a failed
+     * worker's last line: no summary then; crashes/README.txt stays. */
+    if (rc != 0)
+        return gb_cli_fail("fuzz", e.msg);
+    char asan[PATH_MAX];
+    summarize(out, name, gb_crashes_asan_bin(triage_bin, a.rest[1], asan, sizeof asan),
+              triage_bin || triage_dir ? report : NULL, quiet);
+    return crashed ? GB_EXIT_CRASH : GB_EXIT_OK;
 }
 

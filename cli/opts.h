@@ -15,11 +15,16 @@ typedef enum gb_opt_forms {
     GB_OPT_PLUS = 1u << 1,      /* "N+" sets *plus to 1 (afl-fuzz -t N+) */
 } gb_opt_forms_t;
 
+/* libFuzzer's -error_exitcode default: what a run stopped by a crash exits with
+ * (--exit-on-crash), so scripts written for libFuzzer read Glassbox the same way. */
+#define GB_EXIT_CRASH_STATUS 77
+
 /* The exit codes of every command. */
 typedef enum gb_exit {
     GB_EXIT_OK = 0,
     GB_EXIT_FAIL = 1,  /* the command failed; one line on stderr says why */
     GB_EXIT_USAGE = 2, /* bad usage; one line on stderr says what is wrong */
+    GB_EXIT_CRASH = GB_EXIT_CRASH_STATUS, /* --exit-on-crash stopped at a crash */
 } gb_exit_t;
 
 /* What parsing a command line found. */

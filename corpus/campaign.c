@@ -28,9 +28,9 @@ static const char CRASH_README[] =
     "\n"
     "To see where it fails, replay it on the ASan/UBSan build ('glassbox build'\n"
     "makes NAME.asan) with a stack printed for aborts too:\n"
-    "  ASAN_OPTIONS=handle_abort=1:detect_leaks=0 ./NAME.asan crashes/id:...\n"
+    "  ASAN_OPTIONS=handle_abort=1:detect_leaks=0 " GB_CRASH_REPLAY_ASAN " crashes/id:...\n"
     "or let Glassbox do it for every crash at once, one line each:\n"
-    "  glassbox replay crashes/id:* -- ./NAME.asan\n"
+    "  " GB_CRASH_REPLAY " crashes/id:* -- " GB_CRASH_REPLAY_ASAN "\n"
     "and group them into distinct bugs, each with a report, a small input\n"
     "and a repro.sh (docs/triage.md):\n"
     "  glassbox triage -i crashes -o triage -- ./NAME.asan\n";

@@ -67,6 +67,11 @@ const char *gb_campaign_tmpdir(const gb_campaign_t *c); /* OUT/NAME/.tmp */
 int gb_campaign_add_queue(gb_campaign_t *c, const uint8_t *data, size_t len, const char *desc,
                           uint32_t *id, gb_err_t *e);
 
+/* How crashes are replayed, said once for crashes/README.txt and the CLI's
+ * end-of-run crash summary: GB_CRASH_REPLAY " DIR/FILES -- " ASAN_BIN. */
+#define GB_CRASH_REPLAY "glassbox replay"
+#define GB_CRASH_REPLAY_ASAN "./NAME.asan" /* what 'glassbox build' names the ASan build */
+
 /* Adds crashes/id:NNNNNN,sig:SS,<desc> (crash ids count separately). The
  * first crash also writes crashes/README.txt saying how to replay. */
 int gb_campaign_add_crash(gb_campaign_t *c, const uint8_t *data, size_t len, int sig,

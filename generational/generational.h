@@ -51,6 +51,7 @@ typedef struct gb_search_opts {
     const char *libfuzzer_dir;  /* a libFuzzer corpus dir to trade with, or NULL */
     int no_cfg;                 /* solve every flip, even those the static CFG shows
                                    cannot reach an uncovered block (--no-cfg) */
+    int stop_on_crash;          /* stop once a new crash is saved (--exit-on-crash) */
 } gb_search_opts_t;
 
 /* Counters, also written to fuzzer_stats. */

@@ -74,6 +74,8 @@ static gb_run_kind_t save_crash(gb_search_t *s, gb_item_t *it, const gb_run_resu
         s->st.execs_at_crash = s->st.execs;
         if (!s->st.first_crash_ms)
             s->st.first_crash_ms = gb_time_ms() - s->pulse.start_ms + 1;
+        if (s->o.stop_on_crash) /* after this step: the crash's stats get written */
+            s->stop = 1;
     }
     return GB_KIND_CRASHED;
 }
