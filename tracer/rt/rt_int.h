@@ -183,6 +183,25 @@ RT_HIDDEN uint32_t rt_model_site(const char *model, const void *ret, unsigned ro
 RT_HIDDEN void rt_model_decide(uint32_t site, rt_expr_t *cond, int truth);
 RT_HIDDEN size_t rt_model_str_extent(const char *s, size_t limit);
 
+/* libc_num.c, shared with the scanf models (io_scan.c): where a number's
+ * bytes are. s[0, avail) is what may be read; when in_off >= 0 they are
+ * the input file's bytes from in_off (fscanf), else bytes in memory with
+ * shadows. Site ids hash model, ret and site_off + the byte's position. */
+typedef struct rt_num_src {
+    const uint8_t *s;
+    int64_t in_off;
+    size_t site_off;
+    const char *model;
+    const void *ret;
+    size_t avail;
+} rt_num_src_t;
+RT_HIDDEN rt_expr_t *rt_num_scanned(const rt_num_src_t *src, int base, int is_signed, size_t width,
+                                    size_t used, uint64_t value, unsigned bits);
+RT_HIDDEN void rt_num_scan_failed(const rt_num_src_t *src, int base, size_t width);
+RT_HIDDEN int rt_num_is_space(uint8_t c);
+RT_HIDDEN rt_expr_t *rt_num_space_cond(rt_expr_t *c);
+RT_HIDDEN rt_expr_t *rt_num_digit_cond(rt_expr_t *c, int base);
+
 /* table.c: a table read symbolically even when GLASSBOX_TABLES is off
  * (libc's ctype tables: small, and every parser indexes them). */
 RT_HIDDEN void rt_table_register_always(const void *addr, uint64_t size);
