@@ -145,7 +145,11 @@ static rt_expr_t *src_byte(const scan_src_t *src, int64_t off)
 static void src_decide(const scan_src_t *src, unsigned role, int64_t off, rt_expr_t *cond,
                        int truth)
 {
-    rt_model_decide(rt_model_site(src->model, src->ret, role, (uint64_t)off), cond, truth);
+    uint32_t site = rt_model_site(src->model, src->ret, role, (uint64_t)off);
+    if (src->f)
+        rt_model_decide(site, cond, truth);
+    else
+        rt_model_decide_byte(site, (const uint8_t *)src->str + off, cond, truth);
 }
 
 static size_t int_size(char len)
@@ -190,7 +194,8 @@ static rt_num_src_t num_src(const scan_src_t *src, size_t p0)
                        .site_off = p0,
                        .model = src->model,
                        .ret = src->ret,
-                       .avail = len - p0 + (src->f == NULL)};
+                       .avail = len - p0 + (src->f == NULL),
+                       .per_byte = src->f == NULL};
     return ns;
 }
 

@@ -153,7 +153,11 @@ static void decide(const decider_t *d, unsigned role, size_t pos, rt_expr_t *con
 {
     if (!from_input(d) && !rt_shadow_get((uintptr_t)(d->s + pos)))
         return; /* a concrete byte: nothing to record */
-    rt_model_decide(rt_model_site(d->model, d->ret, role, d->site_off + pos), cond, truth);
+    uint32_t site = rt_model_site(d->model, d->ret, role, d->site_off + pos);
+    if (d->per_byte)
+        rt_model_decide_byte(site, d->s + pos, cond, truth);
+    else
+        rt_model_decide(site, cond, truth);
 }
 
 /* The byte at pos: in memory, its shadow or constant; in the input file,

@@ -119,6 +119,7 @@ RT_HIDDEN void rt_pin(rt_expr_t *e, uint64_t value, uint32_t site);
 /* record.c: whether an entry at `site` is recorded (back-off, asked before
  * its condition is built); record one entry; a pin rt_keep let through. */
 RT_HIDDEN int rt_keep(uint32_t site);
+RT_HIDDEN int rt_keep_salted(uint32_t site, uint32_t salt);
 RT_HIDDEN void rt_record(unsigned kind, int taken, uint32_t site, rt_expr_t *cond);
 RT_HIDDEN void rt_pin_kept(rt_expr_t *e, uint64_t value, uint32_t site);
 /* The input's length as a 64-bit expression over the length variable
@@ -181,6 +182,7 @@ RT_HIDDEN rt_expr_t *rt_model_param(const void *self, unsigned i);
 RT_HIDDEN rt_expr_t *rt_model_byte(const uint8_t *p);
 RT_HIDDEN uint32_t rt_model_site(const char *model, const void *ret, unsigned role, uint64_t pos);
 RT_HIDDEN void rt_model_decide(uint32_t site, rt_expr_t *cond, int truth);
+RT_HIDDEN void rt_model_decide_byte(uint32_t site, const uint8_t *p, rt_expr_t *cond, int truth);
 RT_HIDDEN size_t rt_model_str_extent(const char *s, size_t limit);
 
 /* libc_num.c, shared with the scanf models (io_scan.c): where a number's
@@ -194,6 +196,7 @@ typedef struct rt_num_src {
     const char *model;
     const void *ret;
     size_t avail;
+    int per_byte; /* back-off per input byte (rt_model_decide_byte) */
 } rt_num_src_t;
 RT_HIDDEN rt_expr_t *rt_num_scanned(const rt_num_src_t *src, int base, int is_signed, size_t width,
                                     size_t used, uint64_t value, unsigned bits);
