@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* fscanf / scanf on the input file. The format runs one directive at a
- * time through the real __isoc99_fscanf (with a %n appended, to learn what
- * each consumed), which is the same sequence of reads the whole call
- * makes; results are combined by scanf's own rule (EOF only when input
- * ended before any assignment). %d %u %o %x %X build their value over the
- * digit bytes and record the conditions libc decided on them (each is a
- * digit, the next is not); %s %c %[ copy INPUT shadows; anything else is
- * stored concretely. */
+/* The scanf family: fscanf / scanf on the input file, sscanf / vsscanf on
+ * a buffer. The format runs one directive at a time through the real
+ * function (with a %n appended, to learn what each consumed), which is the
+ * same sequence of reads the whole call makes; results are combined by
+ * scanf's own rule (EOF only when input ended before any assignment).
+ * Integers take libc_num.c's parse (the value over the digit bytes, each
+ * class test a BRANCH); %s %c %[ take the shadows of the bytes consumed;
+ * anything else is stored concretely. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -14,32 +14,39 @@
 
 #include "io_int.h"
 
-extern __thread void *__gb_ret;
-extern __thread void *__gb_callee;
-
 /* The two flavours in glibc: ISO C99 (what C99+ headers call) and the old
  * GNU one, where %as %aS %a[ allocate (what gnu89 headers call). */
 extern int gb_real_scanf99(FILE *f, const char *fmt, ...) __asm__("__isoc99_fscanf");
 extern int gb_real_vscanf99(FILE *f, const char *fmt, va_list ap) __asm__("__isoc99_vfscanf");
 extern int gb_real_vscanf_gnu(FILE *f, const char *fmt, va_list ap) __asm__("vfscanf");
+extern int gb_real_sscanf99(const char *s, const char *fmt, ...) __asm__("__isoc99_sscanf");
+extern int gb_real_vsscanf99(const char *s, const char *fmt,
+                             va_list ap) __asm__("__isoc99_vsscanf");
+extern int gb_real_vsscanf_gnu(const char *s, const char *fmt, va_list ap) __asm__("vsscanf");
 
 RT_EXPORT int __gb_model___isoc99_fscanf(FILE *f, const char *fmt, ...);
 RT_EXPORT int __gb_model_fscanf(FILE *f, const char *fmt, ...);
 RT_EXPORT int __gb_model___isoc99_scanf(const char *fmt, ...);
 RT_EXPORT int __gb_model_scanf(const char *fmt, ...);
+RT_EXPORT int __gb_model___isoc99_sscanf(const char *s, const char *fmt, ...);
+RT_EXPORT int __gb_model_sscanf(const char *s, const char *fmt, ...);
+RT_EXPORT int __gb_model___isoc99_vsscanf(const char *s, const char *fmt, va_list ap);
+RT_EXPORT int __gb_model_vsscanf(const char *s, const char *fmt, va_list ap);
 
-#define SITE_SIGN 0x9b120000u
-#define SITE_DIGIT 0x9b130000u /* + base << 8 + digit index (capped) */
-#define SITE_DIGIT_END 0x9b140000u
-#define SITE_HEX_PREFIX 0x9b150000u
-#define SITE_STR_BYTE 0x9b160000u
-#define SITE_STR_END 0x9b170000u
+/* Roles of the decisions recorded here (part of their site ids), after
+ * libc_num.c's, which the integer conversions record. */
+enum { ROLE_STR_BYTE = 16, ROLE_STR_END, ROLE_STR_NUL, ROLE_LIT, ROLE_WS, ROLE_WS_END };
 
-/* Longest digit strings whose value is built symbolically: they cannot
- * overflow 64 bits, so libc's strtol and this agree exactly. */
-#define MAX_DEC_DIGITS 18
-#define MAX_HEX_DIGITS 15
-#define MAX_OCT_DIGITS 20
+/* What a scan reads: the input stream, or a string. */
+typedef struct scan_src {
+    FILE *f;         /* fscanf: the stream; NULL for sscanf */
+    const char *str; /* sscanf: the buffer, len bytes before its NUL */
+    size_t len;
+    size_t pos;        /* sscanf: bytes of str consumed so far */
+    const char *model; /* site ids hash the model's name and its caller */
+    const void *ret;
+    int gnu;
+} scan_src_t;
 
 /* One conversion specification, fmt[start, end). */
 typedef struct spec {
@@ -94,8 +101,9 @@ static int parse_spec(const char *fmt, size_t i, int gnu, spec_t *s)
     return 0;
 }
 
-/* Runs fmt[a, b) followed by "%n" (when n) on the stream. */
-static int run_piece(FILE *f, const char *fmt, size_t a, size_t b, void *arg, int *n)
+/* Runs fmt[a, b) followed by "%n" (when n) on the source. An unused
+ * trailing argument is harmless to scanf, so both are always passed. */
+static int run_piece(scan_src_t *src, const char *fmt, size_t a, size_t b, void *arg, int *n)
 {
     char small[256], *buf = small;
     size_t len = b - a;
@@ -103,14 +111,45 @@ static int run_piece(FILE *f, const char *fmt, size_t a, size_t b, void *arg, in
         return -2;
     memcpy(buf, fmt + a, len);
     strcpy(buf + len, n ? "%n" : "");
-    int rc;
-    if (arg)
-        rc = n ? gb_real_scanf99(f, buf, arg, n) : gb_real_scanf99(f, buf, arg);
-    else
-        rc = n ? gb_real_scanf99(f, buf, n) : gb_real_scanf99(f, buf);
+    void *a1 = arg ? arg : n;
+    int rc = src->f ? gb_real_scanf99(src->f, buf, a1, n)
+                    : gb_real_sscanf99(src->str + src->pos, buf, a1, n);
+    if (!src->f && n && *n > 0)
+        src->pos += (size_t)*n;
     if (buf != small)
         free(buf);
     return rc;
+}
+
+/* Where the next byte comes from: an input file offset (-1 if the stream
+ * is not the input) or an index into the string. */
+static int64_t src_pos(const scan_src_t *src)
+{
+    return src->f ? io_stream_pos(src->f) : (int64_t)src->pos;
+}
+
+/* The bytes positions refer to: the input file's, or the string's. */
+static const uint8_t *src_bytes(const scan_src_t *src, size_t *len)
+{
+    if (src->f)
+        return io_input_bytes(len);
+    *len = src->len;
+    return (const uint8_t *)src->str;
+}
+
+static rt_expr_t *src_byte(const scan_src_t *src, int64_t off)
+{
+    return src->f ? io_byte(off) : rt_model_byte((const uint8_t *)src->str + off);
+}
+
+static void src_decide(const scan_src_t *src, unsigned role, int64_t off, rt_expr_t *cond,
+                       int truth)
+{
+    uint32_t site = rt_model_site(src->model, src->ret, role, (uint64_t)off);
+    if (src->f)
+        rt_model_decide(site, cond, truth);
+    else
+        rt_model_decide_byte(site, (const uint8_t *)src->str + off, cond, truth);
 }
 
 static size_t int_size(char len)
@@ -127,7 +166,8 @@ static size_t int_size(char len)
 static size_t dest_size(const spec_t *s, const void *dest)
 {
     switch (s->conv) {
-    case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': return int_size(s->len);
+    case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'n':
+        return int_size(s->len);
     case 'p': return sizeof(void *);
     case 'c': return (s->width ? s->width : 1) * (s->len == 'l' ? sizeof(int) : 1);
     case 's': case '[':
@@ -138,118 +178,142 @@ static size_t dest_size(const spec_t *s, const void *dest)
     }
 }
 
-static rt_expr_t *in_range(rt_expr_t *b, unsigned lo, unsigned n) /* b - lo <u n */
+static int is_int_conv(char c)
 {
-    return rt_binop(GBT_OP_ULT, rt_binop(GBT_OP_SUB, b, rt_const(8, lo)), rt_const(8, n));
+    return c == 'd' || c == 'i' || c == 'u' || c == 'o' || c == 'x' || c == 'X';
 }
 
-static rt_expr_t *is_digit(rt_expr_t *b, unsigned base)
+/* Where an integer conversion's bytes are, from source position p0. */
+static rt_num_src_t num_src(const scan_src_t *src, size_t p0)
 {
-    if (base != 16)
-        return in_range(b, '0', base);
-    return rt_binop(GBT_OP_OR, in_range(b, '0', 10),
-                    in_range(rt_binop(GBT_OP_OR, b, rt_const(8, 0x20)), 'a', 6));
+    size_t len;
+    const uint8_t *d = src_bytes(src, &len);
+    /* a string's NUL can be read (it ends a number); the file's end cannot */
+    rt_num_src_t ns = {.s = d + p0,
+                       .in_off = src->f ? (int64_t)p0 : -1,
+                       .site_off = p0,
+                       .model = src->model,
+                       .ret = src->ret,
+                       .avail = len - p0 + (src->f == NULL),
+                       .per_byte = src->f == NULL};
+    return ns;
 }
 
-static rt_expr_t *digit_value(rt_expr_t *b, unsigned base)
+static int num_base(char conv)
 {
-    rt_expr_t *dec = rt_binop(GBT_OP_SUB, b, rt_const(8, '0'));
-    if (base == 16) {
-        rt_expr_t *hi = rt_binop(GBT_OP_SUB, rt_binop(GBT_OP_OR, b, rt_const(8, 0x20)),
-                                 rt_const(8, 'a' - 10));
-        dec = rt_ite(in_range(b, '0', 10), dec, hi);
-    }
-    return rt_unop(GBT_OP_ZEXT, 64, dec, 0);
+    return conv == 'o' ? 8 : conv == 'x' || conv == 'X' ? 16 : conv == 'i' ? 0 : 10;
 }
 
-static int is_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-
-static rt_expr_t *space_expr(rt_expr_t *b)
+/* The value of the integer libc read from bytes [p0, p1) and stored (n
+ * bytes) at dest; NULL if it stays concrete. */
+static rt_expr_t *number(const scan_src_t *src, const spec_t *s, const void *dest, size_t n,
+                         size_t p0, size_t p1)
 {
-    return rt_binop(GBT_OP_OR, rt_binop(GBT_OP_EQ, b, rt_const(8, ' ')), in_range(b, '\t', 5));
+    uint64_t value = 0;
+    memcpy(&value, dest, n); /* little-endian: the low n bytes */
+    rt_num_src_t ns = num_src(src, p0);
+    return rt_num_scanned(&ns, num_base(s->conv), s->conv == 'd' || s->conv == 'i', s->width,
+                          p1 - p0, value, (unsigned)n * 8);
 }
 
-static int digit_ok(uint8_t c, unsigned base)
+/* A conversion that failed to match at p0: for integers, what decided it. */
+static void conv_failed(const scan_src_t *src, const spec_t *s, int64_t p0)
 {
-    if (base != 16)
-        return c >= '0' && c < '0' + base;
-    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+    size_t len;
+    src_bytes(src, &len);
+    if (!rt_active || !is_int_conv(s->conv) || p0 < 0 || (uint64_t)p0 > len)
+        return;
+    rt_num_src_t ns = num_src(src, (size_t)p0);
+    rt_num_scan_failed(&ns, num_base(s->conv), s->width);
 }
 
-/* The value of the integer libc read from input bytes [p0, p1), with the
- * conditions libc decided on them; NULL (and nothing recorded) if it stays
- * concrete. */
-static rt_expr_t *number(const spec_t *s, const uint8_t *d, size_t p0, size_t p1, size_t len)
+/* %s %c %[ stored the `copied` bytes that end at p1: they take those
+ * bytes' shadows; %s also records that each is not white space and that
+ * what ended it is (or, in a string, is its NUL). */
+static void copy_str(const scan_src_t *src, const spec_t *s, void *dest, size_t copied, size_t p0,
+                     size_t p1)
 {
-    unsigned base = s->conv == 'o' ? 8 : (s->conv == 'x' || s->conv == 'X') ? 16 : 10;
-    size_t q = p0, t;
-    while (q < p1 && is_space(d[q]))
-        q++;
-    t = q;
-    int sign = t < p1 && (d[t] == '-' || d[t] == '+');
-    t += (size_t)sign;
-    int prefix = base == 16 && p1 - t > 2 && d[t] == '0' && (d[t + 1] | 0x20) == 'x';
-    t += prefix ? 2 : 0;
-    size_t nd = p1 - t, max = base == 10 ? MAX_DEC_DIGITS : base == 16 ? MAX_HEX_DIGITS
-                                                                       : MAX_OCT_DIGITS;
-    if (nd == 0 || nd > max)
-        return NULL;
-    for (size_t k = t; k < p1; k++)
-        if (!digit_ok(d[k], base))
-            return NULL; /* not what it seems (pushed-back bytes?): stay concrete */
-    if (sign)
-        io_branch(rt_binop(GBT_OP_EQ, io_byte((int64_t)q), rt_const(8, d[q])), 1, SITE_SIGN);
-    if (prefix) {
-        io_branch(rt_binop(GBT_OP_EQ, io_byte((int64_t)t - 2), rt_const(8, '0')), 1,
-                  SITE_HEX_PREFIX);
-        rt_expr_t *x = rt_binop(GBT_OP_OR, io_byte((int64_t)t - 1), rt_const(8, 0x20));
-        io_branch(rt_binop(GBT_OP_EQ, x, rt_const(8, 'x')), 1, SITE_HEX_PREFIX + 1);
-    }
-    rt_expr_t *v = rt_const(64, 0);
-    for (size_t k = 0; k < nd && v; k++) {
-        rt_expr_t *b = io_byte((int64_t)(t + k));
-        io_branch(is_digit(b, base), 1, SITE_DIGIT + (base << 8) + (k < 255 ? k : 255));
-        v = rt_binop(GBT_OP_ADD, rt_binop(GBT_OP_MUL, v, rt_const(64, base)), digit_value(b, base));
-    }
-    if (p1 < len && !digit_ok(d[p1], base) && !(s->width && p1 - q == s->width))
-        io_branch(is_digit(io_byte((int64_t)p1), base), 0, SITE_DIGIT_END + base);
-    return sign && d[q] == '-' ? rt_unop(GBT_OP_NEG, 64, v, 0) : v;
+    size_t len;
+    const uint8_t *d = src_bytes(src, &len);
+    size_t from = p1 - copied;
+    if (copied > p1 - p0 || memcmp(dest, d + from, copied) != 0)
+        return; /* not the source's bytes (pushed back by ungetc?): concrete */
+    if (src->f)
+        io_mark(dest, copied, (int64_t)from);
+    else
+        rt_shadow_copy((uintptr_t)dest, (uintptr_t)(d + from), copied);
+    if (s->conv != 's' || (s->width && copied == s->width))
+        return;
+    for (size_t k = from; k < p1; k++)
+        src_decide(src, ROLE_STR_BYTE, (int64_t)k, rt_num_space_cond(src_byte(src, (int64_t)k)), 0);
+    if (p1 < len && rt_num_is_space(d[p1]))
+        src_decide(src, ROLE_STR_END, (int64_t)p1, rt_num_space_cond(src_byte(src, (int64_t)p1)),
+                   1);
+    else if (!src->f && p1 == len)
+        src_decide(src, ROLE_STR_NUL, (int64_t)p1,
+                   rt_binop(GBT_OP_EQ, src_byte(src, (int64_t)p1), rt_const(8, 0)), 1);
 }
 
 /* Shadows for what one conversion stored at `arg`, which libc read from
- * input offsets [p0, p1) (p0 < 0: not from the input). */
-static void shadow_conv(const spec_t *s, void *arg, int64_t p0, int64_t p1)
+ * source positions [p0, p1) (p0 < 0: not from the input). */
+static void shadow_conv(const scan_src_t *src, const spec_t *s, void *arg, int64_t p0, int64_t p1)
 {
     size_t len;
-    const uint8_t *d = io_input_bytes(&len);
+    src_bytes(src, &len);
     void *dest = s->alloc ? *(void **)arg : arg;
     size_t n = dest ? dest_size(s, dest) : 0;
     if (!rt_active || !n)
         return;
     rt_shadow_clear((uintptr_t)dest, n);
-    if (p0 < 0 || p1 < p0 || (uint64_t)p1 > len || s->len == 'l')
+    if (p0 < 0 || p1 < p0 || (uint64_t)p1 > len)
         return;
     switch (s->conv) {
-    case 'd': case 'u': case 'o': case 'x': case 'X': {
-        rt_expr_t *v = number(s, d, (size_t)p0, (size_t)p1, len);
+    case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': {
+        rt_expr_t *v = number(src, s, dest, n, (size_t)p0, (size_t)p1);
         if (v)
             rt_shadow_store((uintptr_t)dest, n, rt_resize(v, (unsigned)n * 8));
         return;
     }
-    case 's': case '[': case 'c': {
-        size_t copied = s->conv == 'c' ? n : n - 1;
-        int64_t from = p1 - (int64_t)copied;
-        if (copied > (size_t)(p1 - p0) || memcmp(dest, d + from, copied) != 0)
-            return; /* not the file's bytes (pushed back by ungetc?): concrete */
-        io_mark(dest, copied, from);
-        for (size_t k = 0; s->conv == 's' && k < copied; k++)
-            io_branch(space_expr(io_byte(from + (int64_t)k)), 0, SITE_STR_BYTE);
-        if (s->conv == 's' && (size_t)p1 < len && is_space(d[p1]) &&
-            !(s->width && copied == s->width))
-            io_branch(space_expr(io_byte(p1)), 1, SITE_STR_END);
+    case 's': case '[': case 'c':
+        if (s->len != 'l')
+            copy_str(src, s, dest, s->conv == 'c' ? n : n - 1, (size_t)p0, (size_t)p1);
         return;
-    }
     default: return;
+    }
+}
+
+/* The decisions of literal text fmt[a, b) matched against source bytes
+ * from p0, as libc makes them: a white space directive takes every space
+ * byte and stops at one that is not; any other character must equal its
+ * byte (the first that does not ends the match). Stops at what it does not
+ * follow (%%) and, in the file, at its end. */
+static void text_decisions(const scan_src_t *src, const char *fmt, size_t a, size_t b, int64_t p0)
+{
+    size_t len;
+    const uint8_t *d = src_bytes(src, &len);
+    size_t lim = len + (src->f == NULL); /* a string's NUL is read, and matches nothing */
+    if (!rt_active || p0 < 0)
+        return;
+    size_t p = (size_t)p0;
+    for (size_t i = a; i < b && p < lim; i++) {
+        uint8_t c = (uint8_t)fmt[i];
+        if (rt_num_is_space(c)) {
+            while (i + 1 < b && rt_num_is_space((uint8_t)fmt[i + 1]))
+                i++; /* a run of white space is one directive */
+            for (; p < lim && rt_num_is_space(d[p]); p++)
+                src_decide(src, ROLE_WS, (int64_t)p, rt_num_space_cond(src_byte(src, (int64_t)p)),
+                           1);
+            if (p < lim)
+                src_decide(src, ROLE_WS_END, (int64_t)p,
+                           rt_num_space_cond(src_byte(src, (int64_t)p)), 0);
+            continue;
+        }
+        if (c == '%')
+            return;
+        src_decide(src, ROLE_LIT, (int64_t)p,
+                   rt_binop(GBT_OP_EQ, src_byte(src, (int64_t)p), rt_const(8, c)), d[p] == c);
+        if (d[p++] != c)
+            return;
     }
 }
 
@@ -268,32 +332,43 @@ static void store_count(const spec_t *s, void *arg, int used)
 
 static int scan_fail(int done) { return done ? done : EOF; }
 
-/* The format directive by directive; see the file comment. *bad = 1 when
- * the format needs the whole-call fallback (checked before any read). */
-static int scan(FILE *f, const char *fmt, va_list ap, int gnu, int *bad)
+/* Every specification parses (*bad = 1 if not: the whole-call fallback). */
+static int format_ok(const char *fmt, int gnu)
 {
     spec_t s;
     for (size_t i = 0; fmt[i];) {
         if (fmt[i] != '%' || fmt[i + 1] == '%')
             i += fmt[i] == '%' ? 2 : 1;
         else if (parse_spec(fmt, i, gnu, &s) != 0)
-            return *bad = 1, 0;
+            return 0;
         else
             i = s.end;
     }
+    return 1;
+}
+
+/* The format directive by directive; see the file comment. *bad = 1 when
+ * the format needs the whole-call fallback (checked before any read). */
+static int scan(scan_src_t *src, const char *fmt, va_list ap, int *bad)
+{
+    spec_t s;
+    if (!format_ok(fmt, src->gnu))
+        return *bad = 1, 0;
     int done = 0, used = 0;
     size_t text = 0, i = 0;
     for (;;) {
         while (fmt[i] && !(fmt[i] == '%' && fmt[i + 1] != '%'))
             i += fmt[i] == '%' ? 2 : 1;
         if (!fmt[i]) { /* trailing text: matched without a %n, as the whole call would */
-            int rc = i > text ? run_piece(f, fmt, text, i, NULL, NULL) : 0;
+            text_decisions(src, fmt, text, i, src_pos(src));
+            int rc = i > text ? run_piece(src, fmt, text, i, NULL, NULL) : 0;
             return rc == EOF ? scan_fail(done) : done;
         }
-        parse_spec(fmt, i, gnu, &s);
+        parse_spec(fmt, i, src->gnu, &s);
         int n = -1, rc;
         if (i > text) {
-            rc = run_piece(f, fmt, text, i, NULL, &n);
+            text_decisions(src, fmt, text, i, src_pos(src));
+            rc = run_piece(src, fmt, text, i, NULL, &n);
             if (rc == EOF || n < 0)
                 return rc == EOF ? scan_fail(done) : done;
             used += n;
@@ -305,26 +380,29 @@ static int scan(FILE *f, const char *fmt, va_list ap, int gnu, int *bad)
             continue;
         }
         void *arg = s.suppress ? NULL : va_arg(ap, void *);
-        int64_t p0 = io_stream_pos(f);
+        int64_t p0 = src_pos(src);
         n = -1;
-        rc = run_piece(f, fmt, s.start, s.end, arg, &n);
+        rc = run_piece(src, fmt, s.start, s.end, arg, &n);
+        if (rc == 0 && n < 0)
+            conv_failed(src, &s, p0);
         if (rc == EOF || n < 0)
             return rc == EOF ? scan_fail(done) : done + (rc > 0 ? rc : 0);
         done += rc;
         used += n;
         if (arg)
-            shadow_conv(&s, arg, p0, p0 >= 0 ? p0 + n : -1);
+            shadow_conv(src, &s, arg, p0, p0 >= 0 ? p0 + n : -1);
     }
 }
 
-static int model_vfscanf(FILE *f, const char *fmt, va_list ap, int gnu)
+static int model_vfscanf(FILE *f, const char *fmt, va_list ap, int gnu, const void *ret)
 {
     __gb_callee = NULL;
     int bad = 0, r = 0;
     va_list cp;
     va_copy(cp, ap);
+    scan_src_t src = {f, NULL, 0, 0, "fscanf", ret, gnu};
     if (rt_active || io_stream_pos(f) >= 0)
-        r = scan(f, fmt, cp, gnu, &bad);
+        r = scan(&src, fmt, cp, &bad);
     else
         bad = 1; /* not tracing this stream: one plain call */
     va_end(cp);
@@ -334,38 +412,113 @@ static int model_vfscanf(FILE *f, const char *fmt, va_list ap, int gnu)
     return r;
 }
 
-RT_EXPORT int __gb_model___isoc99_fscanf(FILE *f, const char *fmt, ...)
+/* The destination a conversion wrote: the argument, or for %m (and the
+ * GNU %as %a[ %aS) the buffer libc allocated, whose pointer is cleared. */
+static void *written_dest(const spec_t *s, const char *fmt, int gnu, void *arg)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int r = model_vfscanf(f, fmt, ap, 0);
-    va_end(ap);
+    int alloc =
+        s->alloc || (gnu && s->conv == 'a' && fmt[s->end] && strchr("s[S", fmt[s->end]) != NULL);
+    if (!alloc)
+        return arg;
+    rt_shadow_clear((uintptr_t)arg, sizeof(void *));
+    return *(void **)arg;
+}
+
+/* After a concrete sscanf: no destination of the first `count`
+ * assignments (and of any %n) keeps a shadow. Positional arguments are
+ * not followed. */
+static void clear_dests(const char *fmt, va_list ap, int gnu, int count)
+{
+    spec_t s;
+    for (size_t i = 0; fmt[i] && count > 0;) {
+        if (fmt[i] != '%' || fmt[i + 1] == '%') {
+            i += fmt[i] == '%' ? 2 : 1;
+            continue;
+        }
+        if (parse_spec(fmt, i, 0, &s) != 0)
+            return;
+        i = s.end;
+        if (s.suppress)
+            continue;
+        void *arg = va_arg(ap, void *);
+        count -= s.conv != 'n';
+        char *dest = written_dest(&s, fmt, gnu, arg);
+        if (dest && dest != arg && s.conv == 'a')
+            rt_shadow_clear((uintptr_t)dest, strlen(dest) + 1); /* GNU %as */
+        else if (dest)
+            rt_shadow_clear((uintptr_t)dest, dest_size(&s, dest));
+    }
+}
+
+static int real_vsscanf(const char *str, const char *fmt, va_list ap, int gnu)
+{
+    va_list cp;
+    va_copy(cp, ap);
+    int r = gnu ? gb_real_vsscanf_gnu(str, fmt, cp) : gb_real_vsscanf99(str, fmt, cp);
+    va_end(cp);
     return r;
 }
 
-RT_EXPORT int __gb_model_fscanf(FILE *f, const char *fmt, ...)
+/* sscanf: the real call first, for the truth; then the piecewise run,
+ * which must return the same. If it does not (or cannot run), the real
+ * call again, with every destination concrete. */
+static int model_vsscanf(const char *str, const char *fmt, va_list ap, int gnu, const void *ret)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int r = model_vfscanf(f, fmt, ap, 1);
-    va_end(ap);
-    return r;
+    __gb_callee = NULL;
+    __gb_ret = NULL;
+    if (!rt_active)
+        return real_vsscanf(str, fmt, ap, gnu);
+    int truth = real_vsscanf(str, fmt, ap, gnu), bad = 0;
+    scan_src_t src = {NULL, str, strlen(str), 0, "sscanf", ret, gnu};
+    va_list cp;
+    va_copy(cp, ap);
+    int r = scan(&src, fmt, cp, &bad);
+    va_end(cp);
+    if (!bad && r == truth)
+        return r;
+    int most = r > truth ? r : truth;
+    truth = real_vsscanf(str, fmt, ap, gnu);
+    va_copy(cp, ap);
+    clear_dests(fmt, cp, gnu, bad ? truth : most);
+    va_end(cp);
+    return truth;
 }
 
-RT_EXPORT int __gb_model___isoc99_scanf(const char *fmt, ...)
+/* The entry points: the flavour, and the caller for site ids. */
+#define SCAN_ENTRY(name, src_decl, model, src, gnu)                                                \
+    RT_EXPORT int __gb_model_##name(src_decl, const char *fmt, ...)                                \
+    {                                                                                              \
+        va_list ap;                                                                                \
+        va_start(ap, fmt);                                                                         \
+        int r = model(src, fmt, ap, gnu, __builtin_return_address(0));                             \
+        va_end(ap);                                                                                \
+        return r;                                                                                  \
+    }
+
+SCAN_ENTRY(__isoc99_fscanf, FILE *f, model_vfscanf, f, 0)
+SCAN_ENTRY(fscanf, FILE *f, model_vfscanf, f, 1)
+SCAN_ENTRY(__isoc99_sscanf, const char *s, model_vsscanf, s, 0)
+SCAN_ENTRY(sscanf, const char *s, model_vsscanf, s, 1)
+
+#define SCANF_ENTRY(name, gnu)                                                                     \
+    RT_EXPORT int __gb_model_##name(const char *fmt, ...)                                          \
+    {                                                                                              \
+        va_list ap;                                                                                \
+        va_start(ap, fmt);                                                                         \
+        int r = model_vfscanf(stdin, fmt, ap, gnu, __builtin_return_address(0));                   \
+        va_end(ap);                                                                                \
+        return r;                                                                                  \
+    }
+
+SCANF_ENTRY(__isoc99_scanf, 0)
+SCANF_ENTRY(scanf, 1)
+
+RT_EXPORT int __gb_model___isoc99_vsscanf(const char *s, const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int r = model_vfscanf(stdin, fmt, ap, 0);
-    va_end(ap);
-    return r;
+    return model_vsscanf(s, fmt, ap, 0, __builtin_return_address(0));
 }
 
-RT_EXPORT int __gb_model_scanf(const char *fmt, ...)
+RT_EXPORT int __gb_model_vsscanf(const char *s, const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int r = model_vfscanf(stdin, fmt, ap, 1);
-    va_end(ap);
-    return r;
+    return model_vsscanf(s, fmt, ap, 1, __builtin_return_address(0));
 }

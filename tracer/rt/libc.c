@@ -60,6 +60,25 @@ RT_HIDDEN void rt_model_decide(uint32_t site, rt_expr_t *cond, int truth)
     __gb_branch(cond, (uint64_t)(truth != 0), site);
 }
 
+/* A decision on the byte at p, with back-off per input byte: when p holds
+ * INPUT(k), the site's budget is k's own. A parser that sscanf's a copy of
+ * each field in a loop decides at the same sites every time; plain
+ * back-off would drop the 17th field's decisions as repeats of the
+ * first's and leave its bytes free for the solver to spoil. Repeats on
+ * one byte still back off, and the site id stays the position's, so the
+ * search's statistics still group the loop's decisions. */
+RT_HIDDEN void rt_model_decide_byte(uint32_t site, const uint8_t *p, rt_expr_t *cond, int truth)
+{
+    rt_expr_t *s = rt_shadow_get((uintptr_t)p);
+    if (!s || s->op != GBT_OP_INPUT) {
+        rt_model_decide(site, cond, truth);
+        return;
+    }
+    uint32_t salt = (uint32_t)(s->imm * 0x9e3779b97f4a7c15ull >> 32) | 1;
+    if (cond && cond->op != GBT_OP_CONST && rt_active && rt_keep_salted(site, salt))
+        rt_out_pc(GBT_PC_BRANCH, truth != 0, site, cond);
+}
+
 /* ASCII lower case, as strcasecmp folds in the C locale. */
 static uint8_t fold_byte(uint8_t c)
 {

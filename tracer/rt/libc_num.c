@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* libc number models: strtol, strtoul, strtoll, strtoull, atoi, atol (the
- * C locale's syntax: spaces, sign, 0x/0 prefixes, digits of the base) and
- * htons/ntohs/htonl/ntohl. A parse is re-done here to find where each part
- * of the number is; every class test that decided where it ends becomes a
- * BRANCH entry, and the value is the expression of the digits consumed. */
+ * C locale's syntax: spaces, sign, 0x/0 prefixes, digits of the base), the
+ * integers scanf reads (rt_num_scanned) and htons/ntohs/htonl/ntohl. A
+ * parse is re-done here to find where each part of the number is; every
+ * class test that decided where it ends becomes a BRANCH entry, and the
+ * value is the expression of the digits consumed. */
 #include <arpa/inet.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_int.h"
 #include "rt_int.h"
 
 /* Roles of the decisions a parse records (part of their site ids). */
@@ -27,9 +29,10 @@ typedef struct num_parse {
     int x;          /* and s[zero_at + 1] is x or X: a hex prefix */
     size_t digits;  /* first digit */
     size_t ndig;    /* digits consumed */
+    size_t lim;     /* bytes the parse may look at: the source's, or scanf's width */
 } num_parse_t;
 
-static int is_space(uint8_t c)
+RT_HIDDEN int rt_num_is_space(uint8_t c)
 {
     return c == ' ' || (uint8_t)(c - 9) < 5;
 }
@@ -44,25 +47,26 @@ static int digit_of(uint8_t c)
     return 99;
 }
 
-/* Walks s as glibc's strtol does in the C locale. */
-static void parse(num_parse_t *p, const char *str, int base)
+/* Walks s[0, avail) as glibc's strtol does in the C locale; a scanf field
+ * `width` (0 = none) counts the bytes after the leading white space. */
+static void parse(num_parse_t *p, const uint8_t *s, int base, size_t avail, size_t width)
 {
-    const uint8_t *s = (const uint8_t *)str;
     memset(p, 0, sizeof *p);
     p->s = s;
     p->base = p->eff = base;
     size_t i = 0;
-    while (i < RT_MODEL_MAX_BYTES && is_space(s[i]))
+    while (i < avail && rt_num_is_space(s[i]))
         i++;
     p->spaces = i;
-    if (s[i] == '-' || s[i] == '+') {
+    p->lim = width && width < avail - i ? i + width : avail;
+    if (i < p->lim && (s[i] == '-' || s[i] == '+')) {
         p->sign = 1;
         p->neg = s[i++] == '-';
     }
     p->zero_at = i;
-    if ((base == 0 || base == 16) && s[i] == '0') {
+    if ((base == 0 || base == 16) && i < p->lim && s[i] == '0') {
         p->zero = 1;
-        if ((s[i + 1] | 0x20) == 'x') {
+        if (i + 1 < p->lim && (s[i + 1] | 0x20) == 'x') {
             p->x = 1;
             p->eff = 16;
             i += 2;
@@ -73,7 +77,7 @@ static void parse(num_parse_t *p, const char *str, int base)
         p->eff = 10;
     }
     p->digits = i;
-    while (i < RT_MODEL_MAX_BYTES && digit_of(s[i]) < p->eff)
+    while (i < p->lim && digit_of(s[i]) < p->eff)
         i++;
     p->ndig = i - p->digits;
 }
@@ -106,7 +110,7 @@ static uint64_t parse_value(const num_parse_t *p)
 }
 
 /* c is a digit in base b (C locale). */
-static rt_expr_t *digit_cond(rt_expr_t *c, int b)
+RT_HIDDEN rt_expr_t *rt_num_digit_cond(rt_expr_t *c, int b)
 {
     rt_expr_t *dec = rt_binop(GBT_OP_ULT, rt_binop(GBT_OP_SUB, c, rt_const(8, '0')),
                               rt_const(8, (uint64_t)(b < 10 ? b : 10)));
@@ -130,7 +134,7 @@ static rt_expr_t *digit_value(rt_expr_t *c, int b)
     return rt_resize(dec, 64);
 }
 
-static rt_expr_t *space_cond(rt_expr_t *c)
+RT_HIDDEN rt_expr_t *rt_num_space_cond(rt_expr_t *c)
 {
     rt_expr_t *sp = rt_binop(GBT_OP_EQ, c, rt_const(8, ' '));
     rt_expr_t *ctl = rt_binop(GBT_OP_ULT, rt_binop(GBT_OP_SUB, c, rt_const(8, 9)), rt_const(8, 5));
@@ -138,27 +142,35 @@ static rt_expr_t *space_cond(rt_expr_t *c)
 }
 
 /* The BRANCH entries of a parse, in the order strto* tested the bytes. */
-typedef struct decider {
-    const char *model;
-    const void *ret;
-    const uint8_t *s;
-} decider_t;
+typedef rt_num_src_t decider_t;
+
+static int from_input(const decider_t *d)
+{
+    return d->in_off >= 0;
+}
 
 static void decide(const decider_t *d, unsigned role, size_t pos, rt_expr_t *cond, int truth)
 {
-    if (rt_shadow_get((uintptr_t)(d->s + pos)))
-        rt_model_decide(rt_model_site(d->model, d->ret, role, pos), cond, truth);
+    if (!from_input(d) && !rt_shadow_get((uintptr_t)(d->s + pos)))
+        return; /* a concrete byte: nothing to record */
+    uint32_t site = rt_model_site(d->model, d->ret, role, d->site_off + pos);
+    if (d->per_byte)
+        rt_model_decide_byte(site, d->s + pos, cond, truth);
+    else
+        rt_model_decide(site, cond, truth);
 }
 
+/* The byte at pos: in memory, its shadow or constant; in the input file,
+ * INPUT (NULL past its end, which makes the conditions on it concrete). */
 static rt_expr_t *at(const decider_t *d, size_t pos)
 {
-    return rt_model_byte(d->s + pos);
+    return from_input(d) ? io_byte(d->in_off + (int64_t)pos) : rt_model_byte(d->s + pos);
 }
 
 static void decide_prefix(const decider_t *d, const num_parse_t *p)
 {
     for (size_t i = 0; i <= p->spaces; i++)
-        decide(d, ROLE_SPACE, i, space_cond(at(d, i)), i < p->spaces);
+        decide(d, ROLE_SPACE, i, rt_num_space_cond(at(d, i)), i < p->spaces);
     size_t q = p->spaces;
     rt_expr_t *c = at(d, q);
     decide(d, ROLE_MINUS, q, rt_binop(GBT_OP_EQ, c, rt_const(8, '-')), p->sign && p->neg);
@@ -167,8 +179,9 @@ static void decide_prefix(const decider_t *d, const num_parse_t *p)
     if (p->base != 0 && p->base != 16)
         return;
     q = p->zero_at;
-    decide(d, ROLE_ZERO, q, rt_binop(GBT_OP_EQ, at(d, q), rt_const(8, '0')), p->zero);
-    if (p->zero) {
+    if (q < p->lim)
+        decide(d, ROLE_ZERO, q, rt_binop(GBT_OP_EQ, at(d, q), rt_const(8, '0')), p->zero);
+    if (p->zero && q + 1 < p->lim) {
         rt_expr_t *x = rt_binop(GBT_OP_OR, at(d, q + 1), rt_const(8, 0x20));
         decide(d, ROLE_X, q + 1, rt_binop(GBT_OP_EQ, x, rt_const(8, 'x')), p->x);
     }
@@ -180,10 +193,10 @@ static rt_expr_t *num_expr(const decider_t *d, const num_parse_t *p, uint64_t li
 {
     decide_prefix(d, p);
     rt_expr_t *v = rt_const(64, 0);
-    for (size_t i = 0; i <= p->ndig; i++) {
+    for (size_t i = 0; i <= p->ndig && p->digits + i < p->lim; i++) {
         size_t pos = p->digits + i;
         rt_expr_t *c = at(d, pos);
-        decide(d, ROLE_DIGIT, pos, digit_cond(c, p->eff), i < p->ndig);
+        decide(d, ROLE_DIGIT, pos, rt_num_digit_cond(c, p->eff), i < p->ndig);
         if (i < p->ndig)
             v = rt_binop(GBT_OP_ADD, rt_binop(GBT_OP_MUL, v, rt_const(64, (uint64_t)p->eff)),
                          digit_value(c, p->eff));
@@ -204,15 +217,52 @@ static rt_expr_t *strto_model(const char *model, const void *ret, const char *s,
     if (!rt_active || base < 0 || base == 1 || base > 36)
         return NULL;
     num_parse_t p;
-    parse(&p, s, base);
+    parse(&p, (const uint8_t *)s, base, RT_MODEL_MAX_BYTES, 0);
     if (!rt_shadow_any((uintptr_t)s, p.digits + p.ndig + 1))
         return NULL; /* every byte the parse looked at is concrete */
     if (parse_end(&p) != (size_t)(end - s))
         return NULL; /* not the syntax modelled here (another locale?) */
     if (p.ndig <= safe_digits(p.eff, limit) && parse_value(&p) != r)
         return NULL;
-    decider_t d = {model, ret, (const uint8_t *)s};
+    decider_t d = {.s = (const uint8_t *)s,
+                   .in_off = -1,
+                   .model = model,
+                   .ret = ret,
+                   .avail = RT_MODEL_MAX_BYTES};
     return num_expr(&d, &p, limit);
+}
+
+/* An integer scanf converted (glibc hands the characters to strtol or
+ * strtoul): it used `used` bytes of the source, spaces included, and
+ * stored `value` in `bits`. The value's expression (64 bits), or NULL when
+ * the parse here disagrees with libc or nothing symbolic was read. */
+RT_HIDDEN rt_expr_t *rt_num_scanned(const rt_num_src_t *src, int base, int is_signed, size_t width,
+                                    size_t used, uint64_t value, unsigned bits)
+{
+    num_parse_t p;
+    if (!rt_active || src->avail < used)
+        return NULL;
+    parse(&p, src->s, base, src->avail, width);
+    uint64_t limit = is_signed ? (uint64_t)LONG_MAX : (uint64_t)ULONG_MAX;
+    size_t seen = p.digits + p.ndig + (p.digits + p.ndig < p.lim);
+    if (!from_input(src) && !rt_shadow_any((uintptr_t)src->s, seen))
+        return NULL;
+    if (parse_end(&p) != used ||
+        (p.ndig <= safe_digits(p.eff, limit) && ((parse_value(&p) ^ value) & rt_mask(bits)) != 0))
+        return NULL; /* a syntax not modelled, or bytes pushed back with ungetc */
+    return num_expr(src, &p, limit);
+}
+
+/* An integer conversion that failed: if the parse here fails too, its
+ * decisions (spaces, sign, no digit), so the search can ask for a number. */
+RT_HIDDEN void rt_num_scan_failed(const rt_num_src_t *src, int base, size_t width)
+{
+    num_parse_t p;
+    if (!rt_active)
+        return;
+    parse(&p, src->s, base, src->avail, width);
+    if (parse_end(&p) == 0)
+        num_expr(src, &p, (uint64_t)LONG_MAX);
 }
 
 /* *endptr was written by libc: its old shadow is stale. */

@@ -70,9 +70,10 @@ static bo_map_t backoff;
  * context (__gb_ctx) tells apart the callers of a shared helper, so one
  * caller's loop does not use up another's budget. Out of memory, every
  * hit is recorded. */
-static int backoff_allows(uint32_t site)
+static int backoff_allows(uint32_t site, uint32_t salt)
 {
-    uint64_t key = (uint64_t)(rt.lim.backoff_ctx ? __gb_ctx : 0) << 32 | site;
+    uint32_t ctx = (rt.lim.backoff_ctx ? __gb_ctx : 0) ^ salt;
+    uint64_t key = (uint64_t)ctx << 32 | site;
     int fresh;
     bo_slot_t *s = bo_map_put(&backoff, key, &fresh);
     if (RT_UNLIKELY(!s))
@@ -87,7 +88,13 @@ static int backoff_allows(uint32_t site)
  * pins), and building each would cost nodes for nothing. */
 RT_HIDDEN int rt_keep(uint32_t site)
 {
-    if (backoff_allows(site))
+    return rt_keep_salted(site, 0);
+}
+
+/* Back-off keyed by a salt too, as if it were another calling context. */
+RT_HIDDEN int rt_keep_salted(uint32_t site, uint32_t salt)
+{
+    if (backoff_allows(site, salt))
         return 1;
     rt.dropped++;
     return 0;

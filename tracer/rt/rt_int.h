@@ -119,6 +119,7 @@ RT_HIDDEN void rt_pin(rt_expr_t *e, uint64_t value, uint32_t site);
 /* record.c: whether an entry at `site` is recorded (back-off, asked before
  * its condition is built); record one entry; a pin rt_keep let through. */
 RT_HIDDEN int rt_keep(uint32_t site);
+RT_HIDDEN int rt_keep_salted(uint32_t site, uint32_t salt);
 RT_HIDDEN void rt_record(unsigned kind, int taken, uint32_t site, rt_expr_t *cond);
 RT_HIDDEN void rt_pin_kept(rt_expr_t *e, uint64_t value, uint32_t site);
 /* The input's length as a 64-bit expression over the length variable
@@ -181,7 +182,28 @@ RT_HIDDEN rt_expr_t *rt_model_param(const void *self, unsigned i);
 RT_HIDDEN rt_expr_t *rt_model_byte(const uint8_t *p);
 RT_HIDDEN uint32_t rt_model_site(const char *model, const void *ret, unsigned role, uint64_t pos);
 RT_HIDDEN void rt_model_decide(uint32_t site, rt_expr_t *cond, int truth);
+RT_HIDDEN void rt_model_decide_byte(uint32_t site, const uint8_t *p, rt_expr_t *cond, int truth);
 RT_HIDDEN size_t rt_model_str_extent(const char *s, size_t limit);
+
+/* libc_num.c, shared with the scanf models (io_scan.c): where a number's
+ * bytes are. s[0, avail) is what may be read; when in_off >= 0 they are
+ * the input file's bytes from in_off (fscanf), else bytes in memory with
+ * shadows. Site ids hash model, ret and site_off + the byte's position. */
+typedef struct rt_num_src {
+    const uint8_t *s;
+    int64_t in_off;
+    size_t site_off;
+    const char *model;
+    const void *ret;
+    size_t avail;
+    int per_byte; /* back-off per input byte (rt_model_decide_byte) */
+} rt_num_src_t;
+RT_HIDDEN rt_expr_t *rt_num_scanned(const rt_num_src_t *src, int base, int is_signed, size_t width,
+                                    size_t used, uint64_t value, unsigned bits);
+RT_HIDDEN void rt_num_scan_failed(const rt_num_src_t *src, int base, size_t width);
+RT_HIDDEN int rt_num_is_space(uint8_t c);
+RT_HIDDEN rt_expr_t *rt_num_space_cond(rt_expr_t *c);
+RT_HIDDEN rt_expr_t *rt_num_digit_cond(rt_expr_t *c, int base);
 
 /* table.c: a table read symbolically even when GLASSBOX_TABLES is off
  * (libc's ctype tables: small, and every parser indexes them). */
