@@ -364,11 +364,11 @@ static void gen_nested_tlv(void)
 static void gen_strcmp_keyword(void)
 {
     mk_buf_t m = {0};
-    put_str(&m, "GET /index.html HTTP/1.1\nHost: example.org\n"
-                "Referer: http://example.org/start.html\nAccept: */*\n\n");
+    put_str(&m, "GET /index.html HTTP/1.1\nHost: gatehost\n"
+                "Referer: /start.html\nAccept: */*\n\n");
     mk_seed("strcmp_keyword", "get", &m);
     m.n = 0;
-    put_str(&m, "GET /chat HTTP/1.1\nHost: example.org\nConnection: Upgrade\n"
+    put_str(&m, "GET /chat HTTP/1.1\nHost: gatehost\nConnection: Upgrade\n"
                 "Upgrade: websocket-over-something-long\n\n");
     mk_crash("strcmp_keyword", &m);
 }
