@@ -988,18 +988,21 @@ static void clear_external_args(ictx_t *x, LLVMValueRef inst, LLVMValueRef calle
     if (strncmp(name, "__gb_", 5) == 0 || strncmp(name, "llvm.", 5) == 0)
         return;
     /* Built in order at one place right after the call (after() again
-     * would put later code before earlier code): the tag first. */
+     * would put later code before earlier code); the tag is read once,
+     * for the first argument to clear (nothing built here changes it). */
     after(x, inst);
-    LLVMValueRef still = passes_function(inst)
-                             ? LLVMConstInt(LLVMInt1TypeInContext(x->c), 1, 0)
-                             : LLVMBuildICmp(x->b, LLVMIntEQ,
-                                             LLVMBuildLoad2(x->b, x->i8p, x->callee, ""),
-                                             as_i8p(x, callee), "");
+    LLVMValueRef still = NULL;
     unsigned n = LLVMGetNumArgOperands(inst);
     for (unsigned i = 0; i < n; i++) {
         LLVMValueRef size = clear_size(x, inst, callee, i);
         if (!size)
             continue;
+        if (!still)
+            still = passes_function(inst)
+                        ? LLVMConstInt(LLVMInt1TypeInContext(x->c), 1, 0)
+                        : LLVMBuildICmp(x->b, LLVMIntEQ,
+                                        LLVMBuildLoad2(x->b, x->i8p, x->callee, ""),
+                                        as_i8p(x, callee), "");
         LLVMTypeRef ty[] = {x->i8p, x->i64};
         LLVMValueRef args[] = {as_i8p(x, LLVMGetOperand(inst, i)),
                                LLVMBuildSelect(x->b, still, size, cu64(x, 0), "")};
