@@ -145,7 +145,7 @@ gb_exit_t gb_cmd_build(int argc, char **argv)
                           "C++ sources (.cc, .cpp, .cxx) are compiled and linked as\n"
                           "C++. DIR is created if missing. Compiler output goes to\n"
                           "DIR/NAME.build.log.",
-                          opts, GB_N(opts)};
+                          opts, GB_N(opts), NULL};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)

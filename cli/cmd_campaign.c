@@ -694,7 +694,7 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
                           "ARGS after a second -- are the target's arguments for whole programs,\n"
                           "with @@ for the input file (as in AFL++); without them the input path\n"
                           "is the only argument.",
-                          opts, GB_N(opts)};
+                          opts, GB_N(opts), NULL};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)

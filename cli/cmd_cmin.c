@@ -15,45 +15,6 @@
 /* The most input dirs one command line names (a sync dir counts once). */
 #define CMIN_MAX_DIRS 4096
 
-typedef struct cmin_cli {
-    const char **dirs;
-    size_t ndirs;
-    char **argv; /* argv without the input dirs, for the option parser */
-    int argc;
-} cmin_cli_t;
-
-/* Takes every input dir out of argv before the option parser sees it: the
- * parser keeps one value per option, and a shell glob such as
- * '-i SYNC/<star>/queue' gives -i several words. So "-i A B C" (words up to
- * the next option) and repeated -i both add dirs. Nothing after "--". */
-static int take_dirs(int argc, char **argv, cmin_cli_t *c)
-{
-    c->dirs = calloc((size_t)argc + 1, sizeof *c->dirs);
-    c->argv = calloc((size_t)argc + 1, sizeof *c->argv);
-    if (!c->dirs || !c->argv)
-        return -1;
-    int in_run = 0, i = 0;
-    c->argc = 0;
-    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        const char *a = argv[i];
-        if (i > 0 && (strcmp(a, "-i") == 0 || strcmp(a, "--input") == 0) && i + 1 < argc &&
-            strcmp(argv[i + 1], "--") != 0) {
-            c->dirs[c->ndirs++] = argv[++i];
-            in_run = 1;
-        } else if (a[0] == '-') {
-            in_run = 0;
-            c->argv[c->argc++] = argv[i];
-        } else if (in_run) {
-            c->dirs[c->ndirs++] = a;
-        } else {
-            c->argv[c->argc++] = argv[i];
-        }
-    }
-    for (; i < argc; i++)
-        c->argv[c->argc++] = argv[i];
-    return 0;
-}
-
 static void on_stop(int sig)
 {
     (void)sig;
@@ -112,12 +73,13 @@ static void summary(const gb_cmin_opts_t *o, const gb_cmin_stats_t *s, int ok)
 
 gb_exit_t gb_cmd_cmin(int argc, char **argv)
 {
-    const char *in_dummy, *out;
+    const char *out;
+    gb_strlist_t dirs = {0};
     unsigned long long t, mem, jobs;
     int keep, edges, verify, quiet, noaff;
     /* clang-format off */
     const gb_opt_t opts[] = {
-        GB_OPTION_STR('i', "input", "DIR...", NULL, NULL, &in_dummy,
+        GB_OPTION_LIST('i', "input", "DIR...", &dirs, GB_OPT_RUN,
                       "input dir (required; repeat -i, or give several dirs after one -i): "
                       "corpora, AFL++ queues or a sync dir, merged"),
         GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &out,
@@ -142,7 +104,8 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
         GB_OPTION_FLAG('q', "quiet", &quiet, "no progress line on stderr"),
     };
     /* clang-format on */
-    const gb_cmd_t cmd = {"cmin", "-i DIR... -o OUT [options] -- BIN [ARGS...]",
+    const gb_cmd_t cmd = {"cmin",
+                          "-i DIR... -o OUT [options] -- BIN [ARGS...]",
                           "Corpus minimisation: runs every input of the DIRs through BIN's AFL++\n"
                           "forkserver (any AFL++-instrumented binary: a glassbox-cc --mode=cov\n"
                           "build, afl-clang-fast) and copies to OUT the fewest, smallest inputs\n"
@@ -153,16 +116,15 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
                           "'BIN ARGS...' with @@ replaced by the input's path; without @@ the\n"
                           "input is its stdin (as in afl-cmin). Exit 0, 1 on failure (also a\n"
                           "failed --verify), 2 on bad usage.",
-                          opts, GB_N(opts)};
-    cmin_cli_t c = {0};
-    if (take_dirs(argc, argv, &c) != 0)
-        return gb_cli_error(GB_EXIT_FAIL, "cmin", "out of memory");
+                          opts,
+                          GB_N(opts),
+                          NULL};
     gb_args_t a;
-    gb_parsed_t parsed = gb_opts_args(&cmd, c.argc, c.argv, &a);
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     gb_exit_t rc = GB_EXIT_OK;
     if (parsed != GB_PARSED_OK)
         rc = gb_opts_exit(parsed);
-    else if (c.ndirs == 0 || !out)
+    else if (dirs.n == 0 || !out)
         rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "-i DIR and -o OUT are required (see --help)");
     else if (a.npos)
         rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "unexpected argument '%s' (see --help)", a.pos[0]);
@@ -174,19 +136,18 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
                           GB_CMIN_MAX_JOBS, jobs);
     else if (t == 0 || t > 3600000)
         rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "-t must be between 1 ms and 1 hour");
-    else if (c.ndirs > CMIN_MAX_DIRS)
+    else if (dirs.n > CMIN_MAX_DIRS)
         rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "at most %d input dirs", CMIN_MAX_DIRS);
     if (parsed != GB_PARSED_OK || rc != GB_EXIT_OK) {
-        free(c.dirs);
-        free(c.argv);
+        gb_strlist_free(&dirs);
         return rc;
     }
     /* An existing, non-empty OUT with --verify: check it, write nothing. */
     int verify_only = verify && dir_has_entries(out);
     int shown = 0;
     gb_cmin_opts_t o = {
-        .in_dirs = c.dirs,
-        .n_in = c.ndirs,
+        .in_dirs = dirs.v,
+        .n_in = dirs.n,
         .out_dir = out,
         .bin = a.rest[0],
         .args = a.rest + 1,
@@ -212,7 +173,6 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
         fprintf(stderr, "\n");
     if (s.to_run > 0) /* it got as far as running: say what it saw */
         summary(&o, &s, r == 0);
-    free(c.dirs);
-    free(c.argv);
+    gb_strlist_free(&dirs);
     return r == 0 ? GB_EXIT_OK : gb_cli_fail("cmin", e.msg);
 }

@@ -133,7 +133,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
                           "input file's path (as in afl-fuzz); without ARGS, as 'BIN PATH'.\n"
                           "The input is also their stdin. The trace build makes bytes read\n"
                           "from that file symbolic (docs/tracer.md, \"Input sources\").",
-                          opts, GB_N(opts)};
+                          opts, GB_N(opts), NULL};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)

@@ -90,7 +90,7 @@ gb_exit_t gb_cmd_plot(int argc, char **argv)
     const gb_cmd_t cmd = {"plot", "INSTANCE_DIR [-o DIR]",
                           "Draws INSTANCE_DIR/plot_data (a Glassbox or AFL++ instance, e.g.\n"
                           "OUT/glassbox) as PNG plots with gnuplot, and an index.html.",
-                          opts, GB_N(opts)};
+                          opts, GB_N(opts), NULL};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)

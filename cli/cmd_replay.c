@@ -11,33 +11,6 @@
 
 #include "triage.h"
 
-/* Splits argv: options (and their values) go to opt_argv, which the
- * table parses; every other word before "--" is an input (there may be
- * thousands, more than the parser's positional slots). */
-static int split_args(int argc, char **argv, char **opt_argv, int *nopt, char **files, int *nfiles)
-{
-    static const char *const with_value[] = {"-t", "--timeout", "-m", "--memory", "--symbolizer"};
-    *nopt = *nfiles = 0;
-    opt_argv[(*nopt)++] = argv[0];
-    int i = 1;
-    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        int takes = 0;
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-            takes |= strcmp(argv[i], with_value[k]) == 0;
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            opt_argv[(*nopt)++] = argv[i];
-            if (takes && i + 1 < argc)
-                opt_argv[(*nopt)++] = argv[++i];
-        } else {
-            files[(*nfiles)++] = argv[i];
-        }
-    }
-    for (; i < argc; i++)
-        opt_argv[(*nopt)++] = argv[i];
-    opt_argv[*nopt] = NULL;
-    return 0;
-}
-
 static const char *sig_name(int sig)
 {
     static char buf[24];
@@ -102,6 +75,7 @@ gb_exit_t gb_cmd_replay(int argc, char **argv)
 {
     const char *symbolizer;
     unsigned long long t, m;
+    gb_strlist_t files = {0}; /* every FILE: there may be thousands */
     const gb_opt_t opts[] = {
         GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_TRIAGE_TIMEOUT_MS, &t, "time limit per run"),
         GB_OPTION_UINT('m', "memory", "MB", NULL, 0, &m, "memory limit per run (0 = none)"),
@@ -109,31 +83,25 @@ gb_exit_t gb_cmd_replay(int argc, char **argv)
                       "llvm-symbolizer to use (default: llvm-symbolizer on PATH)"),
     };
     const gb_cmd_t cmd = {
-        "replay", "FILE... -- BIN [ARGS...]",
+        "replay",
+        "FILE... -- BIN [ARGS...]",
         "Runs BIN once on each FILE (as @@ in ARGS, or as the only argument) and\n"
         "prints one line per input: 'FILE: ok exit N', 'FILE: crash SIGNAL TYPE @\n"
         "STATE' (the crash state's frames joined with ' < '), 'FILE: timeout ...'\n"
         "or 'FILE: error MESSAGE'. Exit status: 0 when no input crashed, 1 when\n"
         "some crashed, timed out or could not be run, 2 on bad usage.",
-        opts, GB_N(opts)};
-    char **opt_argv = calloc((size_t)argc + 1, sizeof *opt_argv);
-    char **files = calloc((size_t)argc + 1, sizeof *files);
-    if (!opt_argv || !files) {
-        free(opt_argv);
-        free(files);
-        return gb_cli_fail("replay", "out of memory");
-    }
-    int nopt, nfiles;
-    split_args(argc, argv, opt_argv, &nopt, files, &nfiles);
+        opts,
+        GB_N(opts),
+        &files};
     gb_args_t a;
-    gb_parsed_t parsed = gb_opts_args(&cmd, nopt, opt_argv, &a);
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     gb_exit_t code = GB_EXIT_OK;
     gb_err_t e;
     char work[4096];
     gb_crash_runner_t *r = NULL;
     if (parsed != GB_PARSED_OK) {
         code = gb_opts_exit(parsed);
-    } else if (nfiles == 0 || a.nrest < 1) {
+    } else if (files.n == 0 || a.nrest < 1) {
         code = gb_cli_error(GB_EXIT_USAGE, "replay",
                             "usage: glassbox replay FILE... -- BIN [ARGS...] (see --help)");
     } else if (make_work(work, sizeof work) != 0) {
@@ -149,14 +117,13 @@ gb_exit_t gb_cmd_replay(int argc, char **argv)
         if (gb_crash_runner_new(&tg, &r, &e) != 0) {
             code = gb_cli_fail("replay", e.msg);
         } else {
-            for (int i = 0; i < nfiles; i++)
-                if (replay_one(r, files[i]) != 0)
+            for (size_t i = 0; i < files.n; i++)
+                if (replay_one(r, files.v[i]) != 0)
                     code = GB_EXIT_FAIL;
         }
         gb_crash_runner_free(r);
         remove_work(work);
     }
-    free(opt_argv);
-    free(files);
+    gb_strlist_free(&files);
     return code;
 }

@@ -27,7 +27,7 @@ gb_exit_t gb_cmd_show(int argc, char **argv)
     const gb_cmd_t cmd = {"show", "[--blocks] FILE.gbt",
                           "Prints a trace's path constraint as an SMT-LIB2 script: one\n"
                           "declaration per input byte, one assertion per entry (pins marked).",
-                          opts, GB_N(opts)};
+                          opts, GB_N(opts), NULL};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)

@@ -90,8 +90,8 @@ static void count(tally_t *ta, const gb_flip_t *f, uint64_t us)
 }
 
 /* Expands one trace on every solver given (plain first when two). */
-static int expand(gb_solver_t **sv, int ns, gb_solver_t *v, const char *path,
-                  const solve_cfg_t *c, tally_t *ta, gb_err_t *e)
+static int expand(gb_solver_t **sv, int ns, gb_solver_t *v, const char *path, const solve_cfg_t *c,
+                  tally_t *ta, gb_err_t *e)
 {
     gb_trace_t *t;
     if (gb_trace_load(path, GB_TRACE_PREFIX_OK, &t, e) != 0)
@@ -163,9 +163,8 @@ static void report(const char *mode, const gb_solver_t *s, const tally_t *ta, in
     gb_solver_stats_t st;
     gb_solver_get_stats(s, &st);
     printf("%s: flips %llu: sat %llu (optimistic %llu) unsat %llu timeout %llu\n", mode,
-           (unsigned long long)ta->flips, (unsigned long long)ta->sat,
-           (unsigned long long)ta->opt, (unsigned long long)ta->unsat,
-           (unsigned long long)ta->timeout);
+           (unsigned long long)ta->flips, (unsigned long long)ta->sat, (unsigned long long)ta->opt,
+           (unsigned long long)ta->unsat, (unsigned long long)ta->timeout);
     printf("%s: queries %llu: slice-empty %llu clause %llu interval-unsat %llu interval-sat %llu "
            "cache %llu z3 %llu (sat %llu unsat %llu timeout %llu) budget %llu\n",
            mode, (unsigned long long)st.queries_total, (unsigned long long)st.cut_slice_empty,
@@ -192,27 +191,8 @@ static int make_solver(unsigned disable, const solve_cfg_t *c, gb_solver_t **s, 
     return gb_solver_new(&o, s, e);
 }
 
-/* --mode=X and --name=X become "--mode X": the option table takes values
- * as separate arguments. */
-static char **split_eq(int argc, char **argv, int *nargc)
-{
-    char **v = calloc((size_t)argc * 2 + 1, sizeof *v);
-    int n = 0;
-    for (int i = 0; v && i < argc; i++) {
-        char *eq = strncmp(argv[i], "--", 2) == 0 ? strchr(argv[i], '=') : NULL;
-        if (!eq) {
-            v[n++] = argv[i];
-            continue;
-        }
-        *eq = '\0';
-        v[n++] = argv[i];
-        v[n++] = eq + 1;
-    }
-    *nargc = n;
-    return v;
-}
-
-static int run(const char *mode, const char **pos, int npos, const solve_cfg_t *c, gb_err_t *e)
+static int run(const char *mode, const char *const *pos, size_t npos, const solve_cfg_t *c,
+               gb_err_t *e)
 {
     int both = !strcmp(mode, "both"), ns = both ? 2 : 1;
     gb_solver_t *sv[2] = {NULL, NULL}, *v = NULL;
@@ -226,7 +206,7 @@ static int run(const char *mode, const char **pos, int npos, const solve_cfg_t *
     size_t added;
     if (r == 0 && c->clauses_in)
         r = gb_solver_clauses_load(sv[ns - 1], c->clauses_in, 0, &added, e);
-    for (int i = 0; i < npos && r == 0; i++)
+    for (size_t i = 0; i < npos && r == 0; i++)
         r = expand_path(sv, ns, v, pos[i], c, ta, e);
     if (r == 0 && c->clauses_out)
         r = gb_solver_clauses_save(sv[ns - 1], c->clauses_out, e);
@@ -256,6 +236,7 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
     const char *mode, *cin, *cout; /* every variable here starts at its table default */
     unsigned long long tmo, budget;
     int no_opt, check, verbose;
+    gb_strlist_t traces = {0};
     const gb_opt_t opts[] = {
         GB_OPTION_STR(0, "mode", "plain|full|both", NULL, "full", &mode,
                       "plain = slicing + Z3 only; full = every stage; both = side by side"),
@@ -273,23 +254,20 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
                        "mismatch"),
         GB_OPTION_FLAG('v', "verbose", &verbose, "print each disagreement"),
     };
-    const gb_cmd_t cmd = {"solve", "[options] TRACE.gbt|DIR...",
+    const gb_cmd_t cmd = {"solve",
+                          "[options] TRACE.gbt|DIR...",
                           "Expands recorded traces offline: flips every entry as the search\n"
                           "would (one solver for all traces, so clauses and answers carry over)\n"
                           "and prints what each stage answered and the time spent. A directory\n"
                           "stands for its *.gbt files. A file TRACE.gbt.input, when present, is\n"
                           "the input the trace was recorded on.",
-                          opts, GB_N(opts)};
-    int nargc;
-    char **nargv = split_eq(argc, argv, &nargc);
-    if (!nargv)
-        return gb_cli_fail("solve", "out of memory");
-    const char *pos[8];
-    int npos, nrest;
-    char **rest;
-    gb_parsed_t parsed = gb_opts_parse(&cmd, nargc, nargv, pos, &npos, &rest, &nrest);
+                          opts,
+                          GB_N(opts),
+                          &traces};
+    gb_args_t a;
+    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed == GB_PARSED_OK &&
-        (npos < 1 || nrest ||
+        (traces.n < 1 || a.nrest ||
          (strcmp(mode, "plain") && strcmp(mode, "full") && strcmp(mode, "both")) || tmo == 0)) {
         fprintf(stderr, "glassbox solve: usage: glassbox solve [--mode=plain|full|both] "
                         "TRACE.gbt... (see --help)\n");
@@ -298,8 +276,8 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
     solve_cfg_t c = {(unsigned)tmo, (unsigned)budget, !no_opt, check, verbose, cin, cout};
     gb_err_t e;
     gb_exit_t rc = gb_opts_exit(parsed);
-    if (parsed == GB_PARSED_OK && run(mode, pos, npos, &c, &e) != 0)
+    if (parsed == GB_PARSED_OK && run(mode, traces.v, traces.n, &c, &e) != 0)
         rc = gb_cli_fail("solve", e.msg);
-    free(nargv);
+    gb_strlist_free(&traces);
     return rc;
 }

@@ -340,7 +340,7 @@ gb_exit_t gb_cmd_tmin(int argc, char **argv)
         "bytes to '0', repeated until nothing changes. BIN runs through the AFL++\n"
         "forkserver; @@ in ARGS is the input file, else the input is its stdin.\n"
         "Prints the size before and after and the number of runs. See docs/tmin.md.",
-        opts, GB_N(opts)};
+        opts, GB_N(opts), NULL};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)

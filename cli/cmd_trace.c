@@ -29,7 +29,7 @@ gb_exit_t gb_cmd_trace(int argc, char **argv)
                           "It runs as 'TRACE_BIN ARGS...' with @@ in ARGS replaced by INPUT, or\n"
                           "as 'TRACE_BIN INPUT' without ARGS; INPUT is also its stdin, and\n"
                           "GLASSBOX_INPUT names it (docs/tracer.md, \"Input sources\").",
-                          opts, GB_N(opts)};
+                          opts, GB_N(opts), NULL};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)

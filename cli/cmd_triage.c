@@ -10,22 +10,6 @@
 
 #include "triage.h"
 
-#define MAX_INPUT_PATHS 256
-
-/* Every -i / --input value before "--": the option table keeps only the
- * last, and -i may be given many times. */
-static int input_paths(int argc, char **argv, const char **paths, size_t *n)
-{
-    *n = 0;
-    for (int i = 1; i + 1 < argc && strcmp(argv[i], "--") != 0; i++)
-        if (strcmp(argv[i], "-i") == 0 || strcmp(argv[i], "--input") == 0) {
-            if (*n >= MAX_INPUT_PATHS)
-                return -1;
-            paths[(*n)++] = argv[++i];
-        }
-    return 0;
-}
-
 /* A progress line on a terminal's stderr, at most five times a second. */
 static void progress(void *ctx, size_t done, size_t total)
 {
@@ -69,14 +53,15 @@ static void print_totals(const gb_triage_result_t *res, const char *report)
 
 gb_exit_t gb_cmd_triage(int argc, char **argv)
 {
-    const char *in_last, *out, *symbolizer;
+    const char *out, *symbolizer;
+    gb_strlist_t paths = {0}; /* every -i, then every positional PATH */
     unsigned long long jobs, t, m;
     int leaks = 0, no_min = 0;
     const gb_opt_t opts[] = {
-        GB_OPTION_STR('i', "input", "PATH", NULL, NULL, &in_last,
-                      "crashes: a file, a dir of files (libFuzzer artifacts, plain files), a "
-                      "campaign instance (its crashes/) or a sync dir (every crashes/); give "
-                      "-i several times for several"),
+        GB_OPTION_LIST('i', "input", "PATH", &paths, 0,
+                       "crashes: a file, a dir of files (libFuzzer artifacts, plain files), a "
+                       "campaign instance (its crashes/) or a sync dir (every crashes/); give "
+                       "-i several times for several"),
         GB_OPTION_STR('o', "output", "REPORT", NULL, NULL, &out,
                       "the report directory; an existing report is added to (required)"),
         GB_OPTION_UINT('j', "jobs", "N", NULL, 1, &jobs, "inputs run in parallel"),
@@ -92,7 +77,8 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
         GB_OPTION_FLAG(0, "no-minimise", &no_min, "input.min is a plain copy of input"),
     };
     const gb_cmd_t cmd = {
-        "triage", "-i PATH [-i PATH...] -o REPORT [options] -- ASAN_BIN [ARGS...]",
+        "triage",
+        "-i PATH [-i PATH...] -o REPORT [options] -- ASAN_BIN [ARGS...]",
         "Runs every crashing input " GB_OPT_XSTR(
             GB_TRIAGE_RUNS) " times on ASAN_BIN (an ASan/UBSan "
                             "build:\nglassbox build makes NAME.asan), buckets the crashes by "
@@ -104,27 +90,26 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
                             "without ARGS it is the only argument. Inputs already in REPORT are "
                             "not run\n"
                             "again. Prints one line per bucket. See docs/triage.md.",
-        opts, GB_N(opts)};
+        opts,
+        GB_N(opts),
+        &paths};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    gb_exit_t code = GB_EXIT_OK;
+    gb_err_t e;
+    gb_triage_inputs_t in;
     if (parsed != GB_PARSED_OK)
-        return gb_opts_exit(parsed);
-    const char *paths[MAX_INPUT_PATHS + 8];
-    size_t npaths;
-    if (input_paths(argc, argv, paths, &npaths) != 0)
-        return gb_cli_error(GB_EXIT_USAGE, "triage", "more than %d -i paths", MAX_INPUT_PATHS);
-    for (int i = 0; i < a.npos; i++)
-        paths[npaths++] = a.pos[i];
-    if (npaths == 0 || !out || a.nrest < 1 || jobs == 0 || jobs > 256)
-        return gb_cli_error(GB_EXIT_USAGE, "triage",
+        code = gb_opts_exit(parsed);
+    else if (paths.n == 0 || !out || a.nrest < 1 || jobs == 0 || jobs > 256)
+        code = gb_cli_error(GB_EXIT_USAGE, "triage",
                             "usage: glassbox triage -i PATH -o REPORT [--jobs 1..256] -- "
                             "ASAN_BIN [ARGS...] (see --help)");
-    gb_err_t e;
-    if (gb_check_executable(a.rest[0], &e) != 0)
-        return gb_cli_fail("triage", e.msg);
-    gb_triage_inputs_t in;
-    if (gb_triage_collect(paths, npaths, &in, &e) != 0)
-        return gb_cli_fail("triage", e.msg);
+    else if (gb_check_executable(a.rest[0], &e) != 0 ||
+             gb_triage_collect(paths.v, paths.n, &in, &e) != 0)
+        code = gb_cli_fail("triage", e.msg);
+    gb_strlist_free(&paths);
+    if (code != GB_EXIT_OK || parsed != GB_PARSED_OK)
+        return code;
     gb_triage_opts_t o = {.report_dir = out, .jobs = (unsigned)jobs, .no_minimise = no_min};
     o.target = (gb_crash_target_t){.bin = a.rest[0],
                                    .args = a.rest + 1,

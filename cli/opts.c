@@ -4,6 +4,7 @@
  * command shares (one-line errors, the joined command line). */
 #include "opts.h"
 
+#include "gb_base.h"
 #include "gb_config.h"
 
 #include <errno.h>
@@ -104,10 +105,28 @@ int gb_opts_given(const void *dst)
     return 0;
 }
 
+void gb_strlist_free(gb_strlist_t *l)
+{
+    free(l->v);
+    *l = (gb_strlist_t){0};
+}
+
+static int strlist_add(const char *cmd, gb_strlist_t *l, const char *v)
+{
+    if (gb_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 16) != 0) {
+        fprintf(stderr, "glassbox %s: out of memory\n", cmd);
+        return -1;
+    }
+    l->v[l->n++] = v;
+    return 0;
+}
+
 static int set_value(const gb_cmd_t *cmd, const gb_opt_t *o, const char *v, const char *from)
 {
     if (ngiven < sizeof given / sizeof given[0])
         given[ngiven++] = o->dst;
+    if (o->kind == GB_OPT_LIST)
+        return strlist_add(cmd->name, o->dst, v);
     if (o->kind == GB_OPT_FLAG) {
         *(int *)o->dst = 1;
         return 0;
@@ -134,6 +153,8 @@ static void apply_defaults(const gb_cmd_t *cmd)
             *(unsigned long long *)o->dst = o->def;
         else if (o->kind == GB_OPT_STR)
             *(const char **)o->dst = o->def_str;
+        else if (o->kind == GB_OPT_LIST)
+            ((gb_strlist_t *)o->dst)->n = 0;
         else
             *(int *)o->dst = 0;
         if (o->plus)
@@ -237,6 +258,7 @@ static void bad_option(const gb_cmd_t *cmd, int c, const char *arg)
 typedef struct parse_out {
     const char **pos;
     int *npos;
+    gb_strlist_t *run; /* the GB_OPT_RUN list whose value came last, or NULL */
 } parse_out_t;
 
 /* One thing getopt_long returned: 0 to go on, 1 after --help, -1 when bad. */
@@ -246,6 +268,10 @@ static int take(const gb_cmd_t *cmd, int c, const char *arg, parse_out_t *po)
         gb_opts_help(cmd);
         return 1;
     }
+    if (c == 1 && po->run)
+        return strlist_add(cmd->name, po->run, optarg);
+    if (c == 1 && cmd->pos_list)
+        return strlist_add(cmd->name, cmd->pos_list, optarg);
     if (c == 1) {
         if (*po->npos >= 8) {
             fprintf(stderr, "glassbox %s: too many arguments ('%s')\n", cmd->name, optarg);
@@ -266,7 +292,8 @@ static int take(const gb_cmd_t *cmd, int c, const char *arg, parse_out_t *po)
     }
     char name[80];
     opt_name(cmd, c, name, sizeof name);
-    return set_value(cmd, o, optarg, name);
+    po->run = o->kind == GB_OPT_LIST && (o->forms & GB_OPT_RUN) ? o->dst : NULL;
+    return set_value(cmd, o, o->kind == GB_OPT_FLAG ? NULL : optarg, name);
 }
 
 gb_parsed_t gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, int *npos,
@@ -277,6 +304,8 @@ gb_parsed_t gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char
     *nrest = 0;
     ngiven = 0;
     apply_defaults(cmd);
+    if (cmd->pos_list)
+        cmd->pos_list->n = 0;
     if (apply_env(cmd) != 0)
         return GB_PARSED_BAD;
     getopt_tab_t t;
@@ -284,7 +313,7 @@ gb_parsed_t gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char
         fprintf(stderr, "glassbox %s: too many options in its table\n", cmd->name);
         return GB_PARSED_BAD;
     }
-    parse_out_t po = {pos, npos};
+    parse_out_t po = {pos, npos, NULL};
     optind = 0; /* a full reset: a command may parse more than once (tests) */
     opterr = 0; /* our own one-line messages */
     for (;;) {

@@ -6,13 +6,31 @@
 
 #include <stddef.h>
 
-typedef enum gb_opt_kind { GB_OPT_STR, GB_OPT_UINT, GB_OPT_FLAG } gb_opt_kind_t;
+typedef enum gb_opt_kind {
+    GB_OPT_STR,  /* the last value given */
+    GB_OPT_UINT, /* a number, the last given */
+    GB_OPT_FLAG, /* 1 if given */
+    GB_OPT_LIST, /* every value given, in order (a gb_strlist_t) */
+} gb_opt_kind_t;
+
+/* The values of a GB_OPT_LIST option, or the positional arguments of a
+ * command that takes any number (gb_cmd_t.pos_list). Zero it before the
+ * first parse; gb_opts_parse empties it, gb_strlist_free frees it. */
+typedef struct gb_strlist {
+    const char **v;
+    size_t n, cap;
+} gb_strlist_t;
+
+void gb_strlist_free(gb_strlist_t *l);
 
 /* AFL++'s spellings a GB_OPT_UINT row may accept (GB_OPTION_UINT_EX), for
  * the options AFL++ users type from habit; other numbers stay plain. */
 typedef enum gb_opt_forms {
     GB_OPT_NONE_IS_0 = 1u << 0, /* "none" means 0 (afl-fuzz -m none) */
     GB_OPT_PLUS = 1u << 1,      /* "N+" sets *plus to 1 (afl-fuzz -t N+) */
+    GB_OPT_RUN = 1u << 2,       /* GB_OPT_LIST: the words after its value, up
+                                   to the next option, are values too, so a
+                                   shell glob works: -i SYNC/<star>/queue */
 } gb_opt_forms_t;
 
 /* libFuzzer's -error_exitcode default: what a run stopped by a crash exits with
@@ -22,8 +40,8 @@ typedef enum gb_opt_forms {
 /* The exit codes of every command. */
 typedef enum gb_exit {
     GB_EXIT_OK = 0,
-    GB_EXIT_FAIL = 1,  /* the command failed; one line on stderr says why */
-    GB_EXIT_USAGE = 2, /* bad usage; one line on stderr says what is wrong */
+    GB_EXIT_FAIL = 1,                     /* the command failed; one line on stderr says why */
+    GB_EXIT_USAGE = 2,                    /* bad usage; one line on stderr says what is wrong */
     GB_EXIT_CRASH = GB_EXIT_CRASH_STATUS, /* --exit-on-crash stopped at a crash */
 } gb_exit_t;
 
@@ -44,10 +62,10 @@ typedef struct gb_opt {
     const char *arg;        /* argument name for --help */
     const char *env;        /* GLASSBOX_* override, or NULL */
     const char *help;       /* one sentence, without the default; --help wraps it */
-    void *dst;              /* const char **, unsigned long long *, or int * */
+    void *dst;              /* const char **, unsigned long long *, int * or gb_strlist_t * */
     unsigned long long def; /* GB_OPT_UINT's default */
     const char *def_str;    /* GB_OPT_STR's default, or NULL */
-    unsigned forms;         /* gb_opt_forms_t bits of a GB_OPT_UINT */
+    unsigned forms;         /* gb_opt_forms_t bits */
     int *plus;              /* GB_OPT_PLUS: 1 after "N+", else 0 */
 } gb_opt_t;
 
@@ -62,6 +80,8 @@ typedef struct gb_opt {
     {shrt, lng, GB_OPT_UINT, arg, env, help, dst, def, NULL, forms, plus}
 #define GB_OPTION_FLAG(shrt, lng, dst, help)                                                       \
     {shrt, lng, GB_OPT_FLAG, NULL, NULL, help, dst, 0, NULL, 0, NULL}
+#define GB_OPTION_LIST(shrt, lng, arg, dst, forms, help)                                           \
+    {shrt, lng, GB_OPT_LIST, arg, NULL, help, dst, 0, NULL, forms, NULL}
 /* clang-format on */
 
 /* A gb_config.h value as a string literal, for help text that states one. */
@@ -78,15 +98,19 @@ typedef struct gb_cmd {
     const char *summary; /* one paragraph */
     const gb_opt_t *opts;
     size_t nopts;
+    gb_strlist_t *pos_list; /* non-NULL: every positional argument goes here,
+                               none to pos[] (a command that takes thousands) */
 } gb_cmd_t;
 
 /* Parses argv[1..] (argv[0] is the command name) after storing every
  * option's default and the GLASSBOX_* overrides, with getopt_long: short
  * options combine (-qV 10) and take their value attached (-t100), long
  * ones as --timeout=100 or --timeout 100; a long name must be spelled out
- * whole. Positional arguments before "--" go to pos[] in order, everything
- * after the first "--" to rest[] untouched (never parsed: the target's own
- * arguments); argv is not reordered. Prints a one-line error on bad usage,
+ * whole. A positional argument before "--" joins the GB_OPT_RUN list
+ * whose value it follows, else goes to cmd->pos_list when that is set,
+ * else to pos[] in order (at most 8). Everything after the first "--"
+ * goes to rest[] untouched (never parsed: the target's own arguments);
+ * argv is not reordered. Prints a one-line error on bad usage,
  * or the help for -h/--help. May be called again (getopt is reset). */
 gb_parsed_t gb_opts_parse(const gb_cmd_t *cmd, int argc, char **argv, const char **pos, int *npos,
                           char ***rest, int *nrest);

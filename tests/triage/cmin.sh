@@ -171,8 +171,9 @@ part_inputs() {
   cmp -s "$WORK/out/a1,from:B" "$B/a1" || fail "a1,from:B is not B's a1"
   pass "dups dropped, crash and hang skipped, symlink/dot/oversize skipped, names kept, clash named"
 
-  # -T 3 (more workers than some inputs' share): the same files and counts.
-  run_g 0 "two dirs, -T 3" -T 3 -t 300 -i "$A" "$B" -o "$WORK/out3" -- "$TCOV" @@
+  # -T 3 (more workers than some inputs' share): the same files and counts;
+  # the dirs given as --input=A and -iB, the other options in getopt's forms.
+  run_g 0 "two dirs, -T 3" -T3 --timeout=300 --input="$A" -i"$B" -o "$WORK/out3" -- "$TCOV" @@
   expect_eq "-T 3 output files" "$(ls -A "$WORK/out3" | tr '\n' ' ')" "a1 a1,from:B digits "
   grep -q "1 crashes, 1 hangs (skipped)" "$WORK/g.out" || fail "-T 3 crash counts: $(cat "$WORK/g.out")"
 

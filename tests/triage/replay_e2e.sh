@@ -38,6 +38,13 @@ for i in 1 2 3 4 5 6 7 8 9 10; do cp "$WORK/fine" "$WORK/fine$i"; files+=("$WORK
 [ "$(head -1 "$WORK/out")" = "$WORK/hang: timeout SIGKILL timeout" ] || fail "timeout line: $(cat "$WORK/out")"
 [ "$(sed -n 2p "$WORK/out")" = "$WORK/fine: ok exit 0" ] || fail "after a hang: $(cat "$WORK/out")"
 
+# The time limit as --timeout=MS and -tMS (getopt's forms), with the files around it.
+[ "$(status "$GB" replay "$WORK/hang" --timeout=300 "$WORK/fine" -- "$ASAN" @@)" = 1 ] || fail "--timeout=300: exit not 1"
+[ "$(cat "$WORK/out")" = "$WORK/hang: timeout SIGKILL timeout
+$WORK/fine: ok exit 0" ] || fail "--timeout=300: $(cat "$WORK/out")"
+[ "$(status "$GB" replay -t300 "$WORK/hang" -- "$ASAN" @@)" = 1 ] || fail "-t300: exit not 1"
+[ "$(cat "$WORK/out")" = "$WORK/hang: timeout SIGKILL timeout" ] || fail "-t300: $(cat "$WORK/out")"
+
 # An input that cannot be read: its line says so, the rest still run.
 [ "$(status "$GB" replay "$WORK/nope" "$WORK/fine" -- "$ASAN")" = 1 ] || fail "missing input: exit not 1"
 grep -q "^$WORK/nope: error " "$WORK/out" || fail "missing input line: $(cat "$WORK/out")"

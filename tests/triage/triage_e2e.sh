@@ -141,7 +141,8 @@ printf 'B\x03' >"$WORK/more/crash-new-b"
 cp "$PLAINDIR/H-input-2.bin" "$WORK/more/same-bytes-new-name"
 before_h=$(js "$S" "d.buckets.find(b => b.type === '${TYPE[H]}').count")
 before_b=$(js "$S" "d.buckets.find(b => b.state[1] === 'path_b').count")
-"$GB" triage -i "$WORK/more" -i "$SYNC" -o "$R" --jobs 2 -- "$ASAN" >"$WORK/out3" || fail "third triage failed"
+# (--input=X and -iX, getopt's forms: both are inputs.)
+"$GB" triage --input="$WORK/more" -i"$SYNC" -o "$R" --jobs=2 -- "$ASAN" >"$WORK/out3" || fail "third triage failed"
 [ "$(js "$S" 'd.buckets.length')" = 7 ] || fail "incremental: $(js "$S" 'd.buckets.length') buckets, want 7"
 [ "$(ls -d "$R"/[0-9a-f]*/ | wc -l)" = 7 ] || fail "incremental: bucket dirs duplicated"
 [ "$(js "$S" "d.buckets.find(b => b.type === '${TYPE[H]}').count")" = $((before_h + 1)) ] ||
