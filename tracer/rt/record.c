@@ -33,8 +33,10 @@ static void map_free(void *p)
 
 /* One (site, context) and how often it was hit. */
 typedef struct bo_slot {
-    uint64_t key;  /* context << 32 | site */
-    uint32_t hits; /* 0 = empty slot */
+    uint64_t key;     /* context << 32 | site */
+    uint32_t hits;    /* 0 = empty slot */
+    uint16_t changes; /* hits of a branch that went the other way than the hit before */
+    uint8_t last;     /* a branch's direction at its last hit + 1; 0 = none yet */
 } bo_slot_t;
 
 /* The site sits in the low bits: fold the context's bits into them. */
@@ -70,7 +72,13 @@ static bo_map_t backoff;
  * context (__gb_ctx) tells apart the callers of a shared helper, so one
  * caller's loop does not use up another's budget. Out of memory, every
  * hit is recorded. */
-static int backoff_allows(uint32_t site, uint32_t salt)
+static int within(uint32_t n) { return n <= rt.lim.backoff_free || (n & (n - 1)) == 0; }
+
+/* A branch (dir = its direction, 0 or 1; -1 for anything else) whose hit
+ * went the other way than its hit before is kept on a budget of its own,
+ * counted the same way: a loop's exit after thousands of iterations is
+ * the entry a search needs to run it once more. */
+static int backoff_allows_dir(uint32_t site, uint32_t salt, int dir)
 {
     uint32_t ctx = (rt.lim.backoff_ctx ? __gb_ctx : 0) ^ salt;
     uint64_t key = (uint64_t)ctx << 32 | site;
@@ -79,8 +87,19 @@ static int backoff_allows(uint32_t site, uint32_t salt)
     if (RT_UNLIKELY(!s))
         return 1;
     s->key = key;
-    uint32_t n = ++s->hits;
-    return n <= rt.lim.backoff_free || (n & (n - 1)) == 0;
+    int changed = dir >= 0 && s->last && s->last != dir + 1;
+    if (dir >= 0)
+        s->last = (uint8_t)(dir + 1);
+    if (within(++s->hits))
+        return 1;
+    if (!changed || s->changes == UINT16_MAX)
+        return 0;
+    return within(++s->changes);
+}
+
+static int backoff_allows(uint32_t site, uint32_t salt)
+{
+    return backoff_allows_dir(site, salt, -1);
 }
 
 /* Whether an entry at `site` is recorded, asked before its condition is
@@ -102,8 +121,10 @@ RT_HIDDEN int rt_keep_salted(uint32_t site, uint32_t salt)
 
 RT_HIDDEN void rt_record(unsigned kind, int taken, uint32_t site, rt_expr_t *cond)
 {
-    if (rt_keep(site))
+    if (backoff_allows_dir(site, 0, kind == GBT_PC_BRANCH ? taken != 0 : -1))
         rt_out_pc(kind, taken, site, cond);
+    else
+        rt.dropped++;
 }
 
 /* A pin that back-off has already let through. */
