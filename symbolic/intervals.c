@@ -499,7 +499,10 @@ static int in_set(const ivset_t *s, uint64_t x)
 }
 
 /* Candidate values for one variable: its current value if allowed, then
- * interval boundaries (first, last, second interval), then a midpoint. */
+ * interval boundaries (first, last, second interval), then a midpoint.
+ * The input's length (docs/trace-format.md) gets the lengths nearest the
+ * current one instead, as Z3 gets its length preferences: an upper bound
+ * such as 2^24 - 1 would make a 1 MiB input for `off + n <= L`. */
 static unsigned candidates(const ivar_t *v, uint64_t cur, uint64_t *out)
 {
     const ivset_t *s = v->all.n ? &v->all : &v->hard;
@@ -507,7 +510,20 @@ static unsigned candidates(const ivar_t *v, uint64_t cur, uint64_t *out)
     unsigned n = 0, m = 0;
     if (in_set(s, cur))
         c[n++] = cur;
-    if (s->n) {
+    if (s->n && gbt_is_len_offset(v->base)) {
+        for (unsigned i = 0; i < s->n; i++)
+            if (s->v[i].hi > cur) {
+                c[n++] = s->v[i].lo > cur ? s->v[i].lo : cur + 1; /* the next longer */
+                break;
+            }
+        for (unsigned i = s->n; i-- > 0;)
+            if (s->v[i].lo < cur) {
+                c[n++] = s->v[i].hi < cur ? s->v[i].hi : cur - 1; /* the next shorter */
+                break;
+            }
+        for (unsigned i = 0; i < s->n && i < 4; i++)
+            c[n++] = s->v[i].lo;
+    } else if (s->n) {
         const iv_t *f = &s->v[0], *l = &s->v[s->n - 1];
         c[n++] = f->lo, c[n++] = f->hi, c[n++] = l->lo, c[n++] = l->hi;
         if (s->n > 2)

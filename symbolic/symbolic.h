@@ -40,6 +40,8 @@ typedef struct gb_trace_info {
     size_t nodes;        /* expression nodes after hash-consing */
     size_t pcs;          /* path-constraint entries, pins included */
     size_t blocks;       /* distinct visited blocks */
+    uint64_t read_end;   /* 1 + the highest input offset an expression uses; 0 = none
+                            (how far into the input the run's symbolic data went) */
 } gb_trace_info_t;
 
 void gb_trace_get_info(const gb_trace_t *t, gb_trace_info_t *info);

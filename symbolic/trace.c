@@ -137,6 +137,8 @@ static int rec_node(loader_t *L, const uint8_t *b, size_t blen, size_t off)
     uint64_t imm = gbt_get64(b + 4 + 4 * nargs);
     if (check_widths(&L->t->dag, op, w, args, imm, off, L->e) != 0)
         return -1;
+    if (op == GBT_OP_INPUT && !gbt_is_len_offset(imm) && imm + 1 > L->t->info.read_end)
+        L->t->info.read_end = imm + 1;
     uint32_t idx = gb_dag_mk(&L->t->dag, op, w, nargs, args, imm);
     if (idx == GB_NONE)
         return gb_err_set(L->e, "out of memory loading trace");

@@ -487,11 +487,12 @@ static size_t drop_soft(const uint32_t *core, size_t ncore, uint32_t *act, size_
  * the length variable L would otherwise get whatever length Z3 likes
  * (often millions of bytes for `off + n <= L`). So the query is first
  * checked with L = the traced input's length, then L <= len + 64, then
- * L <= 2 len + 1024, then L <= 1 MiB, then with no bound: each an
+ * L <= 2 len + 1024, L <= 8 len + 8 KiB, L <= 64 len + 64 KiB, then
+ * L <= 1 MiB, then with no bound: each an
  * assumption literal (int symbol nc + k) that is relaxed when it is in the
  * unsat core. These only choose among models of the exact query, so
  * relaxing them never makes an answer optimistic. */
-#define GB_LEN_PREFS 4
+#define GB_LEN_PREFS 6
 #define GB_LEN_PREF_MAX GB_MAX_INPUT /* no input is longer */
 
 static size_t len_prefs(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint32_t *vars,
@@ -507,7 +508,10 @@ static size_t len_prefs(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint
     gb_trace_get_info(t, &info);
     const uint64_t lmax = ((uint64_t)1 << (8 * GBT_LEN_BYTES)) - 1;
     uint64_t p = info.input_len < lmax ? info.input_len : lmax;
-    uint64_t bound[GB_LEN_PREFS] = {p, p + 64, 2 * p + 1024, GB_LEN_PREF_MAX};
+    /* Z3 tends to pick a bound itself: without the middle steps a chunk
+     * length of 14592 made a 1 MiB input (a third of the demo's queue). */
+    uint64_t bound[GB_LEN_PREFS] = {p,        p + 64, 2 * p + 1024, 8 * p + 8192, 64 * p + 65536,
+                                    GB_LEN_PREF_MAX};
     Z3_sort b8 = bv_sort(z, 8), bl = bv_sort(z, 8 * GBT_LEN_BYTES);
     Z3_ast len = NULL;
     for (unsigned k = 0; k < GBT_LEN_BYTES && !z3_failed; k++) {
