@@ -110,6 +110,15 @@
  * while loops that repeat one branch stop costing a query per iteration. */
 #define GB_SITE_FREE_TRIES 8
 
+/* When the worklist runs dry, the inputs whose expansion backed flips off
+ * are expanded again, those flips only, with every back-off reset: a loop
+ * that needs many more steps than GB_SITE_FREE_TRIES gets them instead of
+ * the search stopping. An input takes part in at most GB_RETRY_ROUNDS
+ * rounds, and at most GB_RETRY_MAX inputs wait for one (each holds its
+ * input in memory; the rest are not retried). */
+#define GB_RETRY_ROUNDS 8
+#define GB_RETRY_MAX 4096
+
 /* ---- Inputs ------------------------------------------------------------- */
 
 /* The largest input read, stored or made (seeds, peers, models): AFL++

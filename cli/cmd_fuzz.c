@@ -71,7 +71,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
 {
     const char *in, *out, *name, *lfdir; /* every variable here starts at its table default */
     const char *triage_bin, *triage_dir;
-    unsigned long long t, v, st, sb, mem, every;
+    unsigned long long t, v, st, sb, mem, every, max_execs;
     int no_opt, quiet, resume, no_cfg, exit_on_crash;
     /* (clang-format breaks strings around GB_OPT_XSTR as if it were a call.) */
     /* clang-format off */
@@ -88,6 +88,9 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
                        GB_OPT_XSTR(GB_TRACE_TIMEOUT_MIN_MS) " ms); AFL++'s MS+ means MS here: "
                        "seeds that time out are always skipped (kept in hangs/)"),
         GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &v, "stop after this long, 0 = never"),
+        GB_OPTION_UINT('E', "max-execs", "N", NULL, 0, &max_execs,
+                       "stop after about N runs of COV_BIN, 0 = never (afl-fuzz -E; "
+                       "libFuzzer's -runs)"),
         GB_OPTION_UINT_EX('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &mem, GB_OPT_NONE_IS_0, NULL,
                        "address-space limit per run, 0 or none = none (a trace run gets "
                        GB_OPT_XSTR(GB_TRACE_MEM_FACTOR) " times as much)"),
@@ -128,7 +131,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
                           "runs every new input on COV_BIN (--mode=cov) under the AFL++\n"
                           "forkserver. Results go to OUT/NAME/ in AFL++'s layout: queue/,\n"
                           "crashes/, hangs/, fuzzer_stats, plot_data. Stops when no input is\n"
-                          "left to expand, after -V seconds, or on Ctrl-C.\n"
+                          "left to expand, after -V seconds or -E runs, or on Ctrl-C.\n"
                           "Both builds run as 'BIN ARGS...', with @@ in ARGS replaced by the\n"
                           "input file's path (as in afl-fuzz); without ARGS, as 'BIN PATH'.\n"
                           "The input is also their stdin. The trace build makes bytes read\n"
@@ -163,7 +166,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
         .solver_budget_ms = (unsigned)sb, .max_seconds = v,
         .optimistic = !no_opt, .mem_limit_mb = (unsigned)mem, .on_notice = show_notice,
         .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,
-        .no_cfg = no_cfg, .stop_on_crash = exit_on_crash,
+        .no_cfg = no_cfg, .stop_on_crash = exit_on_crash, .max_execs = max_execs,
     };
     status_ctx_t sc = {.every_ms = every};
     gb_status_init(&sc.view, stderr);

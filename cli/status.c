@@ -127,6 +127,9 @@ static void screen(const gb_statview_t *v, const stats_t *st, int final)
             get(st, "children_repaired"));
     fprintf(v->out, "   flips skipped : %s backed off, %s by the static CFG\n",
             get(st, "flips_backoff"), get(st, "flips_skipped_cfg"));
+    fprintf(v->out, "          search : %s (retry rounds %s; %s traces made progress no block "
+                    "shows)\n",
+            get(st, "search_state"), get(st, "retry_rounds"), get(st, "traces_progress"));
     fflush(v->out);
 }
 

@@ -13,9 +13,40 @@
 #include "gbt.h"
 #include "search_int.h"
 
+static uint64_t dir_key(uint32_t site, unsigned dir)
+{
+    return ((uint64_t)site << 1 | dir) + 1;
+}
+
+/* Progress a trace shows that no block may show: a branch direction no
+ * trace took before, or input bytes used further on than any trace used.
+ * Both are remembered. 1 if there was progress, 0 if not, -1 on OOM. */
+static int note_progress(gb_search_t *s, const gb_trace_t *t)
+{
+    gb_trace_info_t info;
+    gb_trace_get_info(t, &info);
+    int fresh = 0;
+    for (size_t j = 0; j < info.pcs; j++) {
+        gb_pc_info_t pc;
+        gb_trace_get_pc(t, j, &pc);
+        if (pc.kind == GBT_PC_PIN)
+            continue;
+        int r = gb_hset_add(&s->dirs, dir_key(pc.site, pc.taken));
+        if (r < 0)
+            return -1;
+        fresh |= r;
+    }
+    int further = info.read_end > s->read_end;
+    if (further)
+        s->read_end = info.read_end;
+    s->st.progress += (uint64_t)(fresh || further);
+    return fresh || further;
+}
+
 /* Runs the trace build on `it`; NULL (and a counted failure) if no usable
- * trace came out. */
-static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, gb_err_t *e)
+ * trace came out. *progress (may be NULL) says whether the trace made
+ * progress (note_progress). */
+static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, int *progress, gb_err_t *e)
 {
     if (gb_write_atomic(s->trace_input, gb_campaign_tmpdir(s->camp), it->data, it->len, e) != 0)
         return NULL;
@@ -39,6 +70,14 @@ static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     if (gb_trace_load(s->trace_file, GB_TRACE_PREFIX_OK, &t, e) != 0)
         return NULL;
     s->trace_seen++;
+    int p = note_progress(s, t);
+    if (p < 0) {
+        gb_trace_free(t);
+        gb_err_set(e, "out of memory");
+        return NULL;
+    }
+    if (progress)
+        *progress = p;
     return t;
 }
 
@@ -80,6 +119,10 @@ static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_t
         c->predicted[k] = (gb_step_t){pc.site, (uint8_t)pc.kind,
                                       (uint8_t)(k == j ? !pc.taken : pc.taken)};
     }
+    const gb_step_t *to = &c->predicted[j];
+    c->hint = !gb_hset_has(&s->dirs, dir_key(to->site, to->taken)) ? GB_HINT_NEW_DIR
+              : s->progress_now                                    ? GB_HINT_PARENT
+                                                                   : GB_HINT_NONE;
     return c;
 }
 
@@ -161,7 +204,7 @@ static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, in
                   gb_err_t *e)
 {
     gb_err_t te;
-    gb_trace_t *t = depth < GB_MAX_REPAIRS ? trace_item(s, c, &te) : NULL;
+    gb_trace_t *t = depth < GB_MAX_REPAIRS ? trace_item(s, c, NULL, &te) : NULL;
     if (!t)
         return keep_child(s, c, kind, j, e);
     gb_trace_info_t info;
@@ -220,6 +263,15 @@ static int cfg_skip(gb_search_t *s, const gb_pc_info_t *pc)
     return !may;
 }
 
+/* Remembers that flip j of `it` was backed off, for a retry round. */
+static int skipped_add(gb_item_t *it, size_t j)
+{
+    if (gb_grow(&it->skipped, &it->skipped_cap, it->nskipped + 1, sizeof *it->skipped, 16) != 0)
+        return 0; /* out of memory: this flip is not retried, nothing worse */
+    it->skipped[it->nskipped++] = (uint32_t)j;
+    return 0;
+}
+
 static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j, gb_err_t *e)
 {
     gb_pc_info_t pc;
@@ -230,7 +282,7 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
     if (ss && !gb_sites_worth(ss)) {
         ss->unpaid++;
         s->st.flips_backoff++;
-        return 0;
+        return skipped_add(it, j);
     }
     uint64_t blocks = s->cov.blocks, novel = s->cov.novel_total, crashes = s->st.crashes;
     gb_run_kind_t kind;
@@ -261,16 +313,21 @@ static int by_payoff(const void *a, const void *b)
     return x->j < y->j ? -1 : x->j > y->j;
 }
 
-/* The entries to flip, from `bound` on (pins left out): directions whose
- * children found something new before come first, most payoffs first, so
- * a time limit or an exhausted solver budget cuts the least promising
- * flips; the rest keep path order. NULL on OOM. */
+/* The entries to flip, from `bound` on (pins left out), or in a retry
+ * round only those of `only` (the flips its last expansion backed off):
+ * directions whose children found something new before come first, most
+ * payoffs first, so a time limit or an exhausted solver budget cuts the
+ * least promising flips; the rest keep path order. NULL on OOM. */
 static flip_pos_t *flip_order(gb_search_t *s, const gb_trace_t *t, size_t bound, size_t pcs,
-                              size_t *n)
+                              const uint32_t *only, size_t nonly, size_t *n)
 {
-    flip_pos_t *v = gb_calloc(pcs > bound ? pcs - bound : 1, sizeof *v);
+    size_t cap = only ? nonly : pcs > bound ? pcs - bound : 0;
+    flip_pos_t *v = gb_calloc(cap ? cap : 1, sizeof *v);
     *n = 0;
-    for (size_t j = bound; v && j < pcs; j++) {
+    for (size_t i = 0; v && i < cap; i++) {
+        size_t j = only ? only[i] : bound + i;
+        if (j < bound || j >= pcs)
+            continue; /* a retried input traced differently: its old positions are stale */
         gb_pc_info_t pc;
         gb_trace_get_pc(t, j, &pc);
         if (pc.kind == GBT_PC_PIN)
@@ -281,6 +338,21 @@ static flip_pos_t *flip_order(gb_search_t *s, const gb_trace_t *t, size_t bound,
     if (v)
         qsort(v, *n, sizeof *v, by_payoff);
     return v;
+}
+
+/* A trace that made progress (note_progress) pays the (site, direction)
+ * whose flip made the input, as a new block would: loops that go one
+ * step further each time are not backed off. */
+static void credit_maker(gb_search_t *s, const gb_item_t *it)
+{
+    if (it->n_predicted == 0)
+        return; /* a seed, an import, or resumed */
+    const gb_step_t *st = &it->predicted[it->n_predicted - 1];
+    gb_site_stat_t *ss = gb_sites_get(&s->sites, st->site, st->taken);
+    if (ss && ss->unpaid) {
+        ss->unpaid = 0;
+        ss->paid++;
+    }
 }
 
 /* Records that `it` needs no more expanding (a resume skips it). */
@@ -307,7 +379,8 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     }
     gb_err_t te;
     s->st.cur_item = it->queue_id;
-    gb_trace_t *t = trace_item(s, it, &te);
+    int progress = 0;
+    gb_trace_t *t = trace_item(s, it, &progress, &te);
     s->st.expanded++;
     if (!t && s->trace_missing && !s->trace_seen)
         return gb_err_set(e, "%s exits without reaching its input (no trace was written): it "
@@ -329,16 +402,30 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
                                     "same harness as the cov build");
     size_t bound = it->bound, d = divergence(it, t, info.pcs);
     if (d != SIZE_MAX) {
-        s->st.divergent++;
+        s->st.divergent += it->retries == 0;
         bound = d < bound ? d : bound;
     }
-    size_t n, k;
-    flip_pos_t *order = flip_order(s, t, bound, info.pcs, &n);
+    if (progress)
+        credit_maker(s, it);
+    s->progress_now = progress;
+    /* A retry flips only what the last expansion backed off; what this one
+     * backs off is collected afresh. */
+    uint32_t *only = it->retries ? it->skipped : NULL;
+    size_t nonly = it->nskipped, n, k;
+    if (only) {
+        it->skipped = NULL;
+        it->nskipped = it->skipped_cap = 0;
+    } else {
+        it->nskipped = 0;
+    }
+    flip_pos_t *order = flip_order(s, t, bound, info.pcs, only, nonly, &n);
+    gb_free(only);
     int rc = order ? 0 : gb_err_set(e, "out of memory");
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
         rc = flip_one(s, it, t, order[k].j, e);
         gb_pulse(s);
     }
+    s->progress_now = 0;
     gb_free(order);
     gb_trace_free(t);
     if (rc == 0 && k >= n) /* finished: a resume must not redo it */

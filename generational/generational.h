@@ -29,6 +29,7 @@ typedef struct gb_search_opts {
     unsigned solver_budget_ms;  /* Z3 time per trace before only paying sites are
                                    solved (--solver-budget), default GB_SOLVER_BUDGET_MS */
     uint64_t max_seconds;       /* stop after this long (-V), 0 = until done */
+    uint64_t max_execs;         /* stop after about this many cov runs (-E), 0 = until done */
     int optimistic;             /* relax UNSAT queries (QSYM), default on */
     /* Called after fuzzer_stats is rewritten (every status_every_ms, and
      * once more with final = 1 at the end) with the campaign directory:
@@ -84,6 +85,13 @@ typedef struct gb_search_stats {
     uint64_t cycles_wo_finds; /* such cycles since the last new block */
     int64_t cur_item;        /* queue id of the input being expanded, -1 = none */
     uint32_t max_depth;      /* generations from a seed or import (1) to the deepest input */
+    uint64_t progress;        /* traces that took a new branch direction or used input
+                                 bytes further on than any before (docs/campaign.md) */
+    uint64_t branch_dirs;     /* distinct (site, direction) pairs the traces took */
+    uint64_t retry_rounds;    /* times the worklist ran dry and backed-off flips were retried */
+    size_t retry_pending;     /* inputs with backed-off flips, waiting for the next round */
+    const char *state;        /* what the search is doing: "expanding", "retrying backed-off
+                                 flips", "waiting for peers" or "done" */
 } gb_search_stats_t;
 
 typedef struct gb_search gb_search_t;
@@ -100,7 +108,8 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e);
 int gb_search_add_seed(gb_search_t *s, const uint8_t *data, size_t len, const char *name,
                        gb_err_t *e);
 
-/* The search loop: until the worklist is empty, max_seconds pass, or
+/* The search loop: until the worklist is empty, max_seconds pass, max_execs
+ * runs were made (checked between runs: a run in flight finishes), or
  * gb_search_stop is called. Returns -1 only on a fatal error (the campaign
  * directory stopped being writable, the target stopped running). */
 int gb_search_run(gb_search_t *s, gb_err_t *e);

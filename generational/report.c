@@ -123,6 +123,11 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "children_divergent", "%llu", (unsigned long long)st.divergent);
     kv(k, "children_repaired", "%llu", (unsigned long long)st.repaired);
     kv(k, "flips_backoff", "%llu", (unsigned long long)st.flips_backoff);
+    kv(k, "traces_progress", "%llu", (unsigned long long)st.progress);
+    kv(k, "branch_directions", "%llu", (unsigned long long)st.branch_dirs);
+    kv(k, "retry_rounds", "%llu", (unsigned long long)st.retry_rounds);
+    kv(k, "retry_pending", "%zu", st.retry_pending);
+    kv(k, "search_state", "%s", st.state ? st.state : "expanding");
     kv(k, "sync_imported", "%llu", (unsigned long long)st.imported);
     kv(k, "claimed_elsewhere", "%llu", (unsigned long long)st.claimed_elsewhere);
     kv(k, "queries_total", "%llu", (unsigned long long)q.queries_total);
@@ -164,6 +169,8 @@ void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
     st->expanded += s->prev.expanded;
     st->pending = s->work.n;
     st->queue = gb_campaign_queue_count(s->camp);
+    st->branch_dirs = s->dirs.n;
+    st->retry_pending = s->nretry;
 }
 
 int gb_report_write(gb_search_t *s, gb_err_t *e)

@@ -88,6 +88,7 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
     s->o = o;
     s->pulse.start_ms = s->last_find_ms = gb_time_ms();
     s->st.cur_item = -1;
+    s->st.state = "expanding";
     if (o.command_line) {
         if (!(s->command_line = gb_strdup(o.command_line))) {
             gb_free(s);
@@ -138,6 +139,36 @@ static int finish(gb_search_t *s, gb_err_t *e)
     return 0;
 }
 
+/* After an expansion: an input whose flips were backed off waits for the
+ * next retry round; anything else is done with. */
+static void after_expand(gb_search_t *s, gb_item_t *it)
+{
+    if (it->nskipped == 0 || it->retries >= GB_RETRY_ROUNDS || s->nretry >= GB_RETRY_MAX ||
+        gb_grow(&s->retry, &s->retry_cap, s->nretry + 1, sizeof *s->retry, 64) != 0) {
+        gb_item_free(it);
+        return;
+    }
+    s->retry[s->nretry++] = it;
+}
+
+/* The worklist ran dry: the inputs with backed-off flips go back on it,
+ * every back-off reset. 0 if there were none. */
+static int retry_round(gb_search_t *s)
+{
+    if (s->nretry == 0)
+        return 0;
+    gb_sites_reset_backoff(&s->sites);
+    for (size_t i = 0; i < s->nretry; i++) {
+        gb_item_t *it = s->retry[i];
+        it->retries++;
+        if (gb_worklist_push(&s->work, it) != 0)
+            gb_item_free(it); /* out of memory: that input is not retried */
+    }
+    s->nretry = 0;
+    s->st.retry_rounds++;
+    return 1;
+}
+
 int gb_search_run(gb_search_t *s, gb_err_t *e)
 {
     if (s->cov.blocks == 0 && s->work.n > 0)
@@ -157,17 +188,25 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
             s->st.cur_item = -1;
         }
         s->dry = !it;
+        if (!it && retry_round(s)) {
+            s->st.state = "retrying backed-off flips";
+            continue;
+        }
         if (!it && !gb_peers_active(s->peers))
             break; /* alone and done */
         if (!it) { /* peers may still find something: wait for them */
+            s->st.state = "waiting for peers";
             sleep_ms(200);
             gb_pulse(s);
             continue;
         }
+        if (!it->retries)
+            s->st.state = "expanding";
         rc = gb_expand(s, it, e);
-        gb_item_free(it);
+        after_expand(s, it);
         gb_pulse(s);
     }
+    s->st.state = "done";
     if (rc == 0 && s->sync_failed)
         rc = gb_pulse_sync(s, e); /* again, for the message */
     int fin = finish(s, rc == 0 ? e : NULL);
@@ -191,6 +230,10 @@ void gb_search_free(gb_search_t *s)
     gb_journal_close(s->journal);
     gb_campaign_close(s->camp);
     gb_worklist_free(&s->work);
+    for (size_t i = 0; i < s->nretry; i++)
+        gb_item_free(s->retry[i]);
+    gb_free(s->retry);
+    gb_hset_free(&s->dirs);
     gb_sites_release(&s->sites);
     gb_hset_free(&s->seen);
     gb_hset_free(&s->crash_sigs);

@@ -45,9 +45,24 @@ typedef struct gb_item {
     int optimistic;      /* made by a relaxed query */
     gb_step_t *predicted; /* expected path prefix, n_predicted entries */
     size_t n_predicted;
+    uint8_t hint;      /* progress without a new block: a gb_hint_t */
+    uint8_t retries;   /* retry rounds it was put back for */
+    uint32_t *skipped; /* PC positions its last expansion backed off */
+    size_t nskipped, skipped_cap;
 } gb_item_t;
 
-/* Max-heap by (score, then novelty, then shorter input, then newer). */
+/* Progress a child makes that no block shows, best last: the worklist
+ * expands children of a higher hint first among those of equal score. */
+typedef enum gb_hint {
+    GB_HINT_NONE = 0,
+    GB_HINT_PARENT = 1,  /* its parent's trace took a branch direction no trace
+                            took before, or used input bytes further on */
+    GB_HINT_NEW_DIR = 2, /* it is predicted to take a branch direction no
+                            trace took before */
+} gb_hint_t;
+
+/* Max-heap by (score, then hint, then novelty, then shorter input, then
+ * newer). */
 typedef struct gb_worklist {
     gb_item_t **heap;
     size_t n, cap;
@@ -95,6 +110,8 @@ gb_site_stat_t *gb_sites_get(gb_sites_t *t, uint32_t site, unsigned dir);
 int gb_sites_worth(const gb_site_stat_t *ss);
 /* Records one child's outcome. */
 void gb_sites_record(gb_site_stat_t *ss, int paid);
+/* A retry round: every direction gets GB_SITE_FREE_TRIES tries again. */
+void gb_sites_reset_backoff(gb_sites_t *t);
 void gb_sites_release(gb_sites_t *t);
 
 /* ---- the search --------------------------------------------------------- */
@@ -119,7 +136,12 @@ struct gb_search {
     gb_cov_t cov;
     gb_sites_t sites;
     gb_pulse_t pulse;
-    gb_hset_t seen;       /* hashes of every input run */
+    gb_hset_t seen;    /* hashes of every input run */
+    gb_hset_t dirs;    /* (site, direction) pairs some trace took, + 1 */
+    uint64_t read_end; /* the furthest any trace's expressions reached in its input */
+    gb_item_t **retry; /* expanded with flips backed off: again when dry */
+    size_t nretry, retry_cap;
+    int progress_now;     /* the input being expanded made progress (its children's hint) */
     gb_hset_t crash_sigs; /* coverage signatures of saved crashes */
     gb_hset_t hang_sigs;
     char cur_input[4096], trace_input[4096], trace_file[4096];
@@ -139,8 +161,8 @@ struct gb_search {
 
 static inline int gb_search_out_of_time(const gb_search_t *s)
 {
-    return s->stop || (s->o.max_seconds &&
-                       gb_time_ms() - s->pulse.start_ms >= s->o.max_seconds * 1000);
+    return s->stop || (s->o.max_execs && s->st.execs >= s->o.max_execs) ||
+           (s->o.max_seconds && gb_time_ms() - s->pulse.start_ms >= s->o.max_seconds * 1000);
 }
 
 /* run.c: Run&Check. How a run on the cov build ended. */
@@ -169,7 +191,8 @@ int gb_run_input(gb_search_t *s, const uint8_t *data, size_t len, const char *de
 gb_take_t gb_run_import(void *search, const uint8_t *data, size_t len, const char *desc,
                         gb_err_t *e);
 
-/* expand.c: ExpandExecution of one input. */
+/* expand.c: ExpandExecution of one input. The flips it backs off are left
+ * in it->skipped (a retry round tries them again). */
 int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);
 
 /* pulse.c: the periodic work between steps: reading peers, fuzzer_stats and

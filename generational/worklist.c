@@ -9,6 +9,8 @@ static int before(const gb_item_t *a, const gb_item_t *b)
 {
     if (a->score != b->score)
         return a->score > b->score;
+    if (a->hint != b->hint)
+        return a->hint > b->hint;
     if (a->novelty != b->novelty)
         return a->novelty > b->novelty;
     if (a->len != b->len)
@@ -77,6 +79,7 @@ void gb_item_free(gb_item_t *it)
         return;
     gb_free(it->data);
     gb_free(it->predicted);
+    gb_free(it->skipped);
     gb_free(it);
 }
 

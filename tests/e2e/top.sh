@@ -20,6 +20,9 @@ expect_eq traces_done "$(stat_of "$S" traces_done)" 16
 expect_eq crashes_seen "$(stat_of "$S" crashes_seen)" 5
 expect_eq saved_crashes "$(stat_of "$S" saved_crashes)" 5
 expect_eq children_duplicate "$(stat_of "$S" children_duplicate)" 0
+# No flip was backed off, so no retry round: the search ends on its own.
+expect_eq retry_rounds "$(stat_of "$S" retry_rounds)" 0
+expect_eq search_state "$(stat_of "$S" search_state)" done
 # 16 distinct inputs: 11 in the queue, 5 in crashes, no two alike.
 distinct=$(for f in "$WORK"/out/glassbox/queue/id:* "$WORK"/out/glassbox/crashes/id:*; do
   sha1sum < "$f"; done | sort -u | wc -l)
