@@ -97,11 +97,15 @@ static size_t divergence(const gb_item_t *it, const gb_trace_t *t, size_t pcs)
     return SIZE_MAX;
 }
 
+/* The child of flip j's model: Combine, or with the bytes a longer input
+ * needs inserted at `at` (SIZE_MAX: appended, as SAGE does). */
 static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_trace_t *t,
-                             size_t j, const gb_model_t *m)
+                             size_t j, const gb_model_t *m, size_t at)
 {
     size_t len;
-    uint8_t *data = gb_model_apply(parent->data, parent->len, m, GB_MAX_INPUT, &len);
+    uint8_t *data =
+        at == SIZE_MAX ? gb_model_apply(parent->data, parent->len, m, GB_MAX_INPUT, &len)
+                       : gb_model_apply_at(parent->data, parent->len, m, at, GB_MAX_INPUT, &len);
     gb_item_t *c = data ? gb_item_new(data, len, s->seq++) : NULL;
     gb_free(data);
     if (!c)
@@ -148,25 +152,32 @@ static void child_desc(char *buf, size_t n, const gb_item_t *parent, size_t j, c
         src_desc(buf, n, parent->src_id, parent->src_crash, j, tag);
 }
 
-/* Solves flip j of `t` (traced from `it`) into a new child, run and
- * scored. Returns the child (or NULL: no model, duplicate, hang) and its
- * run kind in *kind; GB_KIND_FATAL on a fatal error. */
-static gb_item_t *solve_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
-                              const char *tag, gb_run_kind_t *kind, gb_err_t *e)
+/* Solves flip j of `t` (traced from `it`): 0 with a model in *f (clear
+ * it), -1 without one (a solver error loses this query, not the
+ * campaign). */
+static int solve_flip(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j, gb_flip_t *f,
+                      gb_err_t *e)
 {
-    gb_flip_t f;
-    memset(&f, 0, sizeof f);
-    *kind = GB_KIND_HUNG;
+    memset(f, 0, sizeof *f);
     gb_solver_set_input(s->solver, it->data, it->len); /* the interval stage's defaults */
-    int fr = gb_solver_flip(s->solver, t, j, &f, e);
+    int fr = gb_solver_flip(s->solver, t, j, f, e);
     gb_solver_set_input(s->solver, NULL, 0);
-    if (fr != 0 || f.status != GB_Q_SAT) {
-        gb_flip_clear(&f);
-        return NULL; /* a solver error loses this query, not the campaign */
+    if (fr != 0 || f->status != GB_Q_SAT) {
+        gb_flip_clear(f);
+        return -1;
     }
-    gb_item_t *c = make_child(s, it, t, j, &f.model);
-    int optimistic = f.optimistic;
-    gb_flip_clear(&f);
+    return 0;
+}
+
+/* The child of a model (its bytes inserted at `at`, or SIZE_MAX), run and
+ * scored. Returns it (or NULL: duplicate, hang) and its run kind in *kind;
+ * GB_KIND_FATAL on a fatal error. */
+static gb_item_t *run_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
+                            const gb_flip_t *f, size_t at, const char *tag, gb_run_kind_t *kind,
+                            gb_err_t *e)
+{
+    *kind = GB_KIND_HUNG;
+    gb_item_t *c = make_child(s, it, t, j, &f->model, at);
     int fresh = c ? gb_hset_add(&s->seen, gb_hash64(c->data, c->len, 0)) : -1;
     if (fresh <= 0) {
         if (fresh < 0) {
@@ -177,18 +188,33 @@ static gb_item_t *solve_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t
         gb_item_free(c);
         return NULL;
     }
-    c->optimistic = optimistic;
+    c->optimistic = f->optimistic;
     c->src_id = it->queue_id >= 0 ? it->queue_id : it->src_id;
     c->src_crash = it->queue_id >= 0 ? -1 : it->crash_id >= 0 ? it->crash_id : it->src_crash;
     c->depth = it->depth + 1;
     s->st.children++;
-    char desc[160];
-    child_desc(desc, sizeof desc, it, j, optimistic ? tag : "");
+    s->st.inserted += at != SIZE_MAX;
+    char desc[160], tags[32];
+    snprintf(tags, sizeof tags, "%s%s", f->optimistic ? tag : "", at != SIZE_MAX ? ",ins" : "");
+    child_desc(desc, sizeof desc, it, j, tags);
     *kind = gb_run_check(s, c, desc, e);
     if (*kind <= GB_KIND_HUNG) {
         gb_item_free(c);
         return NULL;
     }
+    return c;
+}
+
+/* solve_flip, then run_child with the model's bytes where it put them. */
+static gb_item_t *solve_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
+                              const char *tag, gb_run_kind_t *kind, gb_err_t *e)
+{
+    gb_flip_t f;
+    *kind = GB_KIND_HUNG;
+    if (solve_flip(s, it, t, j, &f, e) != 0)
+        return NULL;
+    gb_item_t *c = run_child(s, it, t, j, &f, SIZE_MAX, tag, kind, e);
+    gb_flip_clear(&f);
     return c;
 }
 
@@ -272,6 +298,29 @@ static int skipped_add(gb_item_t *it, size_t j)
     return 0;
 }
 
+/* Where a model that makes the input longer wants its new bytes: after
+ * the last input byte the flipped condition reads (a chunk's length field:
+ * the chunk grows in place, the chunks after it stay whole). SIZE_MAX
+ * when that is the end anyway, or the model keeps the length. */
+static size_t insert_at(const gb_item_t *it, const gb_trace_t *t, size_t j, const gb_model_t *m)
+{
+    if (gb_model_length(m, it->len, GB_MAX_INPUT) <= it->len)
+        return SIZE_MAX;
+    uint64_t at = gb_trace_pc_read_end(t, j);
+    return at > 0 && at < it->len ? (size_t)at : SIZE_MAX;
+}
+
+/* One child of a model, kept or repaired: 0, or -1 on a fatal error. */
+static int one_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
+                     const gb_flip_t *f, size_t at, gb_err_t *e)
+{
+    gb_run_kind_t kind;
+    gb_item_t *c = run_child(s, it, t, j, f, at, ",opt", &kind, e);
+    if (!c)
+        return kind == GB_KIND_FATAL ? -1 : 0;
+    return c->optimistic ? repair(s, c, kind, j, 0, e) : keep_child(s, c, kind, j, e);
+}
+
 static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j, gb_err_t *e)
 {
     gb_pc_info_t pc;
@@ -285,16 +334,18 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
         return skipped_add(it, j);
     }
     uint64_t blocks = s->cov.blocks, novel = s->cov.novel_total, crashes = s->st.crashes;
-    gb_run_kind_t kind;
-    int rc;
-    gb_item_t *c = solve_child(s, it, t, j, ",opt", &kind, e);
-    if (!c)
-        return kind == GB_KIND_FATAL ? -1 : 0;
-    if (c->optimistic)
-        rc = repair(s, c, kind, j, 0, e);
-    else
-        rc = keep_child(s, c, kind, j, e);
-    if (ss)
+    uint64_t children = s->st.children;
+    gb_flip_t f;
+    if (solve_flip(s, it, t, j, &f, e) != 0)
+        return 0;
+    /* A longer input: appended (SAGE) and, when the condition read bytes
+     * before the end, also inserted there. */
+    size_t at = insert_at(it, t, j, &f.model);
+    int rc = one_child(s, it, t, j, &f, SIZE_MAX, e);
+    if (rc == 0 && at != SIZE_MAX)
+        rc = one_child(s, it, t, j, &f, at, e);
+    gb_flip_clear(&f);
+    if (ss && s->st.children != children) /* duplicates alone are no try */
         gb_sites_record(ss, s->cov.blocks != blocks || s->cov.novel_total != novel ||
                                 s->st.crashes != crashes);
     return rc;

@@ -61,6 +61,7 @@ typedef struct gb_search_stats {
     uint64_t traces;       /* runs of the trace build */
     uint64_t expanded;     /* inputs expanded */
     uint64_t children;     /* models turned into new inputs */
+    uint64_t inserted;     /* of those, with a longer input's new bytes inserted, not appended */
     uint64_t duplicates;   /* models that gave an input already run */
     uint64_t divergent;    /* children whose path left the predicted prefix */
     uint64_t repaired;     /* optimistic children repaired by a further flip */

@@ -119,6 +119,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "first_crash_ms", "%llu", (unsigned long long)st.first_crash_ms);
     kv(k, "blocks_covered", "%u", st.blocks);
     kv(k, "children_generated", "%llu", (unsigned long long)st.children);
+    kv(k, "children_inserted", "%llu", (unsigned long long)st.inserted);
     kv(k, "children_duplicate", "%llu", (unsigned long long)st.duplicates);
     kv(k, "children_divergent", "%llu", (unsigned long long)st.divergent);
     kv(k, "children_repaired", "%llu", (unsigned long long)st.repaired);

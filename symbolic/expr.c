@@ -469,6 +469,24 @@ size_t gb_dag_pos(const uint32_t *list, size_t n, uint32_t x)
     return lo;
 }
 
+uint64_t gb_trace_pc_read_end(const gb_trace_t *t, size_t j)
+{
+    if (!t || j >= t->npcs)
+        return 0;
+    uint32_t *list;
+    size_t n = gb_dag_reach(&t->dag, &t->pcs[j].node, 1, &list);
+    if (n == (size_t)-1)
+        return 0;
+    uint64_t end = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gb_node_t *x = &t->dag.nodes[list[i]];
+        if (x->op == GBT_OP_INPUT && !gbt_is_len_offset(x->imm) && x->imm + 1 > end)
+            end = x->imm + 1;
+    }
+    gb_free(list);
+    return end;
+}
+
 int gb_trace_eval_pc(const gb_trace_t *t, size_t j, const uint8_t *input, size_t len)
 {
     if (!t || j >= t->npcs)

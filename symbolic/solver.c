@@ -957,6 +957,32 @@ uint8_t *gb_model_apply(const uint8_t *parent, size_t parent_len, const gb_model
     return b;
 }
 
+uint8_t *gb_model_apply_at(const uint8_t *parent, size_t parent_len, const gb_model_t *m,
+                           size_t at, size_t max_len, size_t *len)
+{
+    size_t n = gb_model_length(m, parent_len, max_len);
+    if (n <= parent_len || at > parent_len)
+        return gb_model_apply(parent, parent_len, m, max_len, len);
+    size_t grow = n - parent_len;
+    uint8_t *b = gb_calloc(n, 1);
+    if (!b)
+        return NULL;
+    if (at)
+        memcpy(b, parent, at);
+    if (parent_len > at)
+        memcpy(b + at + grow, parent + at, parent_len - at);
+    for (size_t i = 0; i < m->n; i++) {
+        uint64_t o = m->offsets[i];
+        if (gbt_is_len_offset(o))
+            continue;
+        uint64_t to = o < at ? o : o < parent_len ? o + grow : at + (o - parent_len);
+        if (to < n)
+            b[to] = m->values[i];
+    }
+    *len = n;
+    return b;
+}
+
 /* The parent input with m's bytes written over it (and its length, when
  * the model sets the length variable). */
 static uint8_t *combine(const gb_solver_t *s, const gb_model_t *m, size_t *len)

@@ -123,6 +123,14 @@ size_t gb_model_length(const gb_model_t *m, size_t parent_len, size_t max_len);
 uint8_t *gb_model_apply(const uint8_t *parent, size_t parent_len, const gb_model_t *m,
                         size_t max_len, size_t *len);
 
+/* Combine for a model that makes the input longer, with the new bytes
+ * inserted at offset `at` (at most parent_len) instead of appended: the
+ * parent's bytes from `at` on, and the model's bytes for them, move up by
+ * the growth; the model's bytes past the parent's end land in the gap. As
+ * gb_model_apply when the model does not make the input longer. */
+uint8_t *gb_model_apply_at(const uint8_t *parent, size_t parent_len, const gb_model_t *m,
+                           size_t at, size_t max_len, size_t *len);
+
 typedef struct gb_flip {
     gb_qstatus_t status;
     int optimistic;     /* 1 when the model solves a relaxed query */
@@ -204,6 +212,10 @@ int gb_solver_cache_save(gb_solver_t *s, const char *path, gb_err_t *e);
 int gb_solver_verify(gb_solver_t *s, const gb_trace_t *t, size_t j, int relaxed,
                      const gb_model_t *m, gb_qstatus_t *st, int *z3_ok, int *eval_ok,
                      gb_err_t *e);
+
+/* 1 + the highest input offset (the length variable aside) that PC entry
+ * j's condition depends on; 0 if it depends on none, or out of memory. */
+uint64_t gb_trace_pc_read_end(const gb_trace_t *t, size_t j);
 
 /* Evaluates PC entry j of `t` on a concrete input: returns 1 if the entry's
  * condition equals its recorded direction, 0 if not (bytes past `len` read as
