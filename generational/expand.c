@@ -391,6 +391,28 @@ static flip_pos_t *flip_order(gb_search_t *s, const gb_trace_t *t, size_t bound,
     return v;
 }
 
+/* 1 when an input that covered new blocks waits on the worklist. */
+static int better_waits(const gb_search_t *s)
+{
+    const gb_item_t *top = gb_worklist_peek(&s->work);
+    return top && top->score > 0;
+}
+
+/* Stops an expansion for a better input: the n flips left go to
+ * it->pending, and the search puts `it` back on the worklist. */
+static int suspend(gb_search_t *s, gb_item_t *it, const flip_pos_t *left, size_t n, gb_err_t *e)
+{
+    it->pending = gb_calloc(n, sizeof *it->pending);
+    if (!it->pending)
+        return gb_err_set(e, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        it->pending[i] = (uint32_t)left[i].j;
+    it->npending = n;
+    it->suspended = 1;
+    s->st.suspended++;
+    return 0;
+}
+
 /* A trace that made progress (note_progress) pays the (site, direction)
  * whose flip made the input, as a new block would: loops that go one
  * step further each time are not backed off. */
@@ -430,9 +452,9 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     }
     gb_err_t te;
     s->st.cur_item = it->queue_id;
-    int progress = 0;
+    int progress = 0, resumed = it->pending != NULL;
     gb_trace_t *t = trace_item(s, it, &progress, &te);
-    s->st.expanded++;
+    s->st.expanded += !resumed;
     if (!t && s->trace_missing && !s->trace_seen)
         return gb_err_set(e, "%s exits without reaching its input (no trace was written): it "
                              "exits before LLVMFuzzerTestOneInput (look at its main or "
@@ -453,17 +475,22 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
                                     "same harness as the cov build");
     size_t bound = it->bound, d = divergence(it, t, info.pcs);
     if (d != SIZE_MAX) {
-        s->st.divergent += it->retries == 0;
+        s->st.divergent += it->retries == 0 && !resumed;
         bound = d < bound ? d : bound;
     }
     if (progress)
         credit_maker(s, it);
     s->progress_now = progress;
-    /* A retry flips only what the last expansion backed off; what this one
+    /* A suspended expansion goes on with the flips it had left; a retry
+     * flips only what the last expansion backed off, and what this one
      * backs off is collected afresh. */
-    uint32_t *only = it->retries ? it->skipped : NULL;
-    size_t nonly = it->nskipped, n, k;
-    if (only) {
+    uint32_t *only = NULL;
+    size_t nonly = 0, n, k;
+    if (resumed) {
+        only = it->pending, nonly = it->npending;
+        it->pending = NULL, it->npending = 0;
+    } else if (it->retries) {
+        only = it->skipped, nonly = it->nskipped;
         it->skipped = NULL;
         it->nskipped = it->skipped_cap = 0;
     } else {
@@ -475,11 +502,15 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
         rc = flip_one(s, it, t, order[k].j, e);
         gb_pulse(s);
+        if (rc == 0 && k + 1 < n && k + 1 >= GB_EXPAND_SLICE && better_waits(s)) {
+            rc = suspend(s, it, order + k + 1, n - k - 1, e);
+            k = n;
+        }
     }
     s->progress_now = 0;
     gb_free(order);
     gb_trace_free(t);
-    if (rc == 0 && k >= n) /* finished: a resume must not redo it */
+    if (rc == 0 && !it->suspended && k >= n) /* finished: a resume must not redo it */
         rc = journal(s, it, e);
     return rc;
 }

@@ -90,6 +90,7 @@ typedef struct gb_search_stats {
                                  bytes further on than any before (docs/campaign.md) */
     uint64_t branch_dirs;     /* distinct (site, direction) pairs the traces took */
     uint64_t retry_rounds;    /* times the worklist ran dry and backed-off flips were retried */
+    uint64_t suspended;       /* expansions stopped for an input with new blocks (resumed later) */
     size_t retry_pending;     /* inputs with backed-off flips, waiting for the next round */
     const char *state;        /* what the search is doing: "expanding", "retrying backed-off
                                  flips", "waiting for peers" or "done" */

@@ -127,6 +127,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "traces_progress", "%llu", (unsigned long long)st.progress);
     kv(k, "branch_directions", "%llu", (unsigned long long)st.branch_dirs);
     kv(k, "retry_rounds", "%llu", (unsigned long long)st.retry_rounds);
+    kv(k, "expansions_suspended", "%llu", (unsigned long long)st.suspended);
     kv(k, "retry_pending", "%zu", st.retry_pending);
     kv(k, "search_state", "%s", st.state ? st.state : "expanding");
     kv(k, "sync_imported", "%llu", (unsigned long long)st.imported);

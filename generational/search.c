@@ -139,10 +139,18 @@ static int finish(gb_search_t *s, gb_err_t *e)
     return 0;
 }
 
-/* After an expansion: an input whose flips were backed off waits for the
- * next retry round; anything else is done with. */
+/* After an expansion: a suspended input goes back on the worklist, one
+ * whose flips were backed off waits for the next retry round; anything
+ * else is done with. */
 static void after_expand(gb_search_t *s, gb_item_t *it)
 {
+    if (it->suspended) { /* after the inputs with new blocks */
+        it->suspended = 0;
+        it->score = 0;
+        if (gb_worklist_push(&s->work, it) != 0)
+            gb_item_free(it); /* out of memory: the rest of its flips are lost */
+        return;
+    }
     if (it->nskipped == 0 || it->retries >= GB_RETRY_ROUNDS || s->nretry >= GB_RETRY_MAX ||
         gb_grow(&s->retry, &s->retry_cap, s->nretry + 1, sizeof *s->retry, 64) != 0) {
         gb_item_free(it);

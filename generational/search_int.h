@@ -49,6 +49,9 @@ typedef struct gb_item {
     uint8_t retries;   /* retry rounds it was put back for */
     uint32_t *skipped; /* PC positions its last expansion backed off */
     size_t nskipped, skipped_cap;
+    uint32_t *pending; /* PC positions a suspended expansion has still to flip */
+    size_t npending;
+    uint8_t suspended; /* its expansion stopped for a better input: put it back */
 } gb_item_t;
 
 /* Progress a child makes that no block shows, best last: the worklist
@@ -70,6 +73,7 @@ typedef struct gb_worklist {
 
 int gb_worklist_push(gb_worklist_t *w, gb_item_t *it);
 gb_item_t *gb_worklist_pop(gb_worklist_t *w);
+const gb_item_t *gb_worklist_peek(const gb_worklist_t *w); /* the next to pop, or NULL */
 void gb_worklist_free(gb_worklist_t *w);
 gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq);
 void gb_item_free(gb_item_t *it);
@@ -192,7 +196,9 @@ gb_take_t gb_run_import(void *search, const uint8_t *data, size_t len, const cha
                         gb_err_t *e);
 
 /* expand.c: ExpandExecution of one input. The flips it backs off are left
- * in it->skipped (a retry round tries them again). */
+ * in it->skipped (a retry round tries them again). After GB_EXPAND_SLICE
+ * flips it stops for an input that covered new blocks, if one waits:
+ * it->suspended is then set and the flips left are in it->pending. */
 int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);
 
 /* pulse.c: the periodic work between steps: reading peers, fuzzer_stats and

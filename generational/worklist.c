@@ -58,6 +58,11 @@ gb_item_t *gb_worklist_pop(gb_worklist_t *w)
     return top;
 }
 
+const gb_item_t *gb_worklist_peek(const gb_worklist_t *w)
+{
+    return w->n ? w->heap[0] : NULL;
+}
+
 gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq)
 {
     gb_item_t *it = gb_calloc(1, sizeof *it);
@@ -80,6 +85,7 @@ void gb_item_free(gb_item_t *it)
     gb_free(it->data);
     gb_free(it->predicted);
     gb_free(it->skipped);
+    gb_free(it->pending);
     gb_free(it);
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Unit tests of the worklist order (score, then shorter, then newer) and
+/* Unit tests of the worklist order (score, hint, novelty, shorter, newer) and
  * the hash set the search uses to never run an input twice. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +33,28 @@ static void test_order(void)
         gb_item_free(it);
     }
     CHECK(gb_worklist_pop(&w) == NULL);
+    gb_worklist_free(&w);
+}
+
+/* Among equal scores the hint orders (progress no block shows), before
+ * novelty and length; peek shows what pop will return. */
+static void test_hint(void)
+{
+    gb_worklist_t w = {0};
+    gb_item_t *a = item(0, 4, 1), *b = item(0, 40, 2), *c = item(0, 10, 3), *d = item(1, 50, 4);
+    a->novelty = 3;
+    b->hint = GB_HINT_NEW_DIR;
+    c->hint = GB_HINT_PARENT;
+    CHECK(gb_worklist_peek(&w) == NULL);
+    CHECK(gb_worklist_push(&w, a) == 0 && gb_worklist_push(&w, b) == 0);
+    CHECK(gb_worklist_push(&w, c) == 0 && gb_worklist_push(&w, d) == 0);
+    const uint64_t want[] = {4, 2, 3, 1}; /* score first, then hint 2, hint 1, novelty */
+    for (size_t i = 0; i < 4; i++) {
+        const gb_item_t *top = gb_worklist_peek(&w);
+        gb_item_t *it = gb_worklist_pop(&w);
+        CHECK(it && it == top && it->seq == want[i]);
+        gb_item_free(it);
+    }
     gb_worklist_free(&w);
 }
 
@@ -81,6 +103,7 @@ static void test_item_copy(void)
 int main(void)
 {
     test_order();
+    test_hint();
     test_many();
     test_hset();
     test_item_copy();
