@@ -18,10 +18,11 @@ static uint64_t dir_key(uint32_t site, unsigned dir)
     return ((uint64_t)site << 1 | dir) + 1;
 }
 
-/* Progress a trace shows that no block may show: a branch direction no
- * trace took before, or input bytes used further on than any trace used.
- * Both are remembered. 1 if there was progress, 0 if not, -1 on OOM. */
-static int note_progress(gb_search_t *s, const gb_trace_t *t)
+/* Progress the trace of `it` shows that no block may show: a branch
+ * direction no trace took before, or input bytes used further on than its
+ * parent's trace used (one more record, one more item). The directions
+ * are remembered. 1 if there was progress, 0 if not, -1 on OOM. */
+static int note_progress(gb_search_t *s, const gb_item_t *it, const gb_trace_t *t)
 {
     gb_trace_info_t info;
     gb_trace_get_info(t, &info);
@@ -36,9 +37,8 @@ static int note_progress(gb_search_t *s, const gb_trace_t *t)
             return -1;
         fresh |= r;
     }
-    int further = info.read_end > s->read_end;
-    if (further)
-        s->read_end = info.read_end;
+    int further = info.read_end > it->parent_read_end;
+    s->read_end_now = info.read_end;
     s->st.progress += (uint64_t)(fresh || further);
     return fresh || further;
 }
@@ -70,7 +70,7 @@ static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, int *progress, gb_e
     if (gb_trace_load(s->trace_file, GB_TRACE_PREFIX_OK, &t, e) != 0)
         return NULL;
     s->trace_seen++;
-    int p = note_progress(s, t);
+    int p = note_progress(s, it, t);
     if (p < 0) {
         gb_trace_free(t);
         gb_err_set(e, "out of memory");
@@ -123,6 +123,7 @@ static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_t
         c->predicted[k] = (gb_step_t){pc.site, (uint8_t)pc.kind,
                                       (uint8_t)(k == j ? !pc.taken : pc.taken)};
     }
+    c->parent_read_end = s->read_end_now;
     const gb_step_t *to = &c->predicted[j];
     c->hint = !gb_hset_has(&s->dirs, dir_key(to->site, to->taken)) ? GB_HINT_NEW_DIR
               : s->progress_now                                    ? GB_HINT_PARENT
@@ -220,28 +221,89 @@ static gb_item_t *solve_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t
 
 static int keep_child(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, gb_err_t *e);
 
+/* Where to repair child c whose trace t first left its predicted path at
+ * entry d. A site the predicted path took both ways (a loop's test) may
+ * well go on longer by design: the flip made a length longer, and putting
+ * that back is what the repair must not do. Then the entry to repair is
+ * the first one from d on whose site the predicted path took, but only
+ * the other way (a checksum compare that passed before and fails now).
+ * SIZE_MAX when there is none. */
+static size_t repair_point(const gb_item_t *c, const gb_trace_t *t, size_t d, size_t pcs)
+{
+    gb_u64set_t both = {0}, once[2] = {{0}, {0}};
+    size_t at = SIZE_MAX;
+    for (size_t i = 0; i < c->n_predicted; i++) {
+        const gb_step_t *p = &c->predicted[i];
+        if (gb_hset_add(&once[p->taken & 1], p->site) < 0)
+            goto done;
+        if (gb_hset_has(&once[!(p->taken & 1)], p->site) && gb_hset_add(&both, p->site) < 0)
+            goto done;
+    }
+    gb_pc_info_t pc;
+    gb_trace_get_pc(t, d, &pc);
+    if (!gb_hset_has(&both, pc.site)) {
+        at = d; /* an ordinary divergence */
+        goto done;
+    }
+    for (size_t i = d + 1; i < pcs; i++) {
+        gb_trace_get_pc(t, i, &pc);
+        if (pc.kind != GBT_PC_PIN && gb_hset_has(&once[!pc.taken], pc.site) &&
+            !gb_hset_has(&once[pc.taken], pc.site)) {
+            at = i;
+            break;
+        }
+    }
+done:
+    gb_hset_free(&both);
+    gb_hset_free(&once[0]);
+    gb_hset_free(&once[1]);
+    return at;
+}
+
+/* The bytes whose change made a child, at their place in it, with its
+ * values: what its repairs must keep. */
+typedef struct keep {
+    uint64_t *off;
+    uint8_t *val;
+    size_t n;
+} keep_t;
+
 /* An optimistic child usually breaks a check that the solver was allowed
  * to ignore (a checksum over pinned bytes). Trace it at once and flip the
- * first entry where it left the path its flip asked for; the repaired
- * grandchild aims at the same path, so a second broken checksum further on
- * is repaired in the next round, up to GB_MAX_REPAIRS rounds. A child that
- * found something new on its own is kept as well. */
+ * entry where it left the path its flip asked for (repair_point), keeping
+ * the bytes k whose change made it and without ¬PC alone; the repaired
+ * grandchild aims at the same path, so a second broken checksum further
+ * on is repaired in the next round, up to GB_MAX_REPAIRS rounds. A child
+ * that found something new on its own is kept as well. */
 static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, int depth,
-                  gb_err_t *e)
+                  const keep_t *k, gb_err_t *e)
 {
     gb_err_t te;
+    uint64_t read_end = s->read_end_now; /* the expansion's, for its other children */
     gb_trace_t *t = depth < GB_MAX_REPAIRS ? trace_item(s, c, NULL, &te) : NULL;
-    if (!t)
-        return keep_child(s, c, kind, j, e);
-    gb_trace_info_t info;
-    gb_trace_get_info(t, &info);
-    size_t d = divergence(c, t, info.pcs);
-    if (d == SIZE_MAX || d >= info.pcs) {
-        gb_trace_free(t);
-        return keep_child(s, c, kind, j, e);
+    size_t d = SIZE_MAX, pcs = 0;
+    if (t) {
+        gb_trace_info_t info;
+        gb_trace_get_info(t, &info);
+        pcs = info.pcs;
+        d = divergence(c, t, pcs);
+        if (k && d < pcs)
+            d = repair_point(c, t, d, pcs);
     }
-    gb_run_kind_t rkind;
-    gb_item_t *r = solve_child(s, c, t, d, ",opt", &rkind, e);
+    gb_run_kind_t rkind = GB_KIND_HUNG;
+    gb_item_t *r = NULL;
+    if (d < pcs) {
+        /* Keeping the path c was made for: no ¬PC alone, the bytes whose
+         * change made c kept (a chunk's new length is not put back to 0 to
+         * make its checksum easy). */
+        gb_solver_set_last_resort(s->solver, !k);
+        if (k)
+            gb_solver_set_keep(s->solver, k->off, k->val, k->n);
+        r = solve_child(s, c, t, d, ",opt", &rkind, e);
+        gb_solver_set_keep(s->solver, NULL, NULL, 0);
+        gb_solver_set_last_resort(s->solver, 1);
+    }
+    s->read_end_now = read_end;
     gb_trace_free(t);
     if (rkind == GB_KIND_FATAL) {
         gb_item_free(c);
@@ -263,7 +325,7 @@ static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, in
     }
     if (!c->score && !c->novelty)
         gb_item_free(c);
-    return repair(s, r, rkind, j, depth + 1, e);
+    return repair(s, r, rkind, j, depth + 1, k, e);
 }
 
 static int keep_child(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, gb_err_t *e)
@@ -310,6 +372,28 @@ static size_t insert_at(const gb_item_t *it, const gb_trace_t *t, size_t j, cons
     return at > 0 && at < it->len ? (size_t)at : SIZE_MAX;
 }
 
+/* The keep set of child c, made from `it` by model m with its new bytes
+ * inserted at `at` (SIZE_MAX: appended); k->n = 0 when out of memory. */
+static void keep_of(const gb_item_t *it, const gb_item_t *c, const gb_model_t *m, size_t at,
+                    keep_t *k)
+{
+    k->off = gb_calloc(m->n ? m->n : 1, sizeof *k->off);
+    k->val = gb_calloc(m->n ? m->n : 1, 1);
+    k->n = 0;
+    size_t grow = c->len > it->len ? c->len - it->len : 0;
+    for (size_t i = 0; k->off && k->val && i < m->n; i++) {
+        uint64_t o = m->offsets[i];
+        if (gbt_is_len_offset(o))
+            continue; /* the length may have to grow further */
+        if (at != SIZE_MAX)
+            o = o < at ? o : o < it->len ? o + grow : at + (o - it->len);
+        if (o < c->len) {
+            k->off[k->n] = o;
+            k->val[k->n++] = c->data[o];
+        }
+    }
+}
+
 /* One child of a model, kept or repaired: 0, or -1 on a fatal error. */
 static int one_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
                      const gb_flip_t *f, size_t at, gb_err_t *e)
@@ -318,7 +402,14 @@ static int one_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t 
     gb_item_t *c = run_child(s, it, t, j, f, at, ",opt", &kind, e);
     if (!c)
         return kind == GB_KIND_FATAL ? -1 : 0;
-    return c->optimistic ? repair(s, c, kind, j, 0, e) : keep_child(s, c, kind, j, e);
+    if (!c->optimistic)
+        return keep_child(s, c, kind, j, e);
+    keep_t k;
+    keep_of(it, c, &f->model, at, &k);
+    int rc = repair(s, c, kind, j, 0, &k, e);
+    gb_free(k.off);
+    gb_free(k.val);
+    return rc;
 }
 
 static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j, gb_err_t *e)

@@ -47,6 +47,7 @@ typedef struct gb_item {
     size_t n_predicted;
     uint8_t hint;      /* progress without a new block: a gb_hint_t */
     uint8_t retries;   /* retry rounds it was put back for */
+    uint64_t parent_read_end; /* its parent's trace's read_end; 0 without a parent */
     uint32_t *skipped; /* PC positions its last expansion backed off */
     size_t nskipped, skipped_cap;
     uint32_t *pending; /* PC positions a suspended expansion has still to flip */
@@ -142,7 +143,7 @@ struct gb_search {
     gb_pulse_t pulse;
     gb_hset_t seen;    /* hashes of every input run */
     gb_hset_t dirs;    /* (site, direction) pairs some trace took, + 1 */
-    uint64_t read_end; /* the furthest any trace's expressions reached in its input */
+    uint64_t read_end_now; /* read_end of the trace last loaded (its children's parent_read_end) */
     gb_item_t **retry; /* expanded with flips backed off: again when dry */
     size_t nretry, retry_cap;
     int progress_now;     /* the input being expanded made progress (its children's hint) */

@@ -61,6 +61,10 @@ struct gb_solver {
     adapt_t *adapt;
     const uint8_t *input;
     size_t input_len;
+    int no_last_resort; /* gb_solver_set_last_resort(s, 0) */
+    uint64_t *keep_off; /* gb_solver_set_keep: offsets ascending */
+    uint8_t *keep_val;
+    size_t nkeep;
     size_t clauses_saved; /* local clauses in the file last written */
     uint64_t flip_us, z3_us; /* time in gb_solver_flip, and in Z3 */
 };
@@ -472,12 +476,28 @@ typedef struct qctx {
     gb_flip_t *out;
 } qctx_t;
 
+/* 1 when the query's model (c->vals) keeps every kept byte it sets. */
+static int keeps_held(const gb_solver_t *s, const qctx_t *c)
+{
+    for (size_t i = 0, k = 0; i < c->qv.n && k < s->nkeep; i++) {
+        while (k < s->nkeep && s->keep_off[k] < c->qv.offs[i])
+            k++;
+        if (k < s->nkeep && s->keep_off[k] == c->qv.offs[i] && s->keep_val[k] != c->vals[i])
+            return 0;
+    }
+    return 1;
+}
+
 static int stage_intervals(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *dropped)
 {
     size_t nconf;
     if (gb_ival_solve(c->t, c->q->cj, c->q->n, c->qv.offs, c->qv.n, s->input, s->input_len, st,
                       c->vals, c->conf, &nconf, dropped) != 0)
         return -1;
+    if (*st == GB_Q_SAT && !keeps_held(s, c)) {
+        *st = GB_Q_SKIP; /* a model that moves a kept byte: Z3 is asked */
+        return 0;
+    }
     if (*st == GB_Q_SAT) {
         s->stats.sat_interval++;
         return set_model(c->out, c->qv.offs, NULL, c->vals, c->qv.n);
@@ -605,7 +625,9 @@ static int stage_z3(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_qstatus_t *st, s
     }
     if (*st == GB_Q_UNSAT) {
         s->stats.z3_unsat++;
-        return learn_clause(s, c->t, c->q, o.core, o.ncore);
+        /* with kept bytes the conflict may be theirs, unless the
+         * neighbours alone conflicted: no clause then */
+        return s->nkeep && !o.core_found ? 0 : learn_clause(s, c->t, c->q, o.core, o.ncore);
     }
     s->stats.z3_timeout++;
     return 0;
@@ -650,7 +672,7 @@ static int answer(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *dropped, 
     }
     uint64_t key[2];
     unsigned tmo = timeout_for(s, c->ad);
-    int hit = 0, cached = !(dis & GB_SOLVER_NO_CACHE);
+    int hit = 0, cached = !(dis & GB_SOLVER_NO_CACHE) && !s->nkeep; /* keeps: not the same query */
     if (cached && (cache_key(&s->ts, c->q, key) != 0 ||
                    stage_cache(s, c, key, tmo, st, dropped, &hit) != 0))
         return -1;
@@ -666,7 +688,10 @@ static int answer(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *dropped, 
         return 0;
     }
     c->out->stage = GB_STAGE_Z3;
-    if (stage_z3(s, c, tmo, st, dropped, e) != 0)
+    gb_z3_set_keep(s->z3, s->keep_off, s->keep_val, s->nkeep);
+    int zr = stage_z3(s, c, tmo, st, dropped, e);
+    gb_z3_set_keep(s->z3, NULL, NULL, 0);
+    if (zr != 0)
         return -1;
     return cached ? remember(s, c, key, tmo, *st, *dropped) : 0;
 }
@@ -708,7 +733,7 @@ static int solve_entry(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t 
         goto done;
     if (out->status == GB_Q_SAT && dropped)
         out->optimistic = 1; /* pins in the way were dropped, the rest kept */
-    if (out->status == GB_Q_UNSAT && s->opts.optimistic && q.n > 1) {
+    if (out->status == GB_Q_UNSAT && s->opts.optimistic && !s->no_last_resort && q.n > 1) {
         /* QSYM's last resort when the slice conflicts even without its
          * pins: ¬PC[j] alone */
         gb_qstatus_t st;
@@ -758,12 +783,48 @@ void gb_solver_free(gb_solver_t *s)
 {
     if (!s)
         return;
+    gb_solver_set_keep(s, NULL, NULL, 0);
     state_clear(&s->ts);
     gb_z3_free(s->z3);
     gb_clauses_free(s->clauses);
     gb_cache_free(s->cache);
     gb_free(s->adapt);
     gb_free(s);
+}
+
+void gb_solver_set_last_resort(gb_solver_t *s, int on)
+{
+    s->no_last_resort = !on;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int gb_solver_set_keep(gb_solver_t *s, const uint64_t *offs, const uint8_t *vals, size_t n)
+{
+    gb_free(s->keep_off);
+    gb_free(s->keep_val);
+    s->keep_off = NULL, s->keep_val = NULL, s->nkeep = 0;
+    if (n == 0)
+        return 0;
+    uint64_t *pair = gb_malloc(n * 2 * sizeof *pair);
+    s->keep_off = gb_malloc(n * sizeof *s->keep_off);
+    s->keep_val = gb_malloc(n);
+    if (!pair || !s->keep_off || !s->keep_val) {
+        gb_free(pair);
+        return gb_solver_set_keep(s, NULL, NULL, 0) - 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        pair[2 * i] = offs[i], pair[2 * i + 1] = vals[i];
+    qsort(pair, n, 2 * sizeof *pair, by_offset);
+    for (size_t i = 0; i < n; i++)
+        s->keep_off[i] = pair[2 * i], s->keep_val[i] = (uint8_t)pair[2 * i + 1];
+    s->nkeep = n;
+    gb_free(pair);
+    return 0;
 }
 
 void gb_solver_set_input(gb_solver_t *s, const uint8_t *data, size_t len)

@@ -182,6 +182,19 @@ void gb_solver_get_stats(const gb_solver_t *s, gb_solver_stats_t *st);
  * NULL (the default) reads as all zero. */
 void gb_solver_set_input(gb_solver_t *s, const uint8_t *data, size_t len);
 
+/* 0 turns off the last resort of optimistic solving (¬PC[j] alone) for the
+ * flips that follow, 1 turns it back on (with opts.optimistic): a repair
+ * flip must keep the path its child was made for, and ¬PC[j] alone may
+ * undo what made that child (a chunk's length put back to 0 to make its
+ * checksum easy). Pins stay soft either way. */
+void gb_solver_set_last_resort(gb_solver_t *s, int on);
+
+/* Input bytes the flips that follow must leave as they are (n = 0: none):
+ * a repair keeps the bytes whose change made its child, which a checksum
+ * is cheaper to fix by undoing. Such queries bypass the answer cache and
+ * teach no clause. 0, or -1 when out of memory (then none are kept). */
+int gb_solver_set_keep(gb_solver_t *s, const uint64_t *offs, const uint8_t *vals, size_t n);
+
 /* Learned clauses on disk (format: docs/clauses.md). A worker keeps its own
  * in OUT/NAME/clauses/clauses.gbc. */
 

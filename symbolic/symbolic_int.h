@@ -124,6 +124,12 @@ typedef struct gb_z3_out {
     int core_found;   /* out: core is an unsat core, not every hard conjunct */
 } gb_z3_out_t;
 
+/* Input bytes the next gb_z3_check must keep at given values (offsets
+ * ascending; the arrays stay the caller's until it sets n = 0): hard
+ * equalities for those of the query's bytes. An UNSAT answer is then no
+ * clause: it may owe to the kept bytes. */
+void gb_z3_set_keep(gb_z3_t *z, const uint64_t *offs, const uint8_t *vals, size_t n);
+
 /* Checks the conjunction; on SAT fills vals[i] for the INPUT nodes vars[i].
  * Soft conjuncts go in as assumption literals; while the query is UNSAT,
  * those in the unsat core are dropped and it is checked again, so a model

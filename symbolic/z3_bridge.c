@@ -16,7 +16,18 @@ struct gb_z3 {
     uint64_t serial;                 /* trace whose terms `cache` holds; 0 = none */
     Z3_ast *cache;                   /* DAG index -> term (referenced) or NULL */
     size_t ncache;
+    const uint64_t *keep_off;        /* gb_z3_set_keep */
+    const uint8_t *keep_val;
+    size_t nkeep;
 };
+
+void gb_z3_set_keep(gb_z3_t *z, const uint64_t *offs, const uint8_t *vals, size_t n)
+{
+    z->keep_off = offs;
+    z->keep_val = vals;
+    z->nkeep = n;
+}
+
 
 /* Z3's default handler exits the process. Ours records the first error of
  * the current call; the bridge checks it (and NULL results) after each step.
@@ -630,6 +641,28 @@ static void find_core(gb_z3_t *z, const gb_conj_t *cj, size_t nc, gb_z3_out_t *o
     z3_failed = 0; /* a failed refinement only loses generality */
 }
 
+/* The kept bytes among the query's variables, as hard equalities. */
+static void assert_keep(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint32_t *vars,
+                        size_t nvars)
+{
+    Z3_context c = z->ctx;
+    for (size_t i = 0; i < nvars && z->nkeep && !z3_failed; i++) {
+        uint64_t off = t->dag.nodes[vars[i]].imm;
+        size_t lo = 0, hi = z->nkeep;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (z->keep_off[mid] < off)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        Z3_ast v = vars[i] < z->ncache ? z->cache[vars[i]] : NULL;
+        if (lo < z->nkeep && z->keep_off[lo] == off && v)
+            Z3_solver_assert(c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, z->keep_val[lo],
+                                                                        bv_sort(z, 8))));
+    }
+}
+
 int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
                 const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,
                 uint8_t *vals, gb_z3_out_t *o, gb_err_t *e)
@@ -656,6 +689,7 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     }
     Z3_lbool res = Z3_L_UNDEF;
     if (assert_query(z, s, cj, nc, 0, lits) == 0) {
+        assert_keep(z, s, t, vars, nvars);
         npl = len_prefs(z, s, t, vars, nvars, nc, pl);
         res = check_loop(z, s, cj, nc, lits, as, act, pl, npl, core, o);
     }
@@ -667,7 +701,7 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     } else
         *st = res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
     Z3_solver_dec_ref(c, s);
-    if (r == 0 && *st == GB_Q_UNSAT && o->core)
+    if (r == 0 && *st == GB_Q_UNSAT && o->core && !z->nkeep)
         find_core(z, cj, nc, o);
 done:
     for (size_t i = 0; lits && i < nc; i++)

@@ -140,6 +140,17 @@ static void mk_seed_basic(mk_buf_t *b)
     mk_end(b);
 }
 
+/* The original seed: a header, a title and the end, 44 bytes. The bug needs a chunk
+ * that is not there (an indexed D) and a palette, so a search must grow the input in
+ * the middle and repair CRCs over lengths it changed (scripts/demo starts here). */
+static void mk_seed_hte(mk_buf_t *b)
+{
+    mk_magic(b);
+    mk_header(b, 1, 8, 8);
+    mk_title(b, "glassbox demo");
+    mk_end(b);
+}
+
 /* Version 2 header, indexed data, then a palette whose first-entry field has flag bit 31
  * set: the store lands 2^31 entries (8 GiB) past the palette. */
 static void mk_crash(mk_buf_t *b)
@@ -178,7 +189,7 @@ int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: %s DIR  (writes DIR/seeds/seed-basic.gbox and "
-                        "DIR/examples/{crash,full}.gbox)\n", argv[0]);
+                        "DIR/examples/{crash,full,seed-hte}.gbox)\n", argv[0]);
         return 2;
     }
     char seeds[4096], examples[4096];
@@ -194,5 +205,8 @@ int main(int argc, char **argv)
     b.n = 0;
     mk_full(&b);
     mk_write(examples, "full.gbox", &b);
+    b.n = 0;
+    mk_seed_hte(&b);
+    mk_write(examples, "seed-hte.gbox", &b);
     return 0;
 }

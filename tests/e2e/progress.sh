@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Progress that covers no new block (generational/README.md, "Progress without new blocks"): a loop
-# whose trip count is the input (runloop.c), six checksummed records of
-# one kind in a row (records.c) and a count field (counted.c). Each crash
+# Progress that covers no new block (generational/README.md, "Progress
+# without new blocks"): a loop whose trip count is the input (runloop.c),
+# six checksummed records of one kind in a row (records.c), a count field
+# (counted.c), and the demo from its 44-byte H + T + E seed (chunks
+# turned and grown in place, CRCs repaired over the new lengths). Each crash
 # is reached through steps that cover no new block, and must be found
 # within a fixed number of runs of the cov build (-E), so the test does
 # not depend on how loaded the machine is. GB_PROGRESS_GLASSBOX may name
@@ -11,20 +13,22 @@
 P=$BUILD/tests/e2e
 G=${GB_PROGRESS_GLASSBOX:-$BIN/glassbox}
 
-# found NAME SEED_HEX MAX_RUNS: the crash within MAX_RUNS runs.
+# found NAME SEED_HEX MAX_RUNS [DIR]: the crash of DIR/NAME.{trace,cov}
+# (default: this suite's programs) within MAX_RUNS runs.
 found() {
-  local name=$1 seed=$2 max=$3 rc=0
+  local name=$1 seed=$2 max=$3 dir=${4:-$P} rc=0
   mkdir -p "$WORK/$name.seeds"
   printf '%b' "$seed" >"$WORK/$name.seeds/seed"
   "$G" fuzz -q --exit-on-crash -E "$max" -V 240 -i "$WORK/$name.seeds" -o "$WORK/$name" \
-    -- "$P/$name.trace" "$P/$name.cov" 2>"$WORK/$name.err" || rc=$?
+    -- "$dir/$name.trace" "$dir/$name.cov" 2>"$WORK/$name.err" || rc=$?
   local S=$WORK/$name/glassbox/fuzzer_stats
   [ "$rc" = 77 ] ||
     fail "$name: no crash in $(stat_of "$S" execs_done) runs (exit $rc; $(stat_of "$S" traces_progress) traces with progress, $(stat_of "$S" flips_backoff) flips backed off, $(stat_of "$S" retry_rounds) retry rounds): $(tail -2 "$WORK/$name.err")"
-  replay_crashes "$WORK/$name/glassbox/crashes" "$P/$name.cov"
+  replay_crashes "$WORK/$name/glassbox/crashes" "$dir/$name.cov"
   pass "$name: crash after $(stat_of "$S" execs_done) runs (at most $max), $(stat_of "$S" traces_done) traces"
 }
 
 found runloop 'A' 400
 found records 'R\x02hi\x2b' 600
 found counted 'N\x01\x00\x05' 400
+found demo "$(od -An -v -tx1 "$SRC/harnesses/demo/examples/seed-hte.gbox" | tr -d ' \n' | sed 's/../\\x&/g')" 3000 "$H"
