@@ -50,6 +50,12 @@ RT_EXPORT int __gb_model_getc(FILE *f);
 RT_EXPORT int __gb_model_fgetc(FILE *f);
 RT_EXPORT int __gb_model__IO_getc(FILE *f);
 RT_EXPORT int __gb_model_getchar(void);
+RT_EXPORT int __gb_model_getc_unlocked(FILE *f);
+RT_EXPORT int __gb_model_fgetc_unlocked(FILE *f);
+RT_EXPORT int __gb_model_getchar_unlocked(void);
+RT_EXPORT int __gb_model___uflow(FILE *f);
+RT_EXPORT char *__gb_model___fgets_chk(char *s, size_t size, int n, FILE *f);
+RT_EXPORT ssize_t __gb_model___read_chk(int fd, void *buf, size_t n, size_t size);
 RT_EXPORT char *__gb_model_fgets(char *s, int n, FILE *f);
 RT_EXPORT long __gb_model_ftell(FILE *f);
 RT_EXPORT off_t __gb_model_ftello(FILE *f);
@@ -299,6 +305,14 @@ RT_EXPORT ssize_t __gb_model_read(int fd, void *buf, size_t n)
     return r;
 }
 
+/* _FORTIFY_SOURCE's checked read. */
+extern ssize_t __read_chk(int fd, void *buf, size_t n, size_t size);
+
+RT_EXPORT ssize_t __gb_model___read_chk(int fd, void *buf, size_t n, size_t size)
+{
+    return n <= size ? __gb_model_read(fd, buf, n) : __read_chk(fd, buf, n, size);
+}
+
 RT_EXPORT ssize_t __gb_model_pread(int fd, void *buf, size_t n, off_t off)
 {
     pin_param((const void *)__gb_model_pread, 3, (uint64_t)off);
@@ -515,6 +529,43 @@ RT_EXPORT int __gb_model_getchar(void)
     return __gb_model_getc(stdin);
 }
 
+/* The unlocked forms read the same stream the same way. */
+RT_EXPORT int __gb_model_getc_unlocked(FILE *f)
+{
+    int64_t pos = io_stream_pos(f);
+    return got_char(getc_unlocked(f), pos);
+}
+
+RT_EXPORT int __gb_model_fgetc_unlocked(FILE *f)
+{
+    int64_t pos = io_stream_pos(f);
+    return got_char(fgetc_unlocked(f), pos);
+}
+
+RT_EXPORT int __gb_model_getchar_unlocked(void)
+{
+    return __gb_model_getc_unlocked(stdin);
+}
+
+/* glibc inlines getc_unlocked (and getc under some macros) at -O2: it
+ * reads the stream's buffer itself and calls __uflow only to refill it.
+ * So __uflow marks what it read into the buffer as the input's bytes at
+ * their file offsets (the inlined reads then load shadows), and returns
+ * the first of them as getc does. */
+extern int __uflow(FILE *f);
+
+RT_EXPORT int __gb_model___uflow(FILE *f)
+{
+    int c = __uflow(f);
+    int64_t next = io_stream_pos(f);
+    if (c == EOF || next <= 0)
+        return got_char(c, next < 0 ? -1 : next);
+    size_t left = (size_t)(f->_IO_read_end - f->_IO_read_ptr);
+    if (left)
+        io_mark(f->_IO_read_ptr, left, next);
+    return got_char(c, next - 1);
+}
+
 /* fgets copies up to and including a newline: every copied byte but the
  * last is not '\n' and the last is, unless the size or EOF stopped it.
  * These conditions are recorded, so a solver cannot move the line end. */
@@ -540,6 +591,15 @@ RT_EXPORT char *__gb_model_fgets(char *s, int n, FILE *f)
             io_branch(rt_binop(GBT_OP_EQ, b, rt_const(8, '\n')), s[i] == '\n', SITE_FGETS_NL);
     }
     return r;
+}
+
+/* _FORTIFY_SOURCE's checked fgets: within the buffer's size it is fgets;
+ * past it the real one reports the overflow. */
+extern char *__fgets_chk(char *s, size_t size, int n, FILE *f);
+
+RT_EXPORT char *__gb_model___fgets_chk(char *s, size_t size, int n, FILE *f)
+{
+    return n >= 0 && (size_t)n <= size ? __gb_model_fgets(s, n, f) : __fgets_chk(s, size, n, f);
 }
 
 /* ---- stat: the input's st_size is L ---------------------------------------- */

@@ -283,6 +283,46 @@ RT_EXPORT char *__gb_model_strcat(char *d, const char *s)
     return d;
 }
 
+/* _FORTIFY_SOURCE's checked copies (glibc's __*_chk): within the
+ * destination's size they are the plain function, modelled; past it the
+ * real one runs, which reports the overflow and aborts. */
+extern void *__memcpy_chk(void *d, const void *s, size_t n, size_t dn);
+extern void *__memmove_chk(void *d, const void *s, size_t n, size_t dn);
+extern void *__memset_chk(void *d, int c, size_t n, size_t dn);
+extern char *__strcpy_chk(char *d, const char *s, size_t dn);
+extern char *__strncpy_chk(char *d, const char *s, size_t n, size_t dn);
+extern char *__strcat_chk(char *d, const char *s, size_t dn);
+
+RT_EXPORT void *__gb_model___memcpy_chk(void *d, const void *s, size_t n, size_t dn)
+{
+    return n <= dn ? __gb_model_memcpy(d, s, n) : __memcpy_chk(d, s, n, dn);
+}
+
+RT_EXPORT void *__gb_model___memmove_chk(void *d, const void *s, size_t n, size_t dn)
+{
+    return n <= dn ? __gb_model_memmove(d, s, n) : __memmove_chk(d, s, n, dn);
+}
+
+RT_EXPORT void *__gb_model___memset_chk(void *d, int c, size_t n, size_t dn)
+{
+    return n <= dn ? __gb_model_memset(d, c, n) : __memset_chk(d, c, n, dn);
+}
+
+RT_EXPORT char *__gb_model___strcpy_chk(char *d, const char *s, size_t dn)
+{
+    return strlen(s) < dn ? __gb_model_strcpy(d, s) : __strcpy_chk(d, s, dn);
+}
+
+RT_EXPORT char *__gb_model___strncpy_chk(char *d, const char *s, size_t n, size_t dn)
+{
+    return n <= dn ? __gb_model_strncpy(d, s, n) : __strncpy_chk(d, s, n, dn);
+}
+
+RT_EXPORT char *__gb_model___strcat_chk(char *d, const char *s, size_t dn)
+{
+    return strlen(d) + strlen(s) < dn ? __gb_model_strcat(d, s) : __strcat_chk(d, s, dn);
+}
+
 /* The new buffer may reuse freed memory with stale shadows: every byte
  * gets the source's shadow or is cleared. */
 RT_EXPORT char *__gb_model_strdup(const char *s)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libc search models: memchr, memrchr, strchr, strrchr, strstr, memmem.
+/* libc search models: memchr, memrchr, strchr, strrchr, strstr, memmem,
+ * strspn, strcspn, strtok and strtok_r.
  * The result shadow is an ite chain over the scanned positions, "match at
  * i ? s + i : (the rest)", ending in NULL, so a branch on the result can
  * ask for a match at another position or for none. Pointers themselves
@@ -164,4 +165,71 @@ RT_EXPORT void *__gb_model_memmem(const void *h, size_t hl, const void *nd, size
     void *r = memmem(h, hl, nd, nl);
     __gb_ret = find_expr(h, hl, nd, nl, 0);
     return r;
+}
+
+/* b is one of the bytes of the set `set` (a string: its NUL is no member). */
+static rt_expr_t *in_set(rt_expr_t *b, const char *set)
+{
+    rt_expr_t *acc = rt_const(1, 0);
+    size_t n = rt_model_str_extent(set, RT_MODEL_MAX_BYTES);
+    for (size_t k = 0; k < n && set[k] && acc; k++)
+        acc = rt_binop(GBT_OP_OR, acc, rt_binop(GBT_OP_EQ, b, rt_model_byte((const uint8_t *)set + k)));
+    return acc;
+}
+
+/* The span of s whose bytes are (accept = 1) or are not (0) in `set`, and
+ * not NUL: ite(stop(s[0]), 0, ite(stop(s[1]), 1, ... n)), over the
+ * string's extent n. NULL when nothing in it is symbolic. */
+static rt_expr_t *span_expr(const char *s, const char *set, int accept)
+{
+    size_t ext = rt_model_str_extent(s, RT_MODEL_MAX_BYTES);
+    size_t sl = rt_model_str_extent(set, RT_MODEL_MAX_BYTES);
+    if (!rt_active || ext > RT_MODEL_MAX_BYTES ||
+        (!rt_shadow_any((uintptr_t)s, ext) && !rt_shadow_any((uintptr_t)set, sl)))
+        return NULL;
+    const uint8_t *u = (const uint8_t *)s;
+    rt_expr_t *e = rt_const(64, ext);
+    for (size_t i = ext; i-- > 0 && e;) {
+        rt_expr_t *b = rt_model_byte(u + i), *m = in_set(b, set);
+        rt_expr_t *stop = accept ? rt_binop(GBT_OP_EQ, m, rt_const(1, 0))
+                                 : rt_binop(GBT_OP_OR, m, rt_binop(GBT_OP_EQ, b, rt_const(8, 0)));
+        e = rt_ite(stop, rt_const(64, i), e);
+    }
+    return e;
+}
+
+RT_EXPORT size_t __gb_model_strspn(const char *s, const char *accept)
+{
+    size_t r = strspn(s, accept);
+    __gb_ret = span_expr(s, accept, 1);
+    return r;
+}
+
+RT_EXPORT size_t __gb_model_strcspn(const char *s, const char *reject)
+{
+    size_t r = strcspn(s, reject);
+    __gb_ret = span_expr(s, reject, 0);
+    return r;
+}
+
+/* strtok and strtok_r write a NUL over the delimiter that ends a token:
+ * that byte's shadow goes, the token's bytes keep theirs (a call the
+ * tracer does not model would have cleared the whole buffer). The token's
+ * address is concrete. */
+static char *tokenized(char *tok)
+{
+    __gb_ret = NULL;
+    if (tok)
+        rt_shadow_clear((uintptr_t)(tok + strlen(tok)), 1);
+    return tok;
+}
+
+RT_EXPORT char *__gb_model_strtok(char *s, const char *delim)
+{
+    return tokenized(strtok(s, delim));
+}
+
+RT_EXPORT char *__gb_model_strtok_r(char *s, const char *delim, char **save)
+{
+    return tokenized(strtok_r(s, delim, save));
 }
