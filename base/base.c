@@ -233,6 +233,19 @@ uint64_t gb_mono_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+size_t gb_lower_u64(const uint64_t *v, size_t n, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 uint64_t gb_hash64(const void *data, size_t len, uint64_t seed)
 {
     return XXH3_64bits_withSeed(data, len, seed);

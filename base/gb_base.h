@@ -62,6 +62,9 @@ int gb_mkdirs(const char *path, gb_err_t *e);
 uint64_t gb_time_ms(void);
 uint64_t gb_mono_ms(void);
 
+/* The first index i < n of the ascending array v with v[i] >= x, or n. */
+size_t gb_lower_u64(const uint64_t *v, size_t n, uint64_t x);
+
 /* XXH3-64 with a seed, as a plain function (usable as gbt_hash_fn). */
 uint64_t gb_hash64(const void *data, size_t len, uint64_t seed);
 

@@ -542,15 +542,7 @@ static unsigned candidates(const ivar_t *v, uint64_t cur, uint64_t *out)
 
 static size_t off_pos(const ictx_t *c, uint64_t off)
 {
-    size_t p = 0, hi = c->noffs;
-    while (p < hi) {
-        size_t mid = p + (hi - p) / 2;
-        if (c->offs[mid] < off)
-            p = mid + 1;
-        else
-            hi = mid;
-    }
-    return p;
+    return gb_lower_u64(c->offs, c->noffs, off);
 }
 
 static void put_var(const ictx_t *c, const ivar_t *v, uint64_t x, uint8_t *vals)

@@ -648,14 +648,7 @@ static void assert_keep(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint
     Z3_context c = z->ctx;
     for (size_t i = 0; i < nvars && z->nkeep && !z3_failed; i++) {
         uint64_t off = t->dag.nodes[vars[i]].imm;
-        size_t lo = 0, hi = z->nkeep;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (z->keep_off[mid] < off)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        size_t lo = gb_lower_u64(z->keep_off, z->nkeep, off);
         Z3_ast v = vars[i] < z->ncache ? z->cache[vars[i]] : NULL;
         if (lo < z->nkeep && z->keep_off[lo] == off && v)
             Z3_solver_assert(c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, z->keep_val[lo],
