@@ -469,6 +469,38 @@ size_t gb_dag_pos(const uint32_t *list, size_t n, uint32_t x)
     return lo;
 }
 
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int gb_trace_pc_inputs(const gb_trace_t *t, size_t j, uint64_t **offs, size_t *n)
+{
+    *offs = NULL;
+    *n = 0;
+    if (!t || j >= t->npcs)
+        return -1;
+    uint32_t *list;
+    size_t m = gb_dag_reach(&t->dag, &t->pcs[j].node, 1, &list);
+    if (m == (size_t)-1)
+        return -1;
+    uint64_t *v = gb_malloc((m ? m : 1) * sizeof *v);
+    if (!v) {
+        gb_free(list);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++)
+        if (t->dag.nodes[list[i]].op == GBT_OP_INPUT)
+            v[k++] = t->dag.nodes[list[i]].imm;
+    gb_free(list);
+    qsort(v, k, sizeof *v, by_u64);
+    *offs = v;
+    *n = k;
+    return 0;
+}
+
 uint64_t gb_trace_pc_read_end(const gb_trace_t *t, size_t j)
 {
     if (!t || j >= t->npcs)

@@ -41,14 +41,19 @@ static int is_leaf(const gb_node_t *x)
 
 static void print_term(printer_t *p, uint32_t node);
 
-/* Input byte k is bK; the bytes of the length variable are len0 (least
- * significant) to len2. */
-static void print_var(FILE *f, uint64_t off)
+void gb_input_name(uint64_t off, char *buf, size_t cap)
 {
     if (gbt_is_len_offset(off))
-        fprintf(f, "len%u", (unsigned)(off - GBT_LEN_OFFSET));
+        snprintf(buf, cap, "len%u", (unsigned)(off - GBT_LEN_OFFSET));
     else
-        fprintf(f, "b%" PRIu64, off);
+        snprintf(buf, cap, "b%" PRIu64, off);
+}
+
+static void print_var(FILE *f, uint64_t off)
+{
+    char name[32];
+    gb_input_name(off, name, sizeof name);
+    fputs(name, f);
 }
 
 /* A reference to a node: its name, its literal, or its inline term. */

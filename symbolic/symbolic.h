@@ -226,6 +226,15 @@ int gb_solver_verify(gb_solver_t *s, const gb_trace_t *t, size_t j, int relaxed,
                      const gb_model_t *m, gb_qstatus_t *st, int *z3_ok, int *eval_ok,
                      gb_err_t *e);
 
+/* The name `show` gives input offset `off`: bK for byte k, len0 (least
+ * significant) to len2 for the length variable's bytes. */
+void gb_input_name(uint64_t off, char *buf, size_t cap);
+
+/* The input offsets PC entry j's condition depends on, ascending, each
+ * once (the length variable's three are among them when it is used):
+ * *offs (gb_free it) and *n. 0, or -1 on a bad entry or out of memory. */
+int gb_trace_pc_inputs(const gb_trace_t *t, size_t j, uint64_t **offs, size_t *n);
+
 /* 1 + the highest input offset (the length variable aside) that PC entry
  * j's condition depends on; 0 if it depends on none, or out of memory. */
 uint64_t gb_trace_pc_read_end(const gb_trace_t *t, size_t j);

@@ -3,6 +3,7 @@
  * "prog -x FILE" ("// args:" below; @@ is the path). Property: abort()
  * reached. */
 // seed: 00 00 00 00
+// pc-bytes: b0
 // args: -x @@
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,7 @@
 /* Conformance, input sources: fgets, line by line. Property: abort()
  * reached when the second line is "GO". */
 // seed: 61 0a 62 62 62 0a
+// pc-bytes: b0 b1 b2 b3 b4 b5
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,7 @@
 /* Conformance, input sources: fopen + fread of a little-endian header.
  * Property: abort() reached. */
 // seed: 00 00 00 00 00 00 00 00
+// pc-bytes: b0
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,7 @@
 /* Conformance, input sources: fscanf %d (two numbers, one negative).
  * Property: abort() reached. */
 // seed: 31 31 31 31 20 2d 31 31 0a
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6 b7 b8
 #include <stdio.h>
 #include <stdlib.h>
 

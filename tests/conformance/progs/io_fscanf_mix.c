@@ -5,6 +5,7 @@
  * (return values, %n counts, widths, suppression, literals, sets).
  * Property: abort() reached (%c and %[ into a string compare). */
 // seed: 50 78 79 20 31 32 20 2d 37 20 30 78 31 66 20 30 37 37 0a 61 62 63 0a
+// pc-bytes: b0 b1 b2 b3 b4 b6 b7 b8 b9 b10
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,7 @@
 /* Conformance, input sources: fscanf %s (a width-limited word) and strcmp.
  * Property: abort() reached. */
 // seed: 61 61 61 61 20 62 0a
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,7 @@
 /* Conformance, input sources: fscanf %x after a literal.
  * Property: abort() reached. */
 // seed: 6b 3d 30 30 30 30 0a
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -2,6 +2,7 @@
 /* Conformance, input sources: fseek (SEEK_SET, SEEK_CUR), ftell and rewind
  * between fgetc/fread. Property: abort() reached. */
 // seed: 00 00 00 00 00 00 00 00
+// pc-bytes: b5
 #include <stdio.h>
 #include <stdlib.h>
 

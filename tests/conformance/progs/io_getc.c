@@ -2,6 +2,7 @@
 /* Conformance, input sources: getc and fgetc in a loop over the file.
  * Property: abort() reached. */
 // seed: 61 62 63 64 65 66
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -2,6 +2,7 @@
 /* Conformance, input sources: getc_unlocked and fgetc_unlocked read the
  * file like getc. Property: abort() when it starts "GBX". */
 // seed: 61 62 63 64
+// pc-bytes: b0 b1 b2
 #include <stdio.h>
 #include <stdlib.h>
 

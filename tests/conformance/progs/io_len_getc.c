@@ -3,6 +3,7 @@
  * variable says the file ends, so the search can make it longer. Property:
  * abort() reached (needs 7 bytes ending in '!'; the seed has 4). */
 // seed: 61 62 63 64
+// pc-bytes: b0 b1 b2 b3 b4
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -3,6 +3,7 @@
  * its count is min(length, 16), so the search can ask for a longer file.
  * Property: abort() reached (needs 12 bytes; the seed has 8). */
 // seed: 00 00 00 00 00 00 00 00
+// pc-bytes: len0 len1 len2
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * size, then rewind. Property: abort() reached (needs 5 bytes; the seed
  * has 8). */
 // seed: 00 00 00 00 00 00 00 00
+// pc-bytes: len0 len1 len2
 #include <stdio.h>
 #include <stdlib.h>
 

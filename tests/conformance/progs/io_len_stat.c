@@ -3,6 +3,7 @@
  * length, so the search can ask for a shorter file. Property: abort()
  * reached (needs 3 bytes; the seed has 8). */
 // seed: 00 00 00 00 00 00 00 00
+// pc-bytes: len0 len1 len2
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>

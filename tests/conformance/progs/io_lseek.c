@@ -2,6 +2,7 @@
 /* Conformance, input sources: lseek (SEEK_SET, SEEK_CUR) between reads.
  * Property: abort() reached. */
 // seed: 00 00 00 00 00 00 00 00
+// pc-bytes: b3
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -2,6 +2,7 @@
 /* Conformance, input sources: mmap of the whole file after fstat.
  * Property: abort() reached. */
 // seed: 00 00 00 00 00 00 00 00
+// pc-bytes: b1
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>

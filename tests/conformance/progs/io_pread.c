@@ -2,6 +2,7 @@
 /* Conformance, input sources: pread at an offset the file itself gives.
  * Property: abort() reached. */
 // seed: 04 00 00 00 00 00 00 00
+// pc-bytes: b0 b4
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>

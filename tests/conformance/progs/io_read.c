@@ -2,6 +2,7 @@
 /* Conformance, input sources: open + read of argv[1] in two reads.
  * Property: abort() reached. */
 // seed: 00 00 00 00 00 00 00 00
+// pc-bytes: b0
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -3,6 +3,7 @@
  * "prog -" with no path: glassbox fuzz gives every run the input as stdin.
  * Property: abort() reached. */
 // seed: 00 00 00 00
+// pc-bytes: b0
 // args: -
 #include <stdlib.h>
 #include <string.h>

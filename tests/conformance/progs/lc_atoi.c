@@ -3,6 +3,7 @@
  * the low 32 bits of the digits' value. Property: abort() on 443 from a
  * seed of 44. */
 // seed: 34 34 61 61 61 61
+// pc-bytes: b0 b1 b2
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,7 @@
 /* Conformance: atol's model (a call at -O0, strtol at -O2), with a sign.
  * Property: abort() on -7 from a seed of -1. */
 // seed: 2d 31 61 61 61 61
+// pc-bytes: b0 b1 b2
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

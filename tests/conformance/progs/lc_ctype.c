@@ -4,6 +4,7 @@
  * symbolically even with GLASSBOX_TABLES off. Property: abort() on a digit,
  * a letter, a space, a hex digit, then bytes that fold to 'q' and 'Z'. */
 // seed: 2e 2e 2e 2e 2e 2e
+// pc-bytes: b0 b1 b2 b3 b4 b5
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>

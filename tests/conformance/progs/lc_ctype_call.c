@@ -4,6 +4,7 @@
  * loads at -O2. Property: abort() on an upper-case letter, a lower-case
  * letter, a letter or digit, a digit and a space. */
 // seed: 2e 2e 2e 2e 2e
+// pc-bytes: b0 b1 b2 b3 b4
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * keep the copied bytes' shadows. Property: abort() when the copy starts
  * "CHK" and its second copy ends "!". */
 // seed: 61 61 61 61 61 61
+// pc-bytes: b0 b1 b2
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * Property: abort() when the big-endian fields are 0x1234, 0xdeadbeef and
  * the host-order ones convert to 0x5678 and 0x0a0b0c0d. */
 // seed: 00 00 00 00 00 00 00 00 00 00 00 00
+// pc-bytes: b0 b1
 #include <arpa/inet.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * scanned, so a branch on where the match is can move it.
  * Property: abort() when the first ':' is at offset 5. */
 // seed: 61 61 61 61 61 61 61 61
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6 b7
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,7 @@
 /* Conformance: memrchr's model (the last match wins).
  * Property: abort() when the last '/' is at offset 2 of 8 bytes. */
 // seed: 2f 61 61 61 61 61 61 61
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6 b7
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * can be solved, with more digits than the seed has.
  * Property: abort() when a is positive and a + b == 2024. */
 // seed: 31 32 2c 20 33 34 20 61 62 63 64 65 66 0a
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

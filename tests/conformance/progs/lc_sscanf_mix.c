@@ -5,6 +5,7 @@
  * widths, length modifiers, suppression, literals, sets, and the concrete
  * fallback of %f). Property: abort() reached (%c and %[ then a compare). */
 // seed: 50 78 79 20 31 32 20 2d 37 20 30 78 31 66 20 30 37 37 0a 61 62 63 0a
+// pc-bytes: b0 b1 b2 b3 b4 b6 b7 b8 b9 b10
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>

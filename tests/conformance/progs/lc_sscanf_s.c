@@ -3,6 +3,7 @@
  * shadows of the bytes it copied, so strcmp on it can be solved.
  * Property: abort() when the command is "reboot". */
 // seed: 63 6d 64 20 73 74 61 74 75 73 0a
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6 b7 b8 b9 b10
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

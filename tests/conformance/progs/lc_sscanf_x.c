@@ -3,6 +3,7 @@
  * reads the buffer's shadows, as strtol's does), after a literal.
  * Property: abort() when the address falls in a 16-byte window. */
 // seed: 61 64 64 72 3d 30 38 30 30 30 30 30 30 0a
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6 b7 b8 b9 b10 b11 b12 b13
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

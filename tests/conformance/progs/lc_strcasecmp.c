@@ -2,6 +2,7 @@
 /* Conformance: strcasecmp's model: equality of case-folded bytes.
  * Property: abort() when the input is "hello" in any case. */
 // seed: 61 61 61 61 61
+// pc-bytes: b0 b1 b2 b3 b4
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

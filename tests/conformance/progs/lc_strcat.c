@@ -2,6 +2,7 @@
 /* Conformance: strcat's model moves the appended bytes' shadows.
  * Property: abort() when "id=" + input is "id=42". */
 // seed: 61 61
+// pc-bytes: b0
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

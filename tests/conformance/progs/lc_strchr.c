@@ -2,6 +2,7 @@
 /* Conformance: strchr's model (a match or the NUL ends the scan).
  * Property: abort() when the first '=' is at offset 3. */
 // seed: 6b 65 79 76 61 6c 75 65
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6 b7
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * set, or the NUL). Property: abort() when a key before '=' or ';' is
  * exactly 4 bytes long and the input is longer than that. */
 // seed: 61 61 61 61 61 61 61 61 61
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6 b7 b8
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

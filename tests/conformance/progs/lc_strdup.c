@@ -2,6 +2,7 @@
 /* Conformance: strdup's and strndup's models give the new buffers the
  * source's shadows. Property: abort() when the copies start "D" and "UP". */
 // seed: 61 61 61 61 61 61
+// pc-bytes: b0
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,7 @@
 /* Conformance: strncasecmp's model (only the first n bytes count).
  * Property: abort() when the input starts with "get " in any case. */
 // seed: 61 61 61 61 61 61 61 61
+// pc-bytes: b0 b1 b2 b3
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

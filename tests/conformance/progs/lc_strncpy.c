@@ -2,6 +2,7 @@
 /* Conformance: strncpy's model moves the copied bytes' shadows (and pads
  * with concrete zeros). Property: abort() when the copy starts "QZ". */
 // seed: 61 61 61 61 61 61
+// pc-bytes: b0
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

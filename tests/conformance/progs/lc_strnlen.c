@@ -2,6 +2,7 @@
 /* Conformance: strnlen's model (an ite chain over the bytes before the
  * terminator or the limit). Property: abort() when strnlen(buf, 6) is 3. */
 // seed: 61 61 61 61 61 61 61 61
+// pc-bytes: b0 b1 b2 b3 b4 b5
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

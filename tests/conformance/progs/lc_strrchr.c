@@ -2,6 +2,7 @@
 /* Conformance: strrchr's model (the last match wins).
  * Property: abort() when the last '.' is at offset 4 (a 3-byte extension). */
 // seed: 66 69 6c 65 6e 61 6d 65
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6 b7
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * set, or the NUL). Property: abort() when the leading run of digits is
  * exactly 5 long. */
 // seed: 31 32 61 61 61 61 61 61
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6 b7
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

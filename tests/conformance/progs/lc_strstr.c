@@ -2,6 +2,7 @@
 /* Conformance: strstr's model. Property: abort() when "GBX" first occurs
  * at offset 2. */
 // seed: 61 61 61 61 61 61 61 61
+// pc-bytes: b0 b1 b2 b3 b4 b5 b6 b7
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * whole buffer). Property: abort() when the second space-separated word
  * is "GO". */
 // seed: 61 61 20 62 62 20 63 63
+// pc-bytes: b3 b4
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

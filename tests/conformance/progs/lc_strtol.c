@@ -4,6 +4,7 @@
  * can lengthen "12" and ask for a number the seed does not have.
  * Property: abort() when the input starts with 31337. */
 // seed: 31 32 61 62 63 64 65 66
+// pc-bytes: b0 b1 b2
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * 0x / 0 prefixes are decisions too. Property: abort() on -4096 (written
  * in any base the input picks). */
 // seed: 2d 37 61 61 61 61
+// pc-bytes: b0 b1 b2
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * the end pointer it returns. Property: abort() when the input is a hex
  * number 0xbeef followed by ';'. */
 // seed: 31 7a 7a 7a 7a 7a 7a 7a
+// pc-bytes: b0 b1
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

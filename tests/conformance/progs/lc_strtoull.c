@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Conformance: strtoull's model in base 8. Property: abort() on 0755. */
 // seed: 31 39 61 61 61 61
+// pc-bytes: b0 b1
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
