@@ -179,6 +179,19 @@ static void decide_prefix(const decider_t *d, const num_parse_t *p)
     if (p->base != 0 && p->base != 16)
         return;
     q = p->zero_at;
+    if (p->base == 16) {
+        /* In base 16 a '0' that starts no "0x" is just a digit: one
+         * decision, "a 0x prefix here", lets another input put any digit
+         * first (a leading '0' decision would pin it: 0x08000000 could
+         * never become 0x1fffc000). */
+        if (q + 1 < p->lim) {
+            rt_expr_t *x = rt_binop(GBT_OP_OR, at(d, q + 1), rt_const(8, 0x20));
+            rt_expr_t *pre = rt_binop(GBT_OP_AND, rt_binop(GBT_OP_EQ, at(d, q), rt_const(8, '0')),
+                                      rt_binop(GBT_OP_EQ, x, rt_const(8, 'x')));
+            decide(d, ROLE_X, q + 1, pre, p->x);
+        }
+        return;
+    }
     if (q < p->lim)
         decide(d, ROLE_ZERO, q, rt_binop(GBT_OP_EQ, at(d, q), rt_const(8, '0')), p->zero);
     if (p->zero && q + 1 < p->lim) {
