@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     if (n < 8)
         return 0;
     int c = memcmp(d + 2, magic, sizeof magic);
-    printf("%d\n", c);
+    printf("%d\n", (c > 0) - (c < 0)); /* only the sign is specified */
     if (c == 0)
         abort();
     return 0;

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     memcpy(buf, d, n);
     buf[n] = 0;
     int whole = strcmp(buf, "open"), head = strncmp(buf, "ope", 3);
-    printf("%d %d\n", whole, head);
+    printf("%d %d\n", (whole > 0) - (whole < 0), (head > 0) - (head < 0)); /* signs only */
     if (whole == 0 && head == 0)
         abort();
     return 0;
