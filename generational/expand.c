@@ -38,7 +38,6 @@ static int note_progress(gb_search_t *s, const gb_item_t *it, const gb_trace_t *
         fresh |= r;
     }
     int further = info.read_end > it->parent_read_end;
-    s->read_end_now = info.read_end;
     s->st.progress += (uint64_t)(fresh || further);
     return fresh || further;
 }
@@ -123,7 +122,9 @@ static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_t
         c->predicted[k] = (gb_step_t){pc.site, (uint8_t)pc.kind,
                                       (uint8_t)(k == j ? !pc.taken : pc.taken)};
     }
-    c->parent_read_end = s->read_end_now;
+    gb_trace_info_t info;
+    gb_trace_get_info(t, &info);
+    c->parent_read_end = info.read_end;
     const gb_step_t *to = &c->predicted[j];
     c->hint = !gb_hset_has(&s->dirs, dir_key(to->site, to->taken)) ? GB_HINT_NEW_DIR
               : s->progress_now                                    ? GB_HINT_PARENT
@@ -279,7 +280,6 @@ static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, in
                   const keep_t *k, gb_err_t *e)
 {
     gb_err_t te;
-    uint64_t read_end = s->read_end_now; /* the expansion's, for its other children */
     gb_trace_t *t = depth < GB_MAX_REPAIRS ? trace_item(s, c, NULL, &te) : NULL;
     size_t d = SIZE_MAX, pcs = 0;
     if (t) {
@@ -287,7 +287,7 @@ static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, in
         gb_trace_get_info(t, &info);
         pcs = info.pcs;
         d = divergence(c, t, pcs);
-        if (k && d < pcs)
+        if (d < pcs)
             d = repair_point(c, t, d, pcs);
     }
     gb_run_kind_t rkind = GB_KIND_HUNG;
@@ -296,14 +296,12 @@ static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, in
         /* Keeping the path c was made for: no ¬PC alone, the bytes whose
          * change made c kept (a chunk's new length is not put back to 0 to
          * make its checksum easy). */
-        gb_solver_set_last_resort(s->solver, !k);
-        if (k)
-            gb_solver_set_keep(s->solver, k->off, k->val, k->n);
+        gb_solver_set_last_resort(s->solver, 0);
+        gb_solver_set_keep(s->solver, k->off, k->val, k->n);
         r = solve_child(s, c, t, d, ",opt", &rkind, e);
         gb_solver_set_keep(s->solver, NULL, NULL, 0);
         gb_solver_set_last_resort(s->solver, 1);
     }
-    s->read_end_now = read_end;
     gb_trace_free(t);
     if (rkind == GB_KIND_FATAL) {
         gb_item_free(c);
@@ -351,13 +349,12 @@ static int cfg_skip(gb_search_t *s, const gb_pc_info_t *pc)
     return !may;
 }
 
-/* Remembers that flip j of `it` was backed off, for a retry round. */
-static int skipped_add(gb_item_t *it, size_t j)
+/* Remembers that flip j of `it` was backed off, for a retry round (out of
+ * memory, it is not retried: nothing worse). */
+static void skipped_add(gb_item_t *it, size_t j)
 {
-    if (gb_grow(&it->skipped, &it->skipped_cap, it->nskipped + 1, sizeof *it->skipped, 16) != 0)
-        return 0; /* out of memory: this flip is not retried, nothing worse */
-    it->skipped[it->nskipped++] = (uint32_t)j;
-    return 0;
+    if (gb_grow(&it->skipped, &it->skipped_cap, it->nskipped + 1, sizeof *it->skipped, 16) == 0)
+        it->skipped[it->nskipped++] = (uint32_t)j;
 }
 
 /* Where a model that makes the input longer wants its new bytes: after
@@ -386,7 +383,7 @@ static void keep_of(const gb_item_t *it, const gb_item_t *c, const gb_model_t *m
         if (gbt_is_len_offset(o))
             continue; /* the length may have to grow further */
         if (at != SIZE_MAX)
-            o = o < at ? o : o < it->len ? o + grow : at + (o - it->len);
+            o = gb_model_place(o, it->len, at, grow);
         if (o < c->len) {
             k->off[k->n] = o;
             k->val[k->n++] = c->data[o];
@@ -422,7 +419,8 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
     if (ss && !gb_sites_worth(ss)) {
         ss->unpaid++;
         s->st.flips_backoff++;
-        return skipped_add(it, j);
+        skipped_add(it, j);
+        return 0;
     }
     uint64_t blocks = s->cov.blocks, novel = s->cov.novel_total, crashes = s->st.crashes;
     uint64_t children = s->st.children;
@@ -455,8 +453,8 @@ static int by_payoff(const void *a, const void *b)
     return x->j < y->j ? -1 : x->j > y->j;
 }
 
-/* The entries to flip, from `bound` on (pins left out), or in a retry
- * round only those of `only` (the flips its last expansion backed off):
+/* The entries to flip, from `bound` on (pins left out), or only those of
+ * `only` (a retry round's backed-off flips, a suspended expansion's rest):
  * directions whose children found something new before come first, most
  * payoffs first, so a time limit or an exhausted solver budget cuts the
  * least promising flips; the rest keep path order. NULL on OOM. */

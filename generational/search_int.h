@@ -143,7 +143,6 @@ struct gb_search {
     gb_pulse_t pulse;
     gb_hset_t seen;    /* hashes of every input run */
     gb_hset_t dirs;    /* (site, direction) pairs some trace took, + 1 */
-    uint64_t read_end_now; /* read_end of the trace last loaded (its children's parent_read_end) */
     gb_item_t **retry; /* expanded with flips backed off: again when dry */
     size_t nretry, retry_cap;
     int progress_now;     /* the input being expanded made progress (its children's hint) */

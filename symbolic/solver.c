@@ -1036,7 +1036,7 @@ uint8_t *gb_model_apply_at(const uint8_t *parent, size_t parent_len, const gb_mo
         uint64_t o = m->offsets[i];
         if (gbt_is_len_offset(o))
             continue;
-        uint64_t to = o < at ? o : o < parent_len ? o + grow : at + (o - parent_len);
+        uint64_t to = gb_model_place(o, parent_len, at, grow);
         if (to < n)
             b[to] = m->values[i];
     }

@@ -131,6 +131,13 @@ uint8_t *gb_model_apply(const uint8_t *parent, size_t parent_len, const gb_model
 uint8_t *gb_model_apply_at(const uint8_t *parent, size_t parent_len, const gb_model_t *m,
                            size_t at, size_t max_len, size_t *len);
 
+/* Where gb_model_apply_at puts the model's byte for parent offset `off`
+ * when the input grows by `grow` bytes inserted at `at`. */
+static inline uint64_t gb_model_place(uint64_t off, size_t parent_len, size_t at, size_t grow)
+{
+    return off < at ? off : off < parent_len ? off + grow : at + (off - parent_len);
+}
+
 typedef struct gb_flip {
     gb_qstatus_t status;
     int optimistic;     /* 1 when the model solves a relaxed query */

@@ -167,13 +167,14 @@ RT_EXPORT void *__gb_model_memmem(const void *h, size_t hl, const void *nd, size
     return r;
 }
 
-/* b is one of the bytes of the set `set` (a string: its NUL is no member). */
-static rt_expr_t *in_set(rt_expr_t *b, const char *set)
+/* b is one of the first n bytes of the set `set` (a string: its NUL is no
+ * member). */
+static rt_expr_t *in_set(rt_expr_t *b, const char *set, size_t n)
 {
     rt_expr_t *acc = rt_const(1, 0);
-    size_t n = rt_model_str_extent(set, RT_MODEL_MAX_BYTES);
     for (size_t k = 0; k < n && set[k] && acc; k++)
-        acc = rt_binop(GBT_OP_OR, acc, rt_binop(GBT_OP_EQ, b, rt_model_byte((const uint8_t *)set + k)));
+        acc = rt_binop(GBT_OP_OR, acc,
+                       rt_binop(GBT_OP_EQ, b, rt_model_byte((const uint8_t *)set + k)));
     return acc;
 }
 
@@ -190,7 +191,7 @@ static rt_expr_t *span_expr(const char *s, const char *set, int accept)
     const uint8_t *u = (const uint8_t *)s;
     rt_expr_t *e = rt_const(64, ext);
     for (size_t i = ext; i-- > 0 && e;) {
-        rt_expr_t *b = rt_model_byte(u + i), *m = in_set(b, set);
+        rt_expr_t *b = rt_model_byte(u + i), *m = in_set(b, set, sl);
         rt_expr_t *stop = accept ? rt_binop(GBT_OP_EQ, m, rt_const(1, 0))
                                  : rt_binop(GBT_OP_OR, m, rt_binop(GBT_OP_EQ, b, rt_const(8, 0)));
         e = rt_ite(stop, rt_const(64, i), e);
