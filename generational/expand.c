@@ -599,7 +599,9 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     s->progress_now = 0;
     gb_free(order);
     gb_trace_free(t);
-    if (rc == 0 && !it->suspended && k >= n) /* finished: a resume must not redo it */
+    /* finished: a resume must not redo it (a retry's first expansion was
+     * journaled when it finished) */
+    if (rc == 0 && !it->suspended && k >= n && !it->retries)
         rc = journal(s, it, e);
     return rc;
 }
