@@ -17,6 +17,7 @@
 typedef struct solve_cfg {
     unsigned timeout_ms, budget_ms;
     int optimistic, check, verbose;
+    unsigned slow_ms; /* --slow: print each flip that took at least this long (0: none) */
     const char *clauses_in, *clauses_out;
 } solve_cfg_t;
 
@@ -80,6 +81,30 @@ static int check_flip(gb_solver_t *v, const gb_trace_t *t, size_t j, const gb_fl
     return 0;
 }
 
+static const char *const status_name[] = {"sat", "unsat", "timeout", "skip"};
+static const char *const kind_name[] = {"branch", "pin", "switch", "check"}; /* enum gbt_pc_kind */
+
+/* --slow: one line per flip that took at least c->slow_ms, with what makes
+ * a query hard (how many conjuncts the slice kept, how many input bytes the
+ * flipped condition reads), so a bench can say why flips reach Z3 and why
+ * they time out. */
+static void print_slow(const char *path, const gb_trace_t *t, size_t j, const gb_flip_t *f,
+                       uint64_t us)
+{
+    gb_pc_info_t pc;
+    gb_trace_get_pc(t, j, &pc);
+    uint64_t *offs = NULL;
+    size_t nb = 0;
+    if (gb_trace_pc_inputs(t, j, &offs, &nb) != 0)
+        nb = 0;
+    gb_free(offs);
+    printf("slow: %s entry %zu %s site 0x%08x slice %zu bytes %zu z3 %u %s%s %.1f ms\n", path, j,
+           (unsigned)pc.kind < GB_N(kind_name) ? kind_name[pc.kind] : "?", pc.site,
+           f->slice_size, nb, f->z3_calls,
+           (unsigned)f->status < GB_N(status_name) ? status_name[f->status] : "?",
+           f->optimistic ? " optimistic" : "", (double)us / 1000.0);
+}
+
 static void count(tally_t *ta, const gb_flip_t *f, uint64_t us)
 {
     ta->flips++;
@@ -115,8 +140,11 @@ static int expand(gb_solver_t **sv, int ns, gb_solver_t *v, const char *path, co
         for (int k = 0; k < ns && r == 0; k++) {
             uint64_t t0 = now_us();
             r = gb_solver_flip(sv[k], t, j, &f[k], e);
+            uint64_t us = now_us() - t0;
             if (r == 0 && f[k].status != GB_Q_SKIP)
-                count(&ta[k], &f[k], now_us() - t0);
+                count(&ta[k], &f[k], us);
+            if (r == 0 && c->slow_ms && us >= (uint64_t)c->slow_ms * 1000u && k == ns - 1)
+                print_slow(path, t, j, &f[k], us);
         }
         if (r == 0 && ns == 2 && f[0].status != f[1].status && f[0].status != GB_Q_TIMEOUT &&
             f[1].status != GB_Q_TIMEOUT) {
@@ -239,7 +267,7 @@ static int run(const char *mode, const char *const *pos, size_t npos, const solv
 gb_exit_t gb_cmd_solve(int argc, char **argv)
 {
     const char *mode, *cin, *cout; /* every variable here starts at its table default */
-    unsigned long long tmo, budget;
+    unsigned long long tmo, budget, slow;
     int no_opt, check, verbose;
     gb_strlist_t traces = {0};
     const gb_opt_t opts[] = {
@@ -258,6 +286,9 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
                        "verify every answer against plain Z3 and concrete evaluation; fail on a "
                        "mismatch (models need TRACE.gbt.input)"),
         GB_OPTION_FLAG('v', "verbose", &verbose, "print each disagreement"),
+        GB_OPTION_UINT(0, "slow", "MS", NULL, 0, &slow,
+                       "print each flip (of the full solver) that took at least MS: entry, kind, "
+                       "site, slice size, input bytes read, Z3 calls, answer, time"),
     };
     const gb_cmd_t cmd = {"solve",
                           "[options] TRACE.gbt|DIR...",
@@ -278,7 +309,8 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
                         "TRACE.gbt... (see --help)\n");
         parsed = GB_PARSED_BAD;
     }
-    solve_cfg_t c = {(unsigned)tmo, (unsigned)budget, !no_opt, check, verbose, cin, cout};
+    solve_cfg_t c = {(unsigned)tmo, (unsigned)budget, !no_opt, check, verbose,
+                     (unsigned)(slow > UINT32_MAX ? UINT32_MAX : slow), cin, cout};
     gb_err_t e;
     gb_exit_t rc = gb_opts_exit(parsed);
     if (parsed == GB_PARSED_OK && run(mode, traces.v, traces.n, &c, &e) != 0)

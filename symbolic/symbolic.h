@@ -80,7 +80,8 @@ enum {
 
 typedef struct gb_solver_opts {
     unsigned timeout_ms; /* per Z3 call; 0 = GB_SOLVER_TIMEOUT_MS */
-    int optimistic;      /* 1 = pins are soft: drop those in the unsat core; then ¬PC[j] alone */
+    int optimistic;      /* 1 = pins are soft: drop those in the unsat core; then ¬PC[j] alone
+                            (after an UNSAT or a timeout) */
     unsigned disable;    /* GB_SOLVER_NO_* bits; 0 = every stage on */
     unsigned budget_ms;  /* Z3 time per trace before only paying sites are solved;
                             0 = GB_SOLVER_BUDGET_MS */

@@ -411,9 +411,48 @@ static void timeout(void)
     gb_flip_clear(&f);
     gb_solver_stats_t st;
     gb_solver_get_stats(s, &st);
-    CHECK(st.queries_timeout == 1 && st.queries_z3 == 1 && st.queries_sat == 0);
-    CHECK(st.z3_timeout == 1);
+    /* the optimistic retry, ¬PC[4] alone, is the factoring itself: it
+     * times out too */
+    CHECK(st.queries_timeout == 1 && st.queries_z3 == 2 && st.queries_sat == 0);
+    CHECK(st.z3_timeout == 2);
     gb_solver_free(s);
+    gb_trace_free(t);
+    tb_free(b);
+}
+
+/* The same factoring, taken, before a flip of byte 0 alone: the slice
+ * holds the product, so Z3 cannot decide the query in 30 ms; QSYM's last
+ * resort, ¬PC[1] alone, then gives an optimistic model (before, the flip
+ * ended in the timeout). */
+static void timeout_then_optimistic(void)
+{
+    tb_t *b = tb_new(16, 0);
+    uint32_t x = tb_in(b, 0), y = tb_in(b, 8);
+    for (unsigned k = 1; k < 8; k++) {
+        x = tb_bin(b, GBT_OP_CONCAT, 8 * (k + 1), tb_in(b, k), x);
+        y = tb_bin(b, GBT_OP_CONCAT, 8 * (k + 1), tb_in(b, 8 + k), y);
+    }
+    uint64_t n = 3614901151ull * 2170124993ull;
+    uint32_t prod = tb_bin(b, GBT_OP_MUL, 64, x, y);
+    tb_pc(b, GBT_PC_BRANCH, 1, 1, tb_bin(b, GBT_OP_EQ, 1, prod, tb_const(b, 64, n)));
+    tb_pc(b, GBT_PC_BRANCH, 0, 2, tb_bin(b, GBT_OP_EQ, 1, tb_in(b, 0), tb_const(b, 8, 'A')));
+    gb_trace_t *t = tb_load(b, 0);
+    for (int optimistic = 0; optimistic <= 1; optimistic++) {
+        gb_solver_t *s = solver(30, optimistic);
+        gb_flip_t f = flip(s, t, 1);
+        if (optimistic) {
+            CHECK(f.status == GB_Q_SAT && f.optimistic == 1 && f.slice_size == 1);
+            CHECK(f.model.n == 1 && f.model.offsets[0] == 0 && f.model.values[0] == 'A');
+        } else {
+            CHECK(f.status == GB_Q_TIMEOUT && f.model.n == 0);
+        }
+        gb_solver_stats_t st;
+        gb_solver_get_stats(s, &st);
+        CHECK(st.z3_timeout == 1 && st.queries_z3 == 1u + (unsigned)optimistic);
+        CHECK(st.queries_optimistic == (unsigned)optimistic);
+        gb_flip_clear(&f);
+        gb_solver_free(s);
+    }
     gb_trace_free(t);
     tb_free(b);
 }
@@ -465,6 +504,7 @@ int main(void)
     checks();
     past_input_len();
     timeout();
+    timeout_then_optimistic();
     random_traces();
     return check_exit("symbolic_solver");
 }
