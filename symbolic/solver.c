@@ -23,6 +23,7 @@
                                   neighbours before the query (measured on zlib: a core
                                   search over hundreds of conjuncts costs ~120 ms and
                                   mostly fails; the cores found have ~2 literals) */
+#define GB_STORED_CAP 16u /* stored-value conjuncts left out of one query, at most */
 #define GB_NEIGHBOUR_TIMEOUT_MS 200u /* that check: at 20 ms, 88 of 482 timed out on the
                                         bench corpus, all of them before a query that
                                         was UNSAT (avg 135 ms); at 200 ms none did */
@@ -715,10 +716,107 @@ static int answer_query(gb_solver_t *s, const gb_trace_t *t, const query_t *q, a
     return r;
 }
 
+/* ---- Stored values ---------------------------------------------------- */
+
+static uint8_t *combine(const gb_solver_t *s, const gb_model_t *m, size_t *len);
+
+/* Leaves out of q its stored-value conjuncts (symbolic_int.h, stored.c):
+ * *sv (gb_free it) and *nsv. Needs the recorded input, on which their
+ * other side is evaluated afterwards. */
+static int drop_stored(gb_solver_t *s, const gb_trace_t *t, query_t *q, gb_stored_t **sv,
+                       size_t *nsv, gb_err_t *e)
+{
+    trace_state_t *ts = &s->ts;
+    *sv = NULL;
+    *nsv = 0;
+    if ((s->opts.disable & GB_SOLVER_NO_STORED) || !s->input || q->n < 2)
+        return 0;
+    size_t cap = 0, n = 0;
+    for (size_t i = 0; i < q->n; i++)
+        cap += ts->voff[q->entry[i] + 1] - ts->voff[q->entry[i]];
+    uint64_t *counts = gb_malloc((cap ? cap : 1) * sizeof *counts);
+    *sv = gb_malloc(GB_STORED_CAP * sizeof **sv);
+    if (!counts || !*sv) {
+        gb_free(counts);
+        return gb_err_set(e, "out of memory looking for stored values");
+    }
+    for (size_t i = 0; i < q->n; i++)
+        for (size_t k = ts->voff[q->entry[i]]; k < ts->voff[q->entry[i] + 1]; k++)
+            counts[n++] = t->dag.nodes[t->dag.vars[ts->vflat[k]]].imm;
+    qsort(counts, n, sizeof *counts, cmp_u64);
+    int r = gb_stored_find(t, q->cj, q->n, counts, n, *sv, GB_STORED_CAP, nsv);
+    gb_free(counts);
+    if (r != 0)
+        return gb_err_set(e, "out of memory looking for stored values");
+    size_t w = 0, k = 0;
+    for (size_t i = 0; i < q->n; i++) { /* sv[] is in conjunct order */
+        if (k < *nsv && (*sv)[k].conj == i) {
+            k++;
+            continue;
+        }
+        q->cj[w] = q->cj[i];
+        q->entry[w++] = q->entry[i];
+    }
+    q->n = w;
+    s->stats.stored_dropped += *nsv;
+    return 0;
+}
+
+/* Sets the stored values' bytes in out's model from their other side on
+ * the child; *broken counts those no bytes could satisfy. */
+static int fix_stored(gb_solver_t *s, const gb_trace_t *t, const gb_stored_t *sv, size_t nsv,
+                      gb_flip_t *out, size_t *broken, gb_err_t *e)
+{
+    size_t len, n = out->model.n, cap = n + nsv * GB_STORED_MAX;
+    uint8_t *b = combine(s, &out->model, &len);
+    uint64_t *offs = gb_malloc(cap * sizeof *offs);
+    uint8_t *vals = gb_malloc(cap);
+    int r = -1;
+    if (!b || !offs || !vals)
+        goto done;
+    memcpy(offs, out->model.offsets, n * sizeof *offs);
+    memcpy(vals, out->model.values, n);
+    for (size_t i = 0; i < nsv; i++) {
+        uint8_t y[GB_STORED_MAX];
+        int f = sv[i].offs[sv[i].n - 1] < len ? gb_stored_fix(t, &sv[i], b, len, y) : 0;
+        if (f < 0)
+            goto done;
+        if (f == 0) { /* the child breaks this one: the next generation repairs it */
+            ++*broken;
+            continue;
+        }
+        for (size_t k = 0; k < sv[i].n; k++) {
+            b[sv[i].offs[k]] = y[k];
+            offs[n] = sv[i].offs[k];
+            vals[n++] = y[k];
+        }
+        s->stats.stored_fixed++;
+    }
+    uint64_t *pair = gb_malloc((n ? n : 1) * 2 * sizeof *pair); /* ascending, as models are */
+    if (!pair)
+        goto done;
+    for (size_t i = 0; i < n; i++)
+        pair[2 * i] = offs[i], pair[2 * i + 1] = vals[i];
+    qsort(pair, n, 2 * sizeof *pair, cmp_u64);
+    for (size_t i = 0; i < n; i++)
+        offs[i] = pair[2 * i], vals[i] = (uint8_t)pair[2 * i + 1];
+    gb_free(pair);
+    r = set_model(out, offs, NULL, vals, n);
+done:
+    if (r != 0)
+        gb_err_set(e, "out of memory fixing stored values");
+    gb_free(b);
+    gb_free(offs);
+    gb_free(vals);
+    return r;
+}
+
 static int solve_entry(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t *out,
                        gb_err_t *e)
 {
     query_t q = {gb_malloc((j + 1) * sizeof(gb_conj_t)), gb_malloc((j + 1) * sizeof(size_t)), 0};
+    gb_stored_t *sv = NULL;
+    size_t nsv = 0;
     int r = -1;
     if (!q.cj || !q.entry) {
         gb_err_set(e, "out of memory building a query");
@@ -726,13 +824,17 @@ static int solve_entry(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t 
     }
     build_query(&s->ts, t, j, s->opts.optimistic, &q);
     out->slice_size = q.n - 1;
+    if (drop_stored(s, t, &q, &sv, &nsv, e) != 0)
+        goto done;
     adapt_t *ad = (s->opts.disable & GB_SOLVER_NO_ADAPT) ? NULL
                                                          : adapt_get(s, t->pcs[j].site, !t->pcs[j].taken);
     size_t dropped = 0;
     if (answer_query(s, t, &q, ad, out, &out->status, &dropped, e) != 0)
         goto done;
+    if (out->status == GB_Q_SAT && nsv && fix_stored(s, t, sv, nsv, out, &dropped, e) != 0)
+        goto done;
     if (out->status == GB_Q_SAT && dropped)
-        out->optimistic = 1; /* pins in the way were dropped, the rest kept */
+        out->optimistic = 1; /* pins in the way were dropped (or a stored value), the rest kept */
     if ((out->status == GB_Q_UNSAT || out->status == GB_Q_TIMEOUT) && s->opts.optimistic &&
         !s->no_last_resort && q.n > 1) {
         /* QSYM's last resort when the slice conflicts even without its
@@ -757,6 +859,7 @@ static int solve_entry(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t 
 done:
     gb_free(q.cj);
     gb_free(q.entry);
+    gb_free(sv);
     return r;
 }
 

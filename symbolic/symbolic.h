@@ -75,7 +75,8 @@ enum {
     GB_SOLVER_NO_INTERVALS = 2u, /* multi-interval prefilter (PARTI) */
     GB_SOLVER_NO_CACHE = 4u,     /* answers of earlier identical queries */
     GB_SOLVER_NO_ADAPT = 8u,     /* adaptive timeouts and the per-trace budget */
-    GB_SOLVER_PLAIN = 15u,       /* slicing + Z3 only */
+    GB_SOLVER_NO_STORED = 16u,   /* stored values (checksum fields) solved after the query */
+    GB_SOLVER_PLAIN = 31u,       /* slicing + Z3 only */
 };
 
 typedef struct gb_solver_opts {
@@ -166,6 +167,8 @@ typedef struct gb_solver_stats {
     uint64_t z3_checks;        /* Z3 check calls (a query that drops pins makes several) */
     uint64_t z3_sat, z3_unsat, z3_timeout; /* their answers */
     uint64_t budget_skip;      /* queries not sent: the trace's budget ran out */
+    uint64_t stored_dropped;   /* stored-value conjuncts left out of queries (docs/clauses.md) */
+    uint64_t stored_fixed;     /* of which a SAT answer's child had set from the other side */
     uint64_t clauses_learned;  /* clauses learned here (not loaded) */
     uint64_t clauses_loaded;   /* clauses read from files */
     uint64_t solver_time_ms;   /* wall time in gb_solver_flip, all stages */

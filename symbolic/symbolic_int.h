@@ -156,6 +156,37 @@ size_t gb_clauses_count(const gb_clauses_t *c, size_t *local);
 int gb_clauses_save(const gb_clauses_t *c, const char *path, const char *tmpdir, gb_err_t *e);
 int gb_clauses_load(gb_clauses_t *c, const char *path, int local, size_t *added, gb_err_t *e);
 
+/* ---- Stored values (stored.c) ---- */
+#define GB_STORED_MAX 8u    /* bytes of a stored value (a u64 field at most) */
+#define GB_STORED_NODES 64u /* nodes of its side: a byte assembly is small */
+
+/* A conjunct S == F of a query (EQ held, or NE not held) whose side S is a
+ * bit permutation of input bytes that no other conjunct reads, and whose
+ * side F reads other bytes only: a checksum, hash or length stored in the
+ * input and compared with one computed from the rest. The query is solved
+ * without it, and S's bytes are then set from F's value on the child. */
+typedef struct gb_stored {
+    size_t conj;                     /* its index in the query */
+    uint32_t side, other;            /* S and F */
+    uint64_t offs[GB_STORED_MAX];    /* S's input bytes, ascending */
+    size_t n;
+    uint64_t base;                   /* S with every byte 0 */
+    uint64_t bit[GB_STORED_MAX * 8]; /* the one bit of S that bit i of byte k moves */
+} gb_stored_t;
+
+/* The stored-value conjuncts among cj[0..nc-1) (the flipped one, last, is
+ * never one), at most cap: out[0..*nout). `counts` holds every input offset
+ * each conjunct of the query reads, once per conjunct, sorted. 0, or -1
+ * when out of memory. */
+int gb_stored_find(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uint64_t *counts,
+                   size_t ncounts, gb_stored_t *out, size_t cap, size_t *nout);
+
+/* S's bytes y[0..sv->n) that make S equal F's value on in[0..len):
+ * 1 when they exist, 0 when no such bytes do (bits S cannot set differ),
+ * -1 when out of memory. */
+int gb_stored_fix(const gb_trace_t *t, const gb_stored_t *sv, uint8_t *in, size_t len,
+                  uint8_t *y);
+
 /* ---- Interval prefilter (intervals.c) ---- */
 /* On the query cj[0..nc) (the flipped condition last) over the input bytes
  * offs[0..noffs) (ascending): *st = GB_Q_UNSAT with the hard conjuncts

@@ -477,6 +477,91 @@ static void neighbours_first(void)
     gb_solver_free(s);
 }
 
+/* ---- Stored values ---------------------------------------------------- */
+
+/* A 32-bit "checksum" of bytes 0-7 (a multiply and a xor, as xxHash does)
+ * compared with the little-endian u32 stored at bytes 8-11, then a test of
+ * byte 0 that the run did not take. Flipping it changes the checksum: the
+ * stored-value stage leaves the compare out of the query and sets bytes
+ * 8-11 from the checksum of the child, which then passes it. `shared`
+ * makes a later entry read byte 9 as well, and `constant` compares the
+ * stored field with a constant (a checksum the tracer could not follow):
+ * neither is left out. Either way the flip's model must keep the path. */
+static uint32_t sum32(const uint8_t *in)
+{
+    uint32_t x = (uint32_t)in[0] | (uint32_t)in[1] << 8 | (uint32_t)in[2] << 16 |
+                 (uint32_t)in[3] << 24;
+    uint32_t y = (uint32_t)in[4] | (uint32_t)in[5] << 8 | (uint32_t)in[6] << 16 |
+                 (uint32_t)in[7] << 24;
+    return (x * 2654435761u) ^ (y + 0x1234567u);
+}
+
+static uint32_t le32(tb_t *b, uint64_t off)
+{
+    uint32_t v = tb_in(b, off);
+    for (unsigned k = 1; k < 4; k++)
+        v = tb_bin(b, GBT_OP_CONCAT, 8 * (k + 1), tb_in(b, off + k), v);
+    return v;
+}
+
+static void stored_case(int shared, int constant)
+{
+    uint8_t in[12] = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
+    uint32_t c = sum32(in);
+    for (unsigned k = 0; k < 4; k++)
+        in[8 + k] = (uint8_t)(c >> (8 * k));
+    tb_t *b = tb_new(sizeof in, 0);
+    uint32_t x = le32(b, 0), y = le32(b, 4);
+    uint32_t f = tb_bin(b, GBT_OP_XOR, 32, tb_bin(b, GBT_OP_MUL, 32, x, tb_const(b, 32, 2654435761u)),
+                        tb_bin(b, GBT_OP_ADD, 32, y, tb_const(b, 32, 0x1234567u)));
+    if (constant)
+        f = tb_const(b, 32, c);
+    tb_pc(b, GBT_PC_BRANCH, 1, 1, tb_bin(b, GBT_OP_EQ, 1, le32(b, 8), f));
+    tb_pc(b, GBT_PC_BRANCH, 1, 2, tb_bin(b, GBT_OP_ULT, 1, tb_in(b, 1), tb_const(b, 8, 'x')));
+    if (shared) /* byte 9 read again, with byte 1 */
+        tb_pc(b, GBT_PC_BRANCH, 1, 3,
+              tb_bin(b, GBT_OP_NE, 1, tb_bin(b, GBT_OP_XOR, 8, tb_in(b, 9), tb_in(b, 1)),
+                     tb_const(b, 8, 0)));
+    tb_pc(b, GBT_PC_BRANCH, 0, 4, tb_bin(b, GBT_OP_EQ, 1, tb_in(b, 0), tb_const(b, 8, 'Z')));
+    gb_trace_t *t = tb_load(b, 0);
+    CHECK(t != NULL);
+    size_t j = shared ? 3 : 2;
+    for (int on = 0; on <= 1 && t; on++) {
+        gb_solver_t *s = solver(on ? 0 : GB_SOLVER_NO_STORED, 0);
+        gb_solver_set_input(s, in, sizeof in);
+        gb_flip_t fl;
+        gb_err_t e;
+        CHECK(gb_solver_flip(s, t, j, &fl, &e) == 0);
+        gb_solver_stats_t st;
+        gb_solver_get_stats(s, &st);
+        int left_out = on && !shared && !constant;
+        CHECK_MSG(st.stored_dropped == (unsigned)left_out && st.stored_fixed == (unsigned)left_out,
+                  "shared %d constant %d stored on %d: left out %llu, set %llu", shared, constant,
+                  on, (unsigned long long)st.stored_dropped, (unsigned long long)st.stored_fixed);
+        CHECK(fl.status == GB_Q_SAT && !fl.optimistic);
+        size_t n;
+        uint8_t *ch = tb_combine(in, sizeof in, &fl.model, &n);
+        for (size_t i = 0; i < j; i++) /* the prefix holds, the checksum with it */
+            CHECK_MSG(gb_trace_eval_pc(t, i, ch, n) == 1, "entry %zu broken", i);
+        CHECK(gb_trace_eval_pc(t, j, ch, n) == 0 && ch[0] == 'Z');
+        uint32_t stored = (uint32_t)ch[8] | (uint32_t)ch[9] << 8 | (uint32_t)ch[10] << 16 |
+                          (uint32_t)ch[11] << 24;
+        CHECK(constant ? stored == c : sum32(ch) == stored);
+        free(ch);
+        gb_flip_clear(&fl);
+        gb_solver_free(s);
+    }
+    gb_trace_free(t);
+    tb_free(b);
+}
+
+static void stored_values(void)
+{
+    stored_case(0, 0);
+    stored_case(1, 0);
+    stored_case(0, 1);
+}
+
 int main(void)
 {
     interval_shapes();
@@ -486,5 +571,6 @@ int main(void)
     cache();
     cache_tables();
     neighbours_first();
+    stored_values();
     return check_exit("pipeline");
 }
