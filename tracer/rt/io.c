@@ -57,6 +57,9 @@ RT_EXPORT int __gb_model___uflow(FILE *f);
 RT_EXPORT char *__gb_model___fgets_chk(char *s, size_t size, int n, FILE *f);
 RT_EXPORT ssize_t __gb_model___read_chk(int fd, void *buf, size_t n, size_t size);
 RT_EXPORT char *__gb_model_fgets(char *s, int n, FILE *f);
+RT_EXPORT ssize_t __gb_model_getline(char **line, size_t *cap, FILE *f);
+RT_EXPORT ssize_t __gb_model_getdelim(char **line, size_t *cap, int delim, FILE *f);
+RT_EXPORT ssize_t __gb_model___getdelim(char **line, size_t *cap, int delim, FILE *f);
 RT_EXPORT long __gb_model_ftell(FILE *f);
 RT_EXPORT off_t __gb_model_ftello(FILE *f);
 RT_EXPORT off64_t __gb_model_ftello64(FILE *f);
@@ -600,6 +603,92 @@ extern char *__fgets_chk(char *s, size_t size, int n, FILE *f);
 RT_EXPORT char *__gb_model___fgets_chk(char *s, size_t size, int n, FILE *f)
 {
     return n >= 0 && (size_t)n <= size ? __gb_model_fgets(s, n, f) : __fgets_chk(s, size, n, f);
+}
+
+/* ---- getline / getdelim ------------------------------------------------
+ * The line's bytes keep their INPUT shadows, and each is a decision libc
+ * made: not the delimiter, and the last one is, unless the file ended
+ * first. Site ids hash the model, the call's return address and the file
+ * offset, as fscanf's do, so a long line or a loop over lines does not run
+ * one site's back-off budget dry. */
+
+/* getdelim's result for a line from pos, over L: -1 when L <= pos; the
+ * bytes left when the file ends inside the line (none of them is the
+ * delimiter: recorded); else the concrete r. A line the file's end
+ * stopped (found = 0, or r = -1 at the end) reads L - pos of a longer file
+ * too when the bytes past the old end hold no delimiter: the zero bytes
+ * Combine appends do not, unless the delimiter is 0 (left concrete). */
+static rt_expr_t *len_line(int64_t pos, ssize_t r, int found, uint8_t delim)
+{
+    rt_expr_t *L = rt_input_len();
+    if (!L || (!found && delim == 0))
+        return NULL;
+    rt_expr_t *p = rt_const(64, (uint64_t)pos), *v = rt_binop(GBT_OP_SUB, L, p);
+    if (found)
+        v = rt_ite(rt_binop(GBT_OP_ULT, L, rt_const(64, (uint64_t)(pos + r))), v,
+                   rt_const(64, (uint64_t)r));
+    return rt_ite(rt_binop(GBT_OP_ULE, L, p), rt_const(64, UINT64_MAX), v);
+}
+
+/* getdelim read r bytes into *line from stream offset pos (-1: not the
+ * input). `ret` is the call's return address, for site ids. */
+static ssize_t got_line(char **line, size_t *cap, uint8_t delim, FILE *f, int64_t pos, ssize_t r,
+                        const void *ret)
+{
+    __gb_ret = NULL;
+    if (!rt_active || !line || !cap)
+        return r;
+    rt_shadow_clear((uintptr_t)line, sizeof *line); /* libc wrote both */
+    rt_shadow_clear((uintptr_t)cap, sizeof *cap);
+    int64_t end = pos >= 0 ? io_stream_pos(f) : -1;
+    if (r < 0) { /* at the file's end: a longer file has one more line */
+        if (pos >= 0 && (uint64_t)pos == in.len && end == pos)
+            __gb_ret = len_line(pos, r, 0, delim);
+        return r;
+    }
+    const uint8_t *s = (const uint8_t *)*line;
+    size_t n = (size_t)r;
+    rt_shadow_clear((uintptr_t)s, n + 1);
+    if (pos < 0 || end != pos + r || (uint64_t)end > in.len || memcmp(s, in.data + pos, n) != 0)
+        return r; /* not the input, or bytes pushed back with ungetc: concrete */
+    io_mark(*line, n, pos);
+    for (size_t i = 0; i < n; i++) {
+        int64_t k = pos + (int64_t)i;
+        rt_model_decide(rt_model_site("getdelim", ret, 0, (uint64_t)k),
+                        rt_binop(GBT_OP_EQ, io_byte(k), rt_const(8, delim)), s[i] == delim);
+    }
+    int found = s[n - 1] == delim;
+    if (found || (uint64_t)end == in.len)
+        __gb_ret = len_line(pos, r, found, delim);
+    return r;
+}
+
+RT_EXPORT ssize_t __gb_model_getline(char **line, size_t *cap, FILE *f)
+{
+    __gb_callee = NULL;
+    int64_t pos = io_stream_pos(f);
+    return got_line(line, cap, '\n', f, pos, getline(line, cap, f), __builtin_return_address(0));
+}
+
+/* getdelim compares bytes with (unsigned char)delim. A symbolic delimiter
+ * is pinned: the recorded decisions compare with its concrete value. */
+RT_EXPORT ssize_t __gb_model_getdelim(char **line, size_t *cap, int delim, FILE *f)
+{
+    pin_param((const void *)__gb_model_getdelim, 2, (uint64_t)delim);
+    int64_t pos = io_stream_pos(f);
+    return got_line(line, cap, (uint8_t)delim, f, pos, getdelim(line, cap, delim, f),
+                    __builtin_return_address(0));
+}
+
+/* What glibc's inline getline calls when gcc builds with optimisation. */
+extern ssize_t __getdelim(char **line, size_t *cap, int delim, FILE *f);
+
+RT_EXPORT ssize_t __gb_model___getdelim(char **line, size_t *cap, int delim, FILE *f)
+{
+    pin_param((const void *)__gb_model___getdelim, 2, (uint64_t)delim);
+    int64_t pos = io_stream_pos(f);
+    return got_line(line, cap, (uint8_t)delim, f, pos, __getdelim(line, cap, delim, f),
+                    __builtin_return_address(0));
 }
 
 /* ---- stat: the input's st_size is L ---------------------------------------- */
