@@ -43,6 +43,10 @@ RT_EXPORT int __gb_model_munmap(void *addr, size_t len);
 RT_EXPORT FILE *__gb_model_fopen(const char *path, const char *mode);
 RT_EXPORT FILE *__gb_model_fopen64(const char *path, const char *mode);
 RT_EXPORT size_t __gb_model_fread(void *buf, size_t size, size_t n, FILE *f);
+RT_EXPORT size_t __gb_model_fread_unlocked(void *buf, size_t size, size_t n, FILE *f);
+RT_EXPORT size_t __gb_model___fread_chk(void *buf, size_t cap, size_t size, size_t n, FILE *f);
+RT_EXPORT size_t __gb_model___fread_unlocked_chk(void *buf, size_t cap, size_t size, size_t n,
+                                                 FILE *f);
 RT_EXPORT int __gb_model_fseek(FILE *f, long off, int whence);
 RT_EXPORT int __gb_model_fseeko(FILE *f, off_t off, int whence);
 RT_EXPORT int __gb_model_fseeko64(FILE *f, off64_t off, int whence);
@@ -415,11 +419,9 @@ RT_EXPORT FILE *__gb_model_fopen64(const char *path, const char *mode)
     return fopened(fopen64(path, mode));
 }
 
-RT_EXPORT size_t __gb_model_fread(void *buf, size_t size, size_t n, FILE *f)
+/* fread returned r elements of `size` read from stream offset pos. */
+static size_t freaded(void *buf, size_t size, size_t n, FILE *f, int64_t pos, size_t r)
 {
-    __gb_callee = NULL;
-    int64_t pos = io_stream_pos(f);
-    size_t r = fread(buf, size, n, f);
     size_t got = r * size;
     if (pos >= 0) { /* a short read leaves a partial element in buf too */
         int64_t end = io_stream_pos(f);
@@ -434,6 +436,43 @@ RT_EXPORT size_t __gb_model_fread(void *buf, size_t size, size_t n, FILE *f)
                        ? rt_binop(GBT_OP_UDIV, bytes, rt_const(64, size)) : NULL;
     }
     return r;
+}
+
+RT_EXPORT size_t __gb_model_fread(void *buf, size_t size, size_t n, FILE *f)
+{
+    __gb_callee = NULL;
+    int64_t pos = io_stream_pos(f);
+    return freaded(buf, size, n, f, pos, fread(buf, size, n, f));
+}
+
+RT_EXPORT size_t __gb_model_fread_unlocked(void *buf, size_t size, size_t n, FILE *f)
+{
+    __gb_callee = NULL;
+    int64_t pos = io_stream_pos(f);
+    return freaded(buf, size, n, f, pos, fread_unlocked(buf, size, n, f));
+}
+
+/* _FORTIFY_SOURCE's checked freads: within the buffer's size cap they are
+ * fread; past it (or when size * n overflows) the real one reports it. */
+extern size_t __fread_chk(void *buf, size_t cap, size_t size, size_t n, FILE *f);
+extern size_t __fread_unlocked_chk(void *buf, size_t cap, size_t size, size_t n, FILE *f);
+
+static int fits(size_t cap, size_t size, size_t n)
+{
+    return size == 0 || (n <= SIZE_MAX / size && size * n <= cap);
+}
+
+RT_EXPORT size_t __gb_model___fread_chk(void *buf, size_t cap, size_t size, size_t n, FILE *f)
+{
+    return fits(cap, size, n) ? __gb_model_fread(buf, size, n, f)
+                              : __fread_chk(buf, cap, size, n, f);
+}
+
+RT_EXPORT size_t __gb_model___fread_unlocked_chk(void *buf, size_t cap, size_t size, size_t n,
+                                                 FILE *f)
+{
+    return fits(cap, size, n) ? __gb_model_fread_unlocked(buf, size, n, f)
+                              : __fread_unlocked_chk(buf, cap, size, n, f);
 }
 
 /* The last fseek(f, off, SEEK_END) on the input: ftell then answers
