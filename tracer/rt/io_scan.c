@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The scanf family: fscanf / scanf on the input file, sscanf / vsscanf on
- * a buffer. The format runs one directive at a time through the real
+/* The scanf family: fscanf / scanf / vfscanf / vscanf on the input file,
+ * sscanf / vsscanf on a buffer. The format runs one directive at a time through the real
  * function (with a %n appended, to learn what each consumed), which is the
  * same sequence of reads the whole call makes; results are combined by
  * scanf's own rule (EOF only when input ended before any assignment).
@@ -28,6 +28,10 @@ RT_EXPORT int __gb_model___isoc99_fscanf(FILE *f, const char *fmt, ...);
 RT_EXPORT int __gb_model_fscanf(FILE *f, const char *fmt, ...);
 RT_EXPORT int __gb_model___isoc99_scanf(const char *fmt, ...);
 RT_EXPORT int __gb_model_scanf(const char *fmt, ...);
+RT_EXPORT int __gb_model___isoc99_vfscanf(FILE *f, const char *fmt, va_list ap);
+RT_EXPORT int __gb_model_vfscanf(FILE *f, const char *fmt, va_list ap);
+RT_EXPORT int __gb_model___isoc99_vscanf(const char *fmt, va_list ap);
+RT_EXPORT int __gb_model_vscanf(const char *fmt, va_list ap);
 RT_EXPORT int __gb_model___isoc99_sscanf(const char *s, const char *fmt, ...);
 RT_EXPORT int __gb_model_sscanf(const char *s, const char *fmt, ...);
 RT_EXPORT int __gb_model___isoc99_vsscanf(const char *s, const char *fmt, va_list ap);
@@ -512,6 +516,27 @@ SCAN_ENTRY(sscanf, const char *s, model_vsscanf, s, 1)
 
 SCANF_ENTRY(__isoc99_scanf, 0)
 SCANF_ENTRY(scanf, 1)
+
+/* The va_list forms: the same walk, the caller's list copied. */
+RT_EXPORT int __gb_model___isoc99_vfscanf(FILE *f, const char *fmt, va_list ap)
+{
+    return model_vfscanf(f, fmt, ap, 0, __builtin_return_address(0));
+}
+
+RT_EXPORT int __gb_model_vfscanf(FILE *f, const char *fmt, va_list ap)
+{
+    return model_vfscanf(f, fmt, ap, 1, __builtin_return_address(0));
+}
+
+RT_EXPORT int __gb_model___isoc99_vscanf(const char *fmt, va_list ap)
+{
+    return model_vfscanf(stdin, fmt, ap, 0, __builtin_return_address(0));
+}
+
+RT_EXPORT int __gb_model_vscanf(const char *fmt, va_list ap)
+{
+    return model_vfscanf(stdin, fmt, ap, 1, __builtin_return_address(0));
+}
 
 RT_EXPORT int __gb_model___isoc99_vsscanf(const char *s, const char *fmt, va_list ap)
 {
