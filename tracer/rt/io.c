@@ -8,7 +8,7 @@
  * models keep no per-descriptor state that dup, fork or uninstrumented
  * code could make stale. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* open64, pread64, O_TMPFILE */
+#define _GNU_SOURCE /* open64, pread64, preadv64, O_TMPFILE */
 #endif
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "gb_abi.h"
@@ -34,6 +35,9 @@ RT_EXPORT int __gb_model_openat64(int dir, const char *path, int flags, ...);
 RT_EXPORT ssize_t __gb_model_read(int fd, void *buf, size_t n);
 RT_EXPORT ssize_t __gb_model_pread(int fd, void *buf, size_t n, off_t off);
 RT_EXPORT ssize_t __gb_model_pread64(int fd, void *buf, size_t n, off64_t off);
+RT_EXPORT ssize_t __gb_model_readv(int fd, const struct iovec *iov, int cnt);
+RT_EXPORT ssize_t __gb_model_preadv(int fd, const struct iovec *iov, int cnt, off_t off);
+RT_EXPORT ssize_t __gb_model_preadv64(int fd, const struct iovec *iov, int cnt, off64_t off);
 RT_EXPORT off_t __gb_model_lseek(int fd, off_t off, int whence);
 RT_EXPORT off64_t __gb_model_lseek64(int fd, off64_t off, int whence);
 RT_EXPORT void *__gb_model_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
@@ -340,6 +344,59 @@ RT_EXPORT ssize_t __gb_model_pread64(int fd, void *buf, size_t n, off64_t off)
         io_mark(buf, (size_t)r, is ? off : -1);
     __gb_ret = is && r >= 0 ? len_count(off, n, (uint64_t)r) : NULL;
     return r;
+}
+
+/* The scattering reads fill the buffers in order: the first r bytes read
+ * from pos (-1: not the input) spread over iov. */
+static void mark_iov(const struct iovec *iov, int cnt, size_t r, int64_t pos)
+{
+    for (int i = 0; i < cnt && r > 0; i++) {
+        size_t k = iov[i].iov_len < r ? iov[i].iov_len : r;
+        io_mark(iov[i].iov_base, k, pos);
+        pos = pos < 0 ? -1 : pos + (int64_t)k;
+        r -= k;
+    }
+}
+
+/* What a scattering read asks for (the kernel refuses more than SSIZE_MAX). */
+static uint64_t iov_total(const struct iovec *iov, int cnt)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < cnt; i++)
+        n += iov[i].iov_len;
+    return n;
+}
+
+/* A scattering read of r bytes from pos; its count follows L as read's. */
+static ssize_t scattered(const struct iovec *iov, int cnt, int64_t pos, ssize_t r)
+{
+    __gb_ret = NULL;
+    if (r > 0)
+        mark_iov(iov, cnt, (size_t)r, pos);
+    if (r >= 0 && pos >= 0)
+        __gb_ret = len_count(pos, iov_total(iov, cnt), (uint64_t)r);
+    return r;
+}
+
+RT_EXPORT ssize_t __gb_model_readv(int fd, const struct iovec *iov, int cnt)
+{
+    __gb_callee = NULL;
+    int64_t pos = fd_pos(fd);
+    return scattered(iov, cnt, pos, readv(fd, iov, cnt));
+}
+
+RT_EXPORT ssize_t __gb_model_preadv(int fd, const struct iovec *iov, int cnt, off_t off)
+{
+    pin_param((const void *)__gb_model_preadv, 3, (uint64_t)off);
+    int is = io_is_input_fd(fd);
+    return scattered(iov, cnt, is ? off : -1, preadv(fd, iov, cnt, off));
+}
+
+RT_EXPORT ssize_t __gb_model_preadv64(int fd, const struct iovec *iov, int cnt, off64_t off)
+{
+    pin_param((const void *)__gb_model_preadv64, 3, (uint64_t)off);
+    int is = io_is_input_fd(fd);
+    return scattered(iov, cnt, is ? off : -1, preadv64(fd, iov, cnt, off));
 }
 
 RT_EXPORT off_t __gb_model_lseek(int fd, off_t off, int whence)
