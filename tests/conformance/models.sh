@@ -22,8 +22,9 @@ for p in $(progs); do
     bad=$((bad + 1))
     continue
   fi
-  "$BIN/glassbox" show --inputs "$W/t.gbt" | grep -v '^[0-9]* pin ' | cut -d: -f2 | tr ' ' '\n' |
-    sort -u >"$W/got"
+  # grep -v finds no line in a trace without entries: not an error here
+  "$BIN/glassbox" show --inputs "$W/t.gbt" | { grep -v '^[0-9]* pin ' || true; } | cut -d: -f2 |
+    tr ' ' '\n' | sort -u >"$W/got"
   missing=""
   for b in $want; do grep -qx "$b" "$W/got" || missing+=" $b"; done
   if [ -n "$missing" ]; then

@@ -24,7 +24,7 @@ count() { grep -c "$1" "$W/t.smt2" || true; }
 
 trace branch 'A'
 [ "$(count ';; pc .* branch')" -eq 1 ] || fail "branch: want 1 branch entry: $(cat "$W/t.smt2")"
-grep -q 'b0' "$W/t.smt2" || fail "branch: no b0 in the constraint"
+grep -qw 'b0' "$W/t.smt2" || fail "branch: no b0 in the constraint"
 # With the length variable, `n > 0` is a branch too, over len0..len2.
 LEN=1 trace branch 'A'
 [ "$(count ';; pc .* branch')" -eq 2 ] || fail "length: want 2 branch entries: $(cat "$W/t.smt2")"
@@ -53,7 +53,7 @@ grep -q ';; pc .* check' "$W/t.smt2" || fail "table: no bounds check entry"
 # store and the load at symbolic indices each record a pin.
 trace mem 'A\x03\x05'
 grep -q 'word matched' "$W/trace.log" || true
-grep -A1 ';; pc .* branch' "$W/t.smt2" | grep -q 'b0' ||
+grep -A1 ';; pc .* branch' "$W/t.smt2" | grep -qw 'b0' ||
   fail "mem: no branch over b0 (a word with one symbolic byte read as concrete): $(cat "$W/t.smt2")"
 [ "$(count ';; pc .* pin')" -ge 2 ] ||
   fail "mem: want 2 pins (the symbolic indices' addresses): $(cat "$W/t.smt2")"
@@ -139,7 +139,7 @@ clang-14 -"$OPT" -g -c "$X/xtu_fill.c" -o "$W/fill.o"
 "$BIN/glassbox-cc" --mode=trace -"$OPT" -g "$X/xtu_main.c" "$W/fill.o" -o "$W/t-xtuext-$OPT.trace"
 cp "$W/t-xtu-$OPT.trace" "$W/t-xtuext-$OPT.trace" "$P/"
 trace xtu 'abcdefghijkl'
-[ "$(count ';; pc .* branch')" -eq 1 ] && grep -q 'b0' "$W/t.smt2" && ! grep -q 'b4' "$W/t.smt2" ||
+[ "$(count ';; pc .* branch')" -eq 1 ] && grep -qw 'b0' "$W/t.smt2" && ! grep -qw 'b4' "$W/t.smt2" ||
   fail "xtu: the bytes an instrumented function of another file copied lost their shadows: $(cat "$W/t.smt2")"
 trace xtuext 'abcdefghijkl'
 [ "$(count ';; pc .* branch')" -eq 0 ] ||

@@ -936,14 +936,14 @@ static int passes_function(LLVMValueRef inst)
     return 0;
 }
 
-/* The number of bytes to clear behind pointer argument i, or NULL: its
- * pointee type's size, or for a byte pointer the integer argument right
- * after it (the `buf, len` convention). Builds at the builder's place. */
+/* The number of bytes to clear behind pointer argument i (a declared
+ * parameter), or NULL: its pointee type's size, or for a byte pointer the
+ * integer parameter right after it (the `buf, len` convention). Builds at
+ * the builder's place. */
 static LLVMValueRef clear_size(ictx_t *x, LLVMValueRef inst, LLVMValueRef callee, unsigned i)
 {
     unsigned ro = LLVMGetEnumAttributeKindForName("readonly", 8);
     unsigned rn = LLVMGetEnumAttributeKindForName("readnone", 8);
-    unsigned n = LLVMGetNumArgOperands(inst);
     LLVMValueRef a = LLVMGetOperand(inst, i);
     LLVMTypeRef t = LLVMTypeOf(a);
     if (LLVMGetTypeKind(t) != LLVMPointerTypeKind || LLVMIsAConstant(a))
@@ -957,7 +957,7 @@ static LLVMValueRef clear_size(ictx_t *x, LLVMValueRef inst, LLVMValueRef callee
     int byteptr = LLVMGetTypeKind(el) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(el) == 8;
     if (!byteptr && LLVMTypeIsSized(el) && LLVMGetTypeKind(el) != LLVMFunctionTypeKind)
         return cu64(x, LLVMABISizeOfType(x->td, el));
-    if (byteptr && i + 1 < n &&
+    if (byteptr && i + 1 < LLVMCountParams(callee) &&
         LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, i + 1))) == LLVMIntegerTypeKind &&
         LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(inst, i + 1))) <= 64)
         return as_u64(x, LLVMGetOperand(inst, i + 1));
@@ -970,7 +970,11 @@ static LLVMValueRef clear_size(ictx_t *x, LLVMValueRef inst, LLVMValueRef callee
  * After the call, each pointer argument not marked readonly has the
  * shadows of the bytes it points to cleared (clear_size). A byte pointer
  * without a length is left alone: reading the memory to guess a length
- * could fault.
+ * could fault. So are variadic arguments: they follow a format, and the
+ * commonest variadic calls (the printf family) only read them, while
+ * clearing would erase what a program prints of what it parsed
+ * (printf("%s %d", name, v) cleared v bytes of name; at -O2 an 8-byte
+ * char array is an i64 and lost all 8). The scanf family is modelled.
  *
  * A declaration is often an instrumented function of another file of the
  * same program (a library's png_read_data, called from pngrutil.c to fill
@@ -992,8 +996,8 @@ static void clear_external_args(ictx_t *x, LLVMValueRef inst, LLVMValueRef calle
      * for the first argument to clear (nothing built here changes it). */
     after(x, inst);
     LLVMValueRef still = NULL;
-    unsigned n = LLVMGetNumArgOperands(inst);
-    for (unsigned i = 0; i < n; i++) {
+    unsigned n = LLVMGetNumArgOperands(inst), fixed = LLVMCountParams(callee);
+    for (unsigned i = 0; i < n && i < fixed; i++) {
         LLVMValueRef size = clear_size(x, inst, callee, i);
         if (!size)
             continue;

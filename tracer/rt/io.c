@@ -8,7 +8,7 @@
  * models keep no per-descriptor state that dup, fork or uninstrumented
  * code could make stale. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* open64, pread64, O_TMPFILE */
+#define _GNU_SOURCE /* open64, pread64, preadv64, O_TMPFILE */
 #endif
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "gb_abi.h"
@@ -34,6 +35,9 @@ RT_EXPORT int __gb_model_openat64(int dir, const char *path, int flags, ...);
 RT_EXPORT ssize_t __gb_model_read(int fd, void *buf, size_t n);
 RT_EXPORT ssize_t __gb_model_pread(int fd, void *buf, size_t n, off_t off);
 RT_EXPORT ssize_t __gb_model_pread64(int fd, void *buf, size_t n, off64_t off);
+RT_EXPORT ssize_t __gb_model_readv(int fd, const struct iovec *iov, int cnt);
+RT_EXPORT ssize_t __gb_model_preadv(int fd, const struct iovec *iov, int cnt, off_t off);
+RT_EXPORT ssize_t __gb_model_preadv64(int fd, const struct iovec *iov, int cnt, off64_t off);
 RT_EXPORT off_t __gb_model_lseek(int fd, off_t off, int whence);
 RT_EXPORT off64_t __gb_model_lseek64(int fd, off64_t off, int whence);
 RT_EXPORT void *__gb_model_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
@@ -43,6 +47,10 @@ RT_EXPORT int __gb_model_munmap(void *addr, size_t len);
 RT_EXPORT FILE *__gb_model_fopen(const char *path, const char *mode);
 RT_EXPORT FILE *__gb_model_fopen64(const char *path, const char *mode);
 RT_EXPORT size_t __gb_model_fread(void *buf, size_t size, size_t n, FILE *f);
+RT_EXPORT size_t __gb_model_fread_unlocked(void *buf, size_t size, size_t n, FILE *f);
+RT_EXPORT size_t __gb_model___fread_chk(void *buf, size_t cap, size_t size, size_t n, FILE *f);
+RT_EXPORT size_t __gb_model___fread_unlocked_chk(void *buf, size_t cap, size_t size, size_t n,
+                                                 FILE *f);
 RT_EXPORT int __gb_model_fseek(FILE *f, long off, int whence);
 RT_EXPORT int __gb_model_fseeko(FILE *f, off_t off, int whence);
 RT_EXPORT int __gb_model_fseeko64(FILE *f, off64_t off, int whence);
@@ -57,6 +65,9 @@ RT_EXPORT int __gb_model___uflow(FILE *f);
 RT_EXPORT char *__gb_model___fgets_chk(char *s, size_t size, int n, FILE *f);
 RT_EXPORT ssize_t __gb_model___read_chk(int fd, void *buf, size_t n, size_t size);
 RT_EXPORT char *__gb_model_fgets(char *s, int n, FILE *f);
+RT_EXPORT ssize_t __gb_model_getline(char **line, size_t *cap, FILE *f);
+RT_EXPORT ssize_t __gb_model_getdelim(char **line, size_t *cap, int delim, FILE *f);
+RT_EXPORT ssize_t __gb_model___getdelim(char **line, size_t *cap, int delim, FILE *f);
 RT_EXPORT long __gb_model_ftell(FILE *f);
 RT_EXPORT off_t __gb_model_ftello(FILE *f);
 RT_EXPORT off64_t __gb_model_ftello64(FILE *f);
@@ -335,6 +346,59 @@ RT_EXPORT ssize_t __gb_model_pread64(int fd, void *buf, size_t n, off64_t off)
     return r;
 }
 
+/* The scattering reads fill the buffers in order: the first r bytes read
+ * from pos (-1: not the input) spread over iov. */
+static void mark_iov(const struct iovec *iov, int cnt, size_t r, int64_t pos)
+{
+    for (int i = 0; i < cnt && r > 0; i++) {
+        size_t k = iov[i].iov_len < r ? iov[i].iov_len : r;
+        io_mark(iov[i].iov_base, k, pos);
+        pos = pos < 0 ? -1 : pos + (int64_t)k;
+        r -= k;
+    }
+}
+
+/* What a scattering read asks for (the kernel refuses more than SSIZE_MAX). */
+static uint64_t iov_total(const struct iovec *iov, int cnt)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < cnt; i++)
+        n += iov[i].iov_len;
+    return n;
+}
+
+/* A scattering read of r bytes from pos; its count follows L as read's. */
+static ssize_t scattered(const struct iovec *iov, int cnt, int64_t pos, ssize_t r)
+{
+    __gb_ret = NULL;
+    if (r > 0)
+        mark_iov(iov, cnt, (size_t)r, pos);
+    if (r >= 0 && pos >= 0)
+        __gb_ret = len_count(pos, iov_total(iov, cnt), (uint64_t)r);
+    return r;
+}
+
+RT_EXPORT ssize_t __gb_model_readv(int fd, const struct iovec *iov, int cnt)
+{
+    __gb_callee = NULL;
+    int64_t pos = fd_pos(fd);
+    return scattered(iov, cnt, pos, readv(fd, iov, cnt));
+}
+
+RT_EXPORT ssize_t __gb_model_preadv(int fd, const struct iovec *iov, int cnt, off_t off)
+{
+    pin_param((const void *)__gb_model_preadv, 3, (uint64_t)off);
+    int is = io_is_input_fd(fd);
+    return scattered(iov, cnt, is ? off : -1, preadv(fd, iov, cnt, off));
+}
+
+RT_EXPORT ssize_t __gb_model_preadv64(int fd, const struct iovec *iov, int cnt, off64_t off)
+{
+    pin_param((const void *)__gb_model_preadv64, 3, (uint64_t)off);
+    int is = io_is_input_fd(fd);
+    return scattered(iov, cnt, is ? off : -1, preadv64(fd, iov, cnt, off));
+}
+
 RT_EXPORT off_t __gb_model_lseek(int fd, off_t off, int whence)
 {
     pin_param((const void *)__gb_model_lseek, 1, (uint64_t)off);
@@ -412,11 +476,9 @@ RT_EXPORT FILE *__gb_model_fopen64(const char *path, const char *mode)
     return fopened(fopen64(path, mode));
 }
 
-RT_EXPORT size_t __gb_model_fread(void *buf, size_t size, size_t n, FILE *f)
+/* fread returned r elements of `size` read from stream offset pos. */
+static size_t freaded(void *buf, size_t size, size_t n, FILE *f, int64_t pos, size_t r)
 {
-    __gb_callee = NULL;
-    int64_t pos = io_stream_pos(f);
-    size_t r = fread(buf, size, n, f);
     size_t got = r * size;
     if (pos >= 0) { /* a short read leaves a partial element in buf too */
         int64_t end = io_stream_pos(f);
@@ -431,6 +493,43 @@ RT_EXPORT size_t __gb_model_fread(void *buf, size_t size, size_t n, FILE *f)
                        ? rt_binop(GBT_OP_UDIV, bytes, rt_const(64, size)) : NULL;
     }
     return r;
+}
+
+RT_EXPORT size_t __gb_model_fread(void *buf, size_t size, size_t n, FILE *f)
+{
+    __gb_callee = NULL;
+    int64_t pos = io_stream_pos(f);
+    return freaded(buf, size, n, f, pos, fread(buf, size, n, f));
+}
+
+RT_EXPORT size_t __gb_model_fread_unlocked(void *buf, size_t size, size_t n, FILE *f)
+{
+    __gb_callee = NULL;
+    int64_t pos = io_stream_pos(f);
+    return freaded(buf, size, n, f, pos, fread_unlocked(buf, size, n, f));
+}
+
+/* _FORTIFY_SOURCE's checked freads: within the buffer's size cap they are
+ * fread; past it (or when size * n overflows) the real one reports it. */
+extern size_t __fread_chk(void *buf, size_t cap, size_t size, size_t n, FILE *f);
+extern size_t __fread_unlocked_chk(void *buf, size_t cap, size_t size, size_t n, FILE *f);
+
+static int fits(size_t cap, size_t size, size_t n)
+{
+    return size == 0 || (n <= SIZE_MAX / size && size * n <= cap);
+}
+
+RT_EXPORT size_t __gb_model___fread_chk(void *buf, size_t cap, size_t size, size_t n, FILE *f)
+{
+    return fits(cap, size, n) ? __gb_model_fread(buf, size, n, f)
+                              : __fread_chk(buf, cap, size, n, f);
+}
+
+RT_EXPORT size_t __gb_model___fread_unlocked_chk(void *buf, size_t cap, size_t size, size_t n,
+                                                 FILE *f)
+{
+    return fits(cap, size, n) ? __gb_model_fread_unlocked(buf, size, n, f)
+                              : __fread_unlocked_chk(buf, cap, size, n, f);
 }
 
 /* The last fseek(f, off, SEEK_END) on the input: ftell then answers
@@ -600,6 +699,92 @@ extern char *__fgets_chk(char *s, size_t size, int n, FILE *f);
 RT_EXPORT char *__gb_model___fgets_chk(char *s, size_t size, int n, FILE *f)
 {
     return n >= 0 && (size_t)n <= size ? __gb_model_fgets(s, n, f) : __fgets_chk(s, size, n, f);
+}
+
+/* ---- getline / getdelim ------------------------------------------------
+ * The line's bytes keep their INPUT shadows, and each is a decision libc
+ * made: not the delimiter, and the last one is, unless the file ended
+ * first. Site ids hash the model, the call's return address and the file
+ * offset, as fscanf's do, so a long line or a loop over lines does not run
+ * one site's back-off budget dry. */
+
+/* getdelim's result for a line from pos, over L: -1 when L <= pos; the
+ * bytes left when the file ends inside the line (none of them is the
+ * delimiter: recorded); else the concrete r. A line the file's end
+ * stopped (found = 0, or r = -1 at the end) reads L - pos of a longer file
+ * too when the bytes past the old end hold no delimiter: the zero bytes
+ * Combine appends do not, unless the delimiter is 0 (left concrete). */
+static rt_expr_t *len_line(int64_t pos, ssize_t r, int found, uint8_t delim)
+{
+    rt_expr_t *L = rt_input_len();
+    if (!L || (!found && delim == 0))
+        return NULL;
+    rt_expr_t *p = rt_const(64, (uint64_t)pos), *v = rt_binop(GBT_OP_SUB, L, p);
+    if (found)
+        v = rt_ite(rt_binop(GBT_OP_ULT, L, rt_const(64, (uint64_t)(pos + r))), v,
+                   rt_const(64, (uint64_t)r));
+    return rt_ite(rt_binop(GBT_OP_ULE, L, p), rt_const(64, UINT64_MAX), v);
+}
+
+/* getdelim read r bytes into *line from stream offset pos (-1: not the
+ * input). `ret` is the call's return address, for site ids. */
+static ssize_t got_line(char **line, size_t *cap, uint8_t delim, FILE *f, int64_t pos, ssize_t r,
+                        const void *ret)
+{
+    __gb_ret = NULL;
+    if (!rt_active || !line || !cap)
+        return r;
+    rt_shadow_clear((uintptr_t)line, sizeof *line); /* libc wrote both */
+    rt_shadow_clear((uintptr_t)cap, sizeof *cap);
+    int64_t end = pos >= 0 ? io_stream_pos(f) : -1;
+    if (r < 0) { /* at the file's end: a longer file has one more line */
+        if (pos >= 0 && (uint64_t)pos == in.len && end == pos)
+            __gb_ret = len_line(pos, r, 0, delim);
+        return r;
+    }
+    const uint8_t *s = (const uint8_t *)*line;
+    size_t n = (size_t)r;
+    rt_shadow_clear((uintptr_t)s, n + 1);
+    if (pos < 0 || end != pos + r || (uint64_t)end > in.len || memcmp(s, in.data + pos, n) != 0)
+        return r; /* not the input, or bytes pushed back with ungetc: concrete */
+    io_mark(*line, n, pos);
+    for (size_t i = 0; i < n; i++) {
+        int64_t k = pos + (int64_t)i;
+        rt_model_decide(rt_model_site("getdelim", ret, 0, (uint64_t)k),
+                        rt_binop(GBT_OP_EQ, io_byte(k), rt_const(8, delim)), s[i] == delim);
+    }
+    int found = s[n - 1] == delim;
+    if (found || (uint64_t)end == in.len)
+        __gb_ret = len_line(pos, r, found, delim);
+    return r;
+}
+
+RT_EXPORT ssize_t __gb_model_getline(char **line, size_t *cap, FILE *f)
+{
+    __gb_callee = NULL;
+    int64_t pos = io_stream_pos(f);
+    return got_line(line, cap, '\n', f, pos, getline(line, cap, f), __builtin_return_address(0));
+}
+
+/* getdelim compares bytes with (unsigned char)delim. A symbolic delimiter
+ * is pinned: the recorded decisions compare with its concrete value. */
+RT_EXPORT ssize_t __gb_model_getdelim(char **line, size_t *cap, int delim, FILE *f)
+{
+    pin_param((const void *)__gb_model_getdelim, 2, (uint64_t)delim);
+    int64_t pos = io_stream_pos(f);
+    return got_line(line, cap, (uint8_t)delim, f, pos, getdelim(line, cap, delim, f),
+                    __builtin_return_address(0));
+}
+
+/* What glibc's inline getline calls when gcc builds with optimisation. */
+extern ssize_t __getdelim(char **line, size_t *cap, int delim, FILE *f);
+
+RT_EXPORT ssize_t __gb_model___getdelim(char **line, size_t *cap, int delim, FILE *f)
+{
+    pin_param((const void *)__gb_model___getdelim, 2, (uint64_t)delim);
+    int64_t pos = io_stream_pos(f);
+    return got_line(line, cap, (uint8_t)delim, f, pos, __getdelim(line, cap, delim, f),
+                    __builtin_return_address(0));
 }
 
 /* ---- stat: the input's st_size is L ---------------------------------------- */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The scanf family: fscanf / scanf on the input file, sscanf / vsscanf on
- * a buffer. The format runs one directive at a time through the real
+/* The scanf family: fscanf / scanf / vfscanf / vscanf on the input file,
+ * sscanf / vsscanf on a buffer. The format runs one directive at a time through the real
  * function (with a %n appended, to learn what each consumed), which is the
  * same sequence of reads the whole call makes; results are combined by
  * scanf's own rule (EOF only when input ended before any assignment).
  * Integers take libc_num.c's parse (the value over the digit bytes, each
- * class test a BRANCH); %s %c %[ take the shadows of the bytes consumed;
+ * class test a BRANCH); %s %c %[ take the shadows of the bytes consumed,
+ * and %s and %[ record which bytes they took and which one ended them;
  * anything else is stored concretely. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,10 @@ RT_EXPORT int __gb_model___isoc99_fscanf(FILE *f, const char *fmt, ...);
 RT_EXPORT int __gb_model_fscanf(FILE *f, const char *fmt, ...);
 RT_EXPORT int __gb_model___isoc99_scanf(const char *fmt, ...);
 RT_EXPORT int __gb_model_scanf(const char *fmt, ...);
+RT_EXPORT int __gb_model___isoc99_vfscanf(FILE *f, const char *fmt, va_list ap);
+RT_EXPORT int __gb_model_vfscanf(FILE *f, const char *fmt, va_list ap);
+RT_EXPORT int __gb_model___isoc99_vscanf(const char *fmt, va_list ap);
+RT_EXPORT int __gb_model_vscanf(const char *fmt, va_list ap);
 RT_EXPORT int __gb_model___isoc99_sscanf(const char *s, const char *fmt, ...);
 RT_EXPORT int __gb_model_sscanf(const char *s, const char *fmt, ...);
 RT_EXPORT int __gb_model___isoc99_vsscanf(const char *s, const char *fmt, va_list ap);
@@ -35,7 +40,16 @@ RT_EXPORT int __gb_model_vsscanf(const char *s, const char *fmt, va_list ap);
 
 /* Roles of the decisions recorded here (part of their site ids), after
  * libc_num.c's, which the integer conversions record. */
-enum { ROLE_STR_BYTE = 16, ROLE_STR_END, ROLE_STR_NUL, ROLE_LIT, ROLE_WS, ROLE_WS_END };
+enum {
+    ROLE_STR_BYTE = 16,
+    ROLE_STR_END,
+    ROLE_STR_NUL,
+    ROLE_LIT,
+    ROLE_WS,
+    ROLE_WS_END,
+    ROLE_SET_BYTE,
+    ROLE_SET_END
+};
 
 /* What a scan reads: the input stream, or a string. */
 typedef struct scan_src {
@@ -56,6 +70,9 @@ typedef struct spec {
     unsigned width; /* 0 = none */
     char len;       /* 'H' hh, 'h', 'l', 'L' (ll L q j), 'z', 't', 0 = none */
     char conv;
+    const char *set; /* %[: the set's characters, set_len of them, after any '^' */
+    size_t set_len;
+    int negate; /* %[^ */
 } spec_t;
 
 /* Parses the specification at fmt[i] == '%'. -1 for what the piecewise
@@ -89,13 +106,15 @@ static int parse_spec(const char *fmt, size_t i, int gnu, spec_t *s)
     if (s->conv == '[') { /* a set: "]" right after "[" or "[^" is a member */
         i++;
         if (fmt[i] == '^')
-            i++;
+            s->negate = 1, i++;
+        s->set = fmt + i;
         if (fmt[i] == ']')
             i++;
         while (fmt[i] && fmt[i] != ']')
             i++;
         if (!fmt[i])
             return -1;
+        s->set_len = (size_t)(fmt + i - s->set);
     }
     s->end = i + 1;
     return 0;
@@ -216,12 +235,111 @@ static rt_expr_t *number(const scan_src_t *src, const spec_t *s, const void *des
                           p1 - p0, value, (unsigned)n * 8);
 }
 
-/* A conversion that failed to match at p0: for integers, what decided it. */
+/* The bytes a %[ set matches, as the GNU C Library manual describes it:
+ * the characters listed; '-' between two of them a range, first or last
+ * itself; ']' first a member; '^' before them all the complement. 0 when
+ * a range runs backwards (not described, so not guessed). */
+static int set_members(const spec_t *s, uint8_t in[256])
+{
+    const uint8_t *c = (const uint8_t *)s->set;
+    memset(in, 0, 256);
+    for (size_t k = 0; k < s->set_len; k++) {
+        if (c[k] != '-' || k == 0 || k + 1 == s->set_len) {
+            in[c[k]] = 1;
+            continue;
+        }
+        if (c[k - 1] > c[k + 1])
+            return 0;
+        for (unsigned b = c[k - 1]; b <= c[k + 1]; b++)
+            in[b] = 1;
+        k++;
+    }
+    for (unsigned b = 0; s->negate && b < 256; b++)
+        in[b] ^= 1;
+    return 1;
+}
+
+/* Runs of consecutive bytes whose in[] is `v`. */
+static unsigned set_runs(const uint8_t in[256], uint8_t v)
+{
+    unsigned n = 0;
+    for (unsigned b = 0; b < 256; b++)
+        n += in[b] == v && (b == 0 || in[b - 1] != v);
+    return n;
+}
+
+/* lo <= c <= hi, for a byte c. */
+static rt_expr_t *range_cond(rt_expr_t *c, unsigned lo, unsigned hi)
+{
+    if (lo == hi)
+        return rt_binop(GBT_OP_EQ, c, rt_const(8, lo));
+    if (hi - lo == 255)
+        return rt_const(1, 1);
+    rt_expr_t *off = rt_binop(GBT_OP_SUB, c, rt_const(8, lo));
+    return rt_binop(GBT_OP_ULT, off, rt_const(8, hi - lo + 1));
+}
+
+/* c is in the set: an OR of range tests over the runs of members, or the
+ * negated OR over the runs of non-members, whichever is shorter ([^\n] is
+ * one test, not two). */
+static rt_expr_t *set_cond(rt_expr_t *c, const uint8_t in[256])
+{
+    uint8_t v = set_runs(in, 1) <= set_runs(in, 0);
+    rt_expr_t *any = rt_const(1, 0);
+    for (unsigned lo = 0; lo < 256 && any;) {
+        unsigned hi = lo;
+        if (in[lo] != v) {
+            lo++;
+            continue;
+        }
+        while (hi < 255 && in[hi + 1] == v)
+            hi++;
+        any = rt_binop(GBT_OP_OR, any, range_cond(c, lo, hi));
+        lo = hi + 1;
+    }
+    return v ? any : rt_binop(GBT_OP_EQ, any, rt_const(1, 0));
+}
+
+/* %[ consumed source bytes [p0, p1) (suppressed or not): each is in the
+ * set, and the byte that ended the field, unless the width did, is not
+ * (in a string: is its NUL; the file's end is not recorded, as for %s).
+ * Nothing is recorded where this reading of the set disagrees with what
+ * libc took. */
+static void set_decisions(const scan_src_t *src, const spec_t *s, size_t p0, size_t p1)
+{
+    uint8_t in[256];
+    size_t len;
+    const uint8_t *d = src_bytes(src, &len);
+    if (!rt_active || s->len == 'l' || p1 < p0 || p1 > len || !set_members(s, in))
+        return;
+    int by_width = s->width && p1 - p0 == s->width;
+    for (size_t k = p0; k < p1; k++)
+        if (!in[d[k]])
+            return;
+    if (!by_width && p1 < len && in[d[p1]])
+        return;
+    for (size_t k = p0; k < p1; k++)
+        src_decide(src, ROLE_SET_BYTE, (int64_t)k, set_cond(src_byte(src, (int64_t)k), in), 1);
+    if (by_width)
+        return;
+    if (p1 < len)
+        src_decide(src, ROLE_SET_END, (int64_t)p1, set_cond(src_byte(src, (int64_t)p1), in), 0);
+    else if (!src->f)
+        src_decide(src, ROLE_STR_NUL, (int64_t)p1,
+                   rt_binop(GBT_OP_EQ, src_byte(src, (int64_t)p1), rt_const(8, 0)), 1);
+}
+
+/* A conversion that failed to match at p0: what decided it, for integers
+ * and for %[ (its first byte is not in the set). */
 static void conv_failed(const scan_src_t *src, const spec_t *s, int64_t p0)
 {
     size_t len;
     src_bytes(src, &len);
-    if (!rt_active || !is_int_conv(s->conv) || p0 < 0 || (uint64_t)p0 > len)
+    if (!rt_active || p0 < 0 || (uint64_t)p0 > len)
+        return;
+    if (s->conv == '[')
+        set_decisions(src, s, (size_t)p0, (size_t)p0);
+    if (!is_int_conv(s->conv))
         return;
     rt_num_src_t ns = num_src(src, (size_t)p0);
     rt_num_scan_failed(&ns, num_base(s->conv), s->width);
@@ -391,6 +509,8 @@ static int scan(scan_src_t *src, const char *fmt, va_list ap, int *bad)
         used += n;
         if (arg)
             shadow_conv(src, &s, arg, p0, p0 >= 0 ? p0 + n : -1);
+        if (s.conv == '[' && p0 >= 0) /* suppressed too: "%*[^\n]" skips a line */
+            set_decisions(src, &s, (size_t)p0, (size_t)(p0 + n));
     }
 }
 
@@ -512,6 +632,27 @@ SCAN_ENTRY(sscanf, const char *s, model_vsscanf, s, 1)
 
 SCANF_ENTRY(__isoc99_scanf, 0)
 SCANF_ENTRY(scanf, 1)
+
+/* The va_list forms: the same walk, the caller's list copied. */
+RT_EXPORT int __gb_model___isoc99_vfscanf(FILE *f, const char *fmt, va_list ap)
+{
+    return model_vfscanf(f, fmt, ap, 0, __builtin_return_address(0));
+}
+
+RT_EXPORT int __gb_model_vfscanf(FILE *f, const char *fmt, va_list ap)
+{
+    return model_vfscanf(f, fmt, ap, 1, __builtin_return_address(0));
+}
+
+RT_EXPORT int __gb_model___isoc99_vscanf(const char *fmt, va_list ap)
+{
+    return model_vfscanf(stdin, fmt, ap, 0, __builtin_return_address(0));
+}
+
+RT_EXPORT int __gb_model_vscanf(const char *fmt, va_list ap)
+{
+    return model_vfscanf(stdin, fmt, ap, 1, __builtin_return_address(0));
+}
 
 RT_EXPORT int __gb_model___isoc99_vsscanf(const char *s, const char *fmt, va_list ap)
 {
