@@ -2,8 +2,8 @@
 /* Flip selection from the static CFG (CDSE's fCFG idea, for fuzzing): a
  * flip whose new direction cannot reach a block no run has covered is not
  * worth a query. Answers by a search over the blocks of the graph
- * cfg_read.c builds (docs/cfg-format.md, "Flip selection"), with callees
- * and returns. */
+ * cfg_read.c builds (docs/cfg-format.md, "Flip selection"), with callees,
+ * indirect calls by signature, and returns. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,9 +38,11 @@ struct gb_cfg {
     ansmap_t ans;          /* answers by (site, kind, taken) */
     uint32_t last_covered; /* `covered` when the known check last ran */
     int incomplete;
-    /* the search: a stamp per block and function, so nothing is cleared */
+    /* the search: a stamp per block, function and signature, so nothing
+     * is cleared */
     uint32_t stamp, *seen, *fseen;
-    uint8_t *mode; /* reach_mode_t of each block in the current walk */
+    uint32_t *scall; /* signature called through */
+    uint8_t *mode;   /* reach_mode_t of each block in the current walk */
     uint32_t *queue;
     size_t qn;
     int external_done;
@@ -61,9 +63,10 @@ int gb_cfg_parse(const uint8_t *data, size_t len, gb_cfg_t **out, gb_err_t *e)
     size_t nb = c->g.nblocks + 1;
     c->seen = gb_calloc(nb, sizeof *c->seen);
     c->fseen = gb_calloc(c->g.nfuncs + 1, sizeof *c->fseen);
+    c->scall = gb_calloc(c->g.nsigs + 1, sizeof *c->scall);
     c->mode = gb_calloc(nb, 1);
     c->queue = gb_calloc(2 * nb, sizeof *c->queue); /* a block is queued at most twice */
-    if (!c->seen || !c->fseen || !c->mode || !c->queue) {
+    if (!c->seen || !c->fseen || !c->scall || !c->mode || !c->queue) {
         gb_cfg_free(c);
         return gb_err_set(e, "out of memory");
     }
@@ -95,6 +98,7 @@ void gb_cfg_free(gb_cfg_t *c)
     ansmap_free(&c->ans);
     gb_free(c->seen);
     gb_free(c->fseen);
+    gb_free(c->scall);
     gb_free(c->mode);
     gb_free(c->queue);
     gb_free(c);
@@ -143,15 +147,20 @@ static void visit(gb_cfg_t *c, uint32_t b, reach_mode_t mode)
     c->queue[c->qn++] = b;
 }
 
-/* Code outside the CFG (and an indirect call) may call any address-taken
- * function and longjmp to any setjmp; both become reachable. */
+static void visit_entries(gb_cfg_t *c, const uint32_t *funcs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        visit(c, c->g.funcs[funcs[i]].first, REACH_CALLED);
+}
+
+/* Code outside the CFG may call any address-taken function and longjmp
+ * to any setjmp; both become reachable. */
 static void external(gb_cfg_t *c)
 {
     if (c->external_done)
         return;
     c->external_done = 1;
-    for (size_t i = 0; i < c->g.addr_taken.n; i++)
-        visit(c, c->g.funcs[c->g.addr_taken.v[i]].first, REACH_CALLED);
+    visit_entries(c, c->g.addr_taken.v, c->g.addr_taken.n);
     for (size_t i = 0; i < c->g.setjmps.n; i++)
         visit(c, c->g.setjmps.v[i], REACH_ANY);
 }
@@ -163,6 +172,34 @@ static void call_sym(gb_cfg_t *c, uint32_t sym)
         external(c);
     for (uint32_t d = 0; d < s->ndefs; d++)
         visit(c, c->g.funcs[c->g.defs.v[s->defs + d]].first, REACH_CALLED);
+}
+
+/* A call through a pointer of signature `sig`: the address-taken
+ * functions of that signature (or of none known), and code outside the
+ * CFG if a function outside it may be the target. */
+static void call_sig(gb_cfg_t *c, uint32_t sig)
+{
+    if (sig == NONE) {
+        external(c); /* every address-taken function */
+        return;
+    }
+    if (c->scall[sig] == c->stamp)
+        return;
+    c->scall[sig] = c->stamp;
+    const gb_cfg_sig_t *s = &c->g.sigs[sig];
+    visit_entries(c, c->g.sig_funcs.v + s->funcs, s->nfuncs);
+    visit_entries(c, c->g.any_sig.v, c->g.any_sig.n);
+    if (s->out || c->g.out_any)
+        external(c);
+}
+
+/* Every call in block b, direct and indirect. */
+static void calls_of(gb_cfg_t *c, const gb_cfg_block_t *bl)
+{
+    for (uint32_t i = 0; i < bl->ncalls; i++)
+        call_sym(c, c->g.calls.v[bl->calls + i]);
+    for (uint32_t i = 0; i < bl->nisig; i++)
+        call_sig(c, c->g.isigs.v[bl->isig + i]);
 }
 
 /* A return that may go to any caller: what follows each call site. */
@@ -178,8 +215,7 @@ static void any_return(gb_cfg_t *c, uint32_t func)
         const gb_cfg_block_t *cb = &c->g.blocks[c->g.callers.v[f->callers + k]];
         for (uint32_t i = 0; i < cb->nsucc; i++)
             visit(c, c->g.succ.v[cb->succ + i], REACH_ANY);
-        for (uint32_t i = 0; i < cb->ncalls; i++)
-            call_sym(c, c->g.calls.v[cb->calls + i]);
+        calls_of(c, cb);
     }
 }
 
@@ -192,13 +228,10 @@ static uint32_t search(gb_cfg_t *c, const uint8_t *virgin)
         const gb_cfg_block_t *bl = &c->g.blocks[b];
         if (!virgin[bl->id] && !(bl->flags & GBCFG_B_DEAD))
             return b;
-        if (bl->flags & GBCFG_B_INDIRECT) /* only address-taken functions can be its targets */
-            external(c);
         reach_mode_t mode = (reach_mode_t)c->mode[b];
         for (uint32_t i = 0; i < bl->nsucc; i++)
             visit(c, c->g.succ.v[bl->succ + i], mode);
-        for (uint32_t i = 0; i < bl->ncalls; i++)
-            call_sym(c, c->g.calls.v[bl->calls + i]);
+        calls_of(c, bl);
         if ((bl->flags & GBCFG_B_RET) && mode == REACH_ANY)
             any_return(c, bl->func);
     }
@@ -212,6 +245,7 @@ static void new_walk(gb_cfg_t *c)
     if (c->stamp == 0) { /* wrapped: old stamps could match again */
         memset(c->seen, 0, c->g.nblocks * sizeof *c->seen);
         memset(c->fseen, 0, c->g.nfuncs * sizeof *c->fseen);
+        memset(c->scall, 0, c->g.nsigs * sizeof *c->scall);
         c->stamp = 1;
     }
     c->qn = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The static CFG as cfg_read.c builds it from `.gb_cfg` sections
  * (docs/cfg-format.md), with the indexes cfg.c's reachability search
- * needs. Read-only once built. */
+ * needs: callers, sites, signatures. Read-only once built. */
 #ifndef GB_CFG_GRAPH_H
 #define GB_CFG_GRAPH_H
 
@@ -12,7 +12,7 @@
 #include "gb_hmap.h"
 #include "gbcfg.h"
 
-#define GB_CFG_NONE UINT32_MAX /* no index: no block, no switch arm */
+#define GB_CFG_NONE UINT32_MAX /* no index: an unknown signature, no block, no arm */
 
 typedef struct gb_cfg_u32v {
     uint32_t *v;
@@ -23,21 +23,30 @@ typedef struct gb_cfg_block {
     uint32_t id, flags, kind, site, func;
     uint32_t succ, nsucc;   /* into g->succ: block indices */
     uint32_t calls, ncalls; /* into g->calls: symbol indices */
+    uint32_t isig, nisig;   /* into g->isigs: the indirect calls' signatures (or NONE) */
 } gb_cfg_block_t;
 
 typedef struct gb_cfg_func {
     const char *name;
-    uint32_t len, module, flags;
+    uint32_t len, module, flags, sig;
     uint32_t first, nblocks;
     uint32_t callers, ncallers; /* into g->callers: blocks that call it directly */
 } gb_cfg_func_t;
 
 typedef struct gb_cfg_sym {
     const char *name;
-    uint32_t len, module, flags;
+    uint32_t len, module, flags, sig;
     uint32_t defs, ndefs; /* into g->defs: functions it may name (0: outside the CFG) */
     int leaf;             /* outside the CFG and calls nothing back (memcpy, strlen, ...) */
 } gb_cfg_sym_t;
+
+/* A signature, interned over all modules. */
+typedef struct gb_cfg_sig {
+    const char *text;
+    uint32_t len;
+    uint32_t funcs, nfuncs; /* into g->sig_funcs: address-taken functions of the CFG */
+    int out;                /* some address-taken function outside the CFG has it */
+} gb_cfg_sig_t;
 
 typedef struct gb_cfg_site {
     uint64_t key;   /* site id + 1; 0 = empty */
@@ -61,9 +70,14 @@ typedef struct gb_cfg_graph {
     size_t nfuncs, cap_funcs;
     gb_cfg_sym_t *syms;
     size_t nsyms, cap_syms;
-    gb_cfg_u32v_t succ, calls, defs, callers;
+    gb_cfg_sig_t *sigs;
+    size_t nsigs, cap_sigs;
+    gb_cfg_u32v_t succ, calls, isigs, defs, callers;
+    gb_cfg_u32v_t sig_funcs;
     gb_cfg_u32v_t addr_taken;       /* functions: what code outside the CFG may call */
+    gb_cfg_u32v_t any_sig;          /* address-taken functions of unknown signature */
     gb_cfg_u32v_t setjmps;          /* blocks a longjmp may land in */
+    int out_any;                    /* an address-taken function outside the CFG has no signature */
     gb_cfg_sitemap_t sites;         /* branch and switch sites by id */
     uint8_t known[GB_MAP_SIZE / 8]; /* block ids the CFG lists */
 } gb_cfg_graph_t;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Reads `.gb_cfg` sections (docs/cfg-format.md) into a gb_cfg_graph_t:
  * parses and checks the module records, resolves calls across modules,
- * and indexes what cfg.c's search asks (callers, sites, the functions
- * code outside the CFG may call). */
+ * and indexes what cfg.c's search asks (callers, sites, signatures, the
+ * functions code outside the CFG may call). */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -73,10 +73,83 @@ static const char *str(rd_t *r, uint32_t *len)
     return s;
 }
 
-/* One module being parsed: where its symbols start. */
+/* ---- signatures: interned over all modules -------------------------- */
+
+typedef struct sig_key {
+    const char *text;
+    uint32_t len;
+} sig_key_t;
+
+static uint64_t sig_khash(const gb_cfg_graph_t *g, sig_key_t k)
+{
+    (void)g;
+    return gb_hash64(k.text, k.len, 0x5167);
+}
+
+static uint64_t sig_shash(const gb_cfg_graph_t *g, const uint32_t *s)
+{
+    const gb_cfg_sig_t *sg = &g->sigs[*s - 1];
+    return sig_khash(g, (sig_key_t){sg->text, sg->len});
+}
+
+static int sig_match(const gb_cfg_graph_t *g, const uint32_t *s, sig_key_t k)
+{
+    const gb_cfg_sig_t *sg = &g->sigs[*s - 1];
+    return sg->len == k.len && memcmp(sg->text, k.text, k.len) == 0;
+}
+
+static int sig_empty(const uint32_t *s)
+{
+    return *s == 0;
+}
+
+GB_HMAP_DEFINE(sigmap, uint32_t, sig_key_t, const gb_cfg_graph_t *, sig_khash, sig_shash, sig_match,
+               sig_empty, gb_calloc, gb_free)
+
+/* One module being parsed: where its symbols start, its signatures'
+ * global indices. */
 typedef struct mod {
-    uint32_t index, sym0, nsyms;
+    uint32_t index, sym0, nsyms, nsigs;
+    uint32_t *sig; /* local signature index -> global */
+    sigmap_t *intern;
 } mod_t;
+
+/* A signature index of the record, as a global one; -1 if out of range. */
+static int64_t sig_of(const mod_t *m, uint32_t local)
+{
+    if (local == GBCFG_SIG_UNKNOWN)
+        return NONE;
+    return local < m->nsigs ? (int64_t)m->sig[local] : -1;
+}
+
+static int parse_sigs(gb_cfg_graph_t *g, rd_t *r, mod_t *m)
+{
+    m->nsigs = word(r);
+    if (r->bad || m->nsigs > r->n - r->i || !(m->sig = gb_calloc(m->nsigs + 1, sizeof *m->sig)))
+        return -1;
+    for (uint32_t k = 0; k < m->nsigs; k++) {
+        sig_key_t key;
+        key.text = str(r, &key.len);
+        if (r->bad)
+            return -1;
+        int fresh;
+        uint32_t *slot = sigmap_put(m->intern, key, &fresh);
+        if (!slot)
+            return -1;
+        if (fresh) {
+            if (grow((void **)&g->sigs, &g->cap_sigs, g->nsigs + 1, sizeof *g->sigs) != 0) {
+                sigmap_unput(m->intern, slot);
+                return -1;
+            }
+            memset(&g->sigs[g->nsigs], 0, sizeof *g->sigs);
+            g->sigs[g->nsigs].text = key.text;
+            g->sigs[g->nsigs].len = key.len;
+            *slot = (uint32_t)++g->nsigs;
+        }
+        m->sig[k] = *slot - 1;
+    }
+    return 0;
+}
 
 /* ---- parsing -------------------------------------------------------- */
 
@@ -113,6 +186,15 @@ static int parse_block(gb_cfg_graph_t *g, rd_t *r, const mod_t *m, uint32_t func
     b.calls = (uint32_t)g->calls.n;
     if (indices(r, &g->calls, b.ncalls, m->nsyms, m->sym0) != 0)
         return -1;
+    b.nisig = word(r);
+    b.isig = (uint32_t)g->isigs.n;
+    if (r->bad || b.nisig > r->n - r->i)
+        return -1;
+    for (uint32_t k = 0; k < b.nisig; k++) {
+        int64_t s = sig_of(m, word(r));
+        if (s < 0 || push(&g->isigs, (uint32_t)s) != 0)
+            return -1;
+    }
     if (grow((void **)&g->blocks, &g->cap_blocks, g->nblocks + 1, sizeof *g->blocks) != 0)
         return -1;
     g->blocks[g->nblocks++] = b;
@@ -125,11 +207,14 @@ static int parse_func(gb_cfg_graph_t *g, rd_t *r, const mod_t *m)
     gb_cfg_func_t f = {.module = m->index};
     f.flags = word(r);
     f.name = str(r, &f.len);
+    int64_t sig = sig_of(m, word(r));
     f.nblocks = word(r);
     f.first = (uint32_t)g->nblocks;
-    /* a block takes at least five words */
-    if (r->bad || f.nblocks == 0 || f.nblocks > (r->n - r->i) / 5)
+    /* a block takes at least six words */
+    if (r->bad || sig < 0 || (f.flags & ~(uint32_t)GBCFG_S_KNOWN) || f.nblocks == 0 ||
+        f.nblocks > (r->n - r->i) / 6)
         return -1;
+    f.sig = (uint32_t)sig;
     if (grow((void **)&g->funcs, &g->cap_funcs, g->nfuncs + 1, sizeof *g->funcs) != 0)
         return -1;
     uint32_t fi = (uint32_t)g->nfuncs;
@@ -144,7 +229,7 @@ static int parse_syms(gb_cfg_graph_t *g, rd_t *r, mod_t *m)
 {
     m->nsyms = word(r);
     m->sym0 = (uint32_t)g->nsyms;
-    if (r->bad || m->nsyms > (r->n - r->i) / 2)
+    if (r->bad || m->nsyms > (r->n - r->i) / 3)
         return -1;
     if (grow((void **)&g->syms, &g->cap_syms, g->nsyms + m->nsyms, sizeof *g->syms) != 0)
         return -1;
@@ -154,22 +239,25 @@ static int parse_syms(gb_cfg_graph_t *g, rd_t *r, mod_t *m)
         s->module = m->index;
         s->flags = word(r);
         s->name = str(r, &s->len);
+        int64_t sig = sig_of(m, word(r));
+        if (r->bad || sig < 0 || (s->flags & ~(uint32_t)GBCFG_S_KNOWN))
+            return -1;
+        s->sig = (uint32_t)sig;
     }
-    return r->bad ? -1 : 0;
+    return 0;
 }
 
-static int parse_module(gb_cfg_graph_t *g, rd_t *r)
+static int parse_module(gb_cfg_graph_t *g, rd_t *r, sigmap_t *intern)
 {
-    mod_t m = {.index = (uint32_t)g->modules++};
+    mod_t m = {.index = (uint32_t)g->modules++, .intern = intern};
     uint32_t len;
     str(r, &len); /* the module's name: only for people reading a dump */
-    if (parse_syms(g, r, &m) != 0)
-        return -1;
-    uint32_t nfuncs = word(r);
-    for (uint32_t k = 0; k < nfuncs && !r->bad; k++)
-        if (parse_func(g, r, &m) != 0)
-            return -1;
-    return r->bad || r->i != r->n ? -1 : 0;
+    int rc = parse_sigs(g, r, &m) == 0 && parse_syms(g, r, &m) == 0 ? 0 : -1;
+    uint32_t nfuncs = rc == 0 ? word(r) : 0;
+    for (uint32_t k = 0; k < nfuncs && rc == 0 && !r->bad; k++)
+        rc = parse_func(g, r, &m);
+    gb_free(m.sig);
+    return rc != 0 || r->bad || r->i != r->n ? -1 : 0;
 }
 
 /* ---- resolving calls ------------------------------------------------ */
@@ -372,11 +460,53 @@ static int index_sites(gb_cfg_graph_t *g)
     return 0;
 }
 
-static int index_lists(gb_cfg_graph_t *g)
+/* The address-taken functions by signature (sig_funcs). */
+static void each_sig_use(const gb_cfg_graph_t *g, buckets_t *funcs)
 {
     for (size_t i = 0; i < g->nfuncs; i++)
-        if ((g->funcs[i].flags & GBCFG_S_ADDR_TAKEN) && push(&g->addr_taken, (uint32_t)i) != 0)
+        if ((g->funcs[i].flags & GBCFG_S_ADDR_TAKEN) && g->funcs[i].sig != NONE)
+            bucket_add(funcs, g->funcs[i].sig, (uint32_t)i);
+}
+
+static int index_sigs(gb_cfg_graph_t *g)
+{
+    size_t n = g->nsigs + 1;
+    uint32_t *tmp = gb_calloc(3 * n, sizeof *tmp);
+    if (!tmp)
+        return -1;
+    buckets_t f = {&g->sig_funcs, tmp, tmp + n, tmp + 2 * n, 0};
+    each_sig_use(g, &f);
+    int rc = bucket_layout(&f, g->nsigs);
+    if (rc == 0)
+        each_sig_use(g, &f);
+    for (size_t i = 0; i < g->nsigs; i++) {
+        g->sigs[i].funcs = f.first[i];
+        g->sigs[i].nfuncs = f.count[i];
+    }
+    gb_free(tmp);
+    return rc;
+}
+
+/* What code outside the CFG may call (address-taken functions), and which
+ * functions outside the CFG an indirect call may reach. */
+static int index_lists(gb_cfg_graph_t *g)
+{
+    for (size_t i = 0; i < g->nfuncs; i++) {
+        const gb_cfg_func_t *f = &g->funcs[i];
+        if ((f->flags & GBCFG_S_ADDR_TAKEN) &&
+            (push(&g->addr_taken, (uint32_t)i) != 0 ||
+             (f->sig == NONE && push(&g->any_sig, (uint32_t)i) != 0)))
             return -1;
+    }
+    for (size_t i = 0; i < g->nsyms; i++) {
+        const gb_cfg_sym_t *s = &g->syms[i];
+        if (s->ndefs == 0 && !s->leaf && (s->flags & GBCFG_S_ADDR_TAKEN)) {
+            if (s->sig == NONE)
+                g->out_any = 1;
+            else
+                g->sigs[s->sig].out = 1;
+        }
+    }
     for (size_t b = 0; b < g->nblocks; b++)
         if ((g->blocks[b].flags & GBCFG_B_SETJMP) && push(&g->setjmps, (uint32_t)b) != 0)
             return -1;
@@ -385,13 +515,14 @@ static int index_lists(gb_cfg_graph_t *g)
 
 static int index_all(gb_cfg_graph_t *g)
 {
-    if (resolve(g) != 0 || index_callers(g) != 0 || index_sites(g) != 0 || index_lists(g) != 0)
+    if (resolve(g) != 0 || index_callers(g) != 0 || index_sites(g) != 0 || index_sigs(g) != 0 ||
+        index_lists(g) != 0)
         return -1;
     return 0;
 }
 
 /* Walks the module records of g->data. */
-static int parse_records(gb_cfg_graph_t *g, gb_err_t *e)
+static int parse_records(gb_cfg_graph_t *g, sigmap_t *intern, gb_err_t *e)
 {
     rd_t all = {g->data, g->len / 4, 0, 0};
     while (all.i < all.n) {
@@ -411,7 +542,7 @@ static int parse_records(gb_cfg_graph_t *g, gb_err_t *e)
             return gb_err_set(e, "bad .gb_cfg section: record at word %zu has length %u", at,
                               nwords);
         rd_t r = {g->data + 4 * at, nwords, 3, 0};
-        if (parse_module(g, &r) != 0)
+        if (parse_module(g, &r, intern) != 0)
             return gb_err_set(e, "bad .gb_cfg section: record at word %zu is malformed", at);
         all.i = at + nwords;
     }
@@ -426,7 +557,12 @@ int gb_cfg_graph_parse(gb_cfg_graph_t *g, const uint8_t *data, size_t len, gb_er
         return gb_err_set(e, "out of memory");
     memcpy(g->data, data, len);
     g->len = len;
-    return parse_records(g, e);
+    sigmap_t intern;
+    if (sigmap_init(&intern, g, 64) != 0)
+        return gb_err_set(e, "out of memory");
+    int rc = parse_records(g, &intern, e);
+    sigmap_free(&intern);
+    return rc;
 }
 
 void gb_cfg_graph_free(gb_cfg_graph_t *g)
@@ -435,7 +571,9 @@ void gb_cfg_graph_free(gb_cfg_graph_t *g)
     gb_free(g->blocks);
     gb_free(g->funcs);
     gb_free(g->syms);
-    gb_cfg_u32v_t *vs[] = {&g->succ, &g->calls, &g->defs, &g->callers, &g->addr_taken, &g->setjmps};
+    gb_free(g->sigs);
+    gb_cfg_u32v_t *vs[] = {&g->succ,      &g->calls,      &g->isigs,   &g->defs,   &g->callers,
+                           &g->sig_funcs, &g->addr_taken, &g->any_sig, &g->setjmps};
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
         gb_free(vs[i]->v);
     gb_cfg_sitemap_free(&g->sites);

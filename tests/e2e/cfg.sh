@@ -46,8 +46,8 @@ run half "$P/cfgskip.trace" "$WORK/old.cov"
 expect_eq flips_skipped_cfg "$(stat_of "$WORK/half/glassbox/fuzzer_stats" flips_skipped_cfg)" 6
 pass "cov build without .gb_cfg: the trace build's CFG is used"
 
-printf 'GBCF\002\000\000\000\003\000\000\000' >"$WORK/v2.bin"
-objcopy --update-section .gb_cfg="$WORK/v2.bin" "$P/cfgskip.cov" "$WORK/bad.cov"
+printf 'GBCF\001\000\000\000\003\000\000\000' >"$WORK/v1.bin"
+objcopy --update-section .gb_cfg="$WORK/v1.bin" "$P/cfgskip.cov" "$WORK/bad.cov"
 set +e
 "$BIN/glassbox" fuzz -q -i "$WORK/seeds" -o "$WORK/bad" -- "$P/cfgskip.trace" "$WORK/bad.cov" \
   2>"$WORK/bad.err"
@@ -55,6 +55,8 @@ rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "a bad .gb_cfg: exit status $rc, want 1"
 [ "$(wc -l <"$WORK/bad.err")" -eq 1 ] || fail "a bad .gb_cfg: want one line: $(cat "$WORK/bad.err")"
-grep -q 'unsupported .gb_cfg version 2' "$WORK/bad.err" || fail "a bad .gb_cfg: $(cat "$WORK/bad.err")"
+# A section written before signatures (version 1): rebuild, says the message.
+grep -q 'unsupported .gb_cfg version 1 (this glassbox reads 2): rebuild the target' \
+  "$WORK/bad.err" || fail "a bad .gb_cfg: $(cat "$WORK/bad.err")"
 [ ! -e "$WORK/bad" ] || fail "a bad .gb_cfg left an output directory"
 pass "$(cat "$WORK/bad.err")"

@@ -252,83 +252,166 @@ static void ws(wbuf_t *b, const char *s)
         b->b[b->n++] = i < len ? (uint8_t)s[i] : 0;
 }
 
-/* block: id, flags | kind << 8, site, successors, callees (-1 ends each) */
+/* Writes a count, then the list (-1 ends it). */
+static void wlist(wbuf_t *b, const int *v)
+{
+    size_t n = 0;
+    while (v[n] != -1)
+        n++;
+    w(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        w(b, v[i] == -2 ? GBCFG_SIG_UNKNOWN : (uint32_t)v[i]);
+}
+
+/* block: id, flags | kind << 8, site, successors, callees, indirect calls'
+ * signatures (-1 ends each list; -2 is an unknown signature) */
 static void wblock(wbuf_t *b, uint32_t id, uint32_t fk, uint32_t site, const int *succ,
-                   const int *calls)
+                   const int *calls, const int *isigs)
 {
     w(b, id), w(b, fk), w(b, site);
-    size_t n = 0;
-    while (succ[n] >= 0)
-        n++;
-    w(b, (uint32_t)n);
-    for (size_t i = 0; i < n; i++)
-        w(b, (uint32_t)succ[i]);
-    for (n = 0; calls[n] >= 0;)
-        n++;
-    w(b, (uint32_t)n);
-    for (size_t i = 0; i < n; i++)
-        w(b, (uint32_t)calls[i]);
+    wlist(b, succ);
+    wlist(b, calls);
+    wlist(b, isigs);
 }
+
+/* Where test_handmade wrote the words its malformed variants change. */
+typedef struct hand_at {
+    size_t nsigs, sym_sig, sym_flags, func_sig, isig;
+} hand_at_t;
 
 /* f: a switch (site 0x2000) whose case 0 calls memcpy (never calls back),
  * case 1 qsort (may call back), case 2 the local g and then a dead block,
- * case 3 makes an indirect call; cb is address-taken and uncovered. */
+ * case 3 makes an indirect call of unknown signature, cases 4, 5 and 6
+ * indirect calls of i32(p,i64) (the handler h), v(i32) (cb) and
+ * v(p,i32) (lj, a function outside the CFG whose address is taken). cb
+ * and fin (address-taken, v()) are uncovered; main and k are non-local. */
+static void hand_section(wbuf_t *b, hand_at_t *at)
+{
+    enum { RET = 1, INDIRECT = 2, DEAD = 8, K_BR = 1 << 8, K_SWITCH = 2 << 8, UNK = -2 };
+    const int none[] = {-1}, s0[] = {6, 1, 2, 4, 3, 7, 8, 9, -1}, s4[] = {5, -1};
+    const int two[] = {1, 1, -1}, diamond[] = {1, 2, -1}, join[] = {2, -1};
+    const int memcpy_[] = {0, -1}, qsort_[] = {1, -1}, g_[] = {2, -1};
+    const int unk[] = {UNK, -1}, i0[] = {0, -1}, i1[] = {1, -1}, i3[] = {3, -1};
+    w(b, 0x46434247), w(b, 2), w(b, 0);
+    ws(b, "hand.c");
+    at->nsigs = b->n;
+    w(b, 4), ws(b, "i32(p,i64)"), ws(b, "v(i32)"), ws(b, "v()"), ws(b, "v(p,i32)");
+    w(b, 4);
+    at->sym_flags = b->n;
+    w(b, 0), ws(b, "memcpy"), w(b, GBCFG_SIG_UNKNOWN);
+    w(b, 0), ws(b, "qsort"), w(b, GBCFG_SIG_UNKNOWN);
+    w(b, 1), ws(b, "g"), w(b, 2); /* local */
+    w(b, 2), ws(b, "lj");
+    at->sym_sig = b->n;
+    w(b, 3); /* address-taken, defined outside the CFG */
+    w(b, 7);
+    w(b, 0), ws(b, "f");
+    at->func_sig = b->n;
+    w(b, 2), w(b, 10);
+    wblock(b, 100, K_SWITCH, 0x2000, s0, none, none);
+    wblock(b, 101, 0, 0, none, memcpy_, none);
+    wblock(b, 102, 0, 0, none, qsort_, none);
+    wblock(b, 103, INDIRECT, 0, none, none, unk);
+    wblock(b, 104, 0, 0, s4, g_, none);
+    wblock(b, 105, DEAD, 0, none, none, none);
+    wblock(b, 106, 0, 0, none, none, none);
+    at->isig = b->n + 6 * 4; /* after id, flags, site and three counts */
+    wblock(b, 107, INDIRECT, 0, none, none, i0);
+    wblock(b, 108, INDIRECT, 0, none, none, i1);
+    wblock(b, 109, INDIRECT, 0, none, none, i3);
+    w(b, 2), ws(b, "cb"), w(b, 1), w(b, 1);
+    wblock(b, 200, RET, 0, none, none, none);
+    w(b, 1), ws(b, "g"), w(b, 2), w(b, 2);
+    wblock(b, 300, K_BR, 0x3000, two, none, none);
+    wblock(b, 301, RET, 0, none, none, none);
+    w(b, 3), ws(b, "h"), w(b, 0), w(b, 3);
+    wblock(b, 400, K_BR, 0x4000, diamond, none, none);
+    wblock(b, 401, 0, 0, join, none, none);
+    wblock(b, 402, RET, 0, none, none, none);
+    w(b, 0), ws(b, "main"), w(b, 2), w(b, 3);
+    wblock(b, 500, K_BR, 0x5000, diamond, none, none);
+    wblock(b, 501, 0, 0, join, none, none);
+    wblock(b, 502, RET, 0, none, none, none);
+    w(b, 2), ws(b, "fin"), w(b, 2), w(b, 1);
+    wblock(b, 600, RET, 0, none, none, none);
+    w(b, 0), ws(b, "k"), w(b, 2), w(b, 3);
+    wblock(b, 700, K_BR, 0x7000, diamond, none, none);
+    wblock(b, 701, 0, 0, join, none, none);
+    wblock(b, 702, RET, 0, none, none, none);
+    uint32_t words = (uint32_t)(b->n / 4);
+    memcpy(b->b + 8, &words, 4);
+}
+
+static int hand_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken)
+{
+    static uint8_t v[GB_MAP_SIZE];
+    const uint32_t cov[] = {100, 101, 102, 103, 104, 106, 107, 108, 109, 300, 301,
+                            400, 401, 402, 500, 501, 502, 700, 701, 702};
+    uint32_t n = (uint32_t)(sizeof cov / sizeof cov[0]);
+    for (uint32_t i = 0; i < n; i++)
+        v[cov[i]] = 1;
+    return gb_cfg_flip_may_reach(c, kind, site, taken, v, n);
+}
+
+/* Each variant of the section with one word changed must be rejected. */
+static void hand_malformed(wbuf_t *b, const hand_at_t *at)
+{
+    const struct {
+        size_t at;
+        uint32_t was, word;
+        const char *what;
+    } bad[] = {
+        {at->nsigs, 4, 1000, "a signature count past the record"},
+        {at->sym_sig, 3, 4, "a symbol's signature index past the table"},
+        {at->sym_flags, 0, 4, "an unknown symbol flag"},
+        {at->func_sig, 2, 7, "a function's signature index past the table"},
+        {at->isig, 0, 4, "an indirect call's signature index past the table"},
+        {at->isig - 4, 1, 1000, "an indirect call count past the record"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint32_t old;
+        memcpy(&old, b->b + bad[i].at, 4);
+        EXPECT(old == bad[i].was, "%s: the word changed is %u, not %u", bad[i].what, old,
+               bad[i].was);
+        memcpy(b->b + bad[i].at, &bad[i].word, 4);
+        gb_cfg_t *c = NULL;
+        gb_err_t e;
+        EXPECT(gb_cfg_parse(b->b, b->n, &c, &e) == -1, "%s parses", bad[i].what);
+        gb_cfg_free(c);
+        memcpy(b->b + bad[i].at, &old, 4);
+    }
+}
+
 static void test_handmade(void)
 {
     wbuf_t b = {0};
-    enum { RET = 1, INDIRECT = 2, DEAD = 8, K_BR = 1 << 8, K_SWITCH = 2 << 8 };
-    const int none[] = {-1}, s0[] = {6, 1, 2, 4, 3, -1}, s4[] = {5, -1}, g0[] = {1, 1, -1};
-    const int memcpy_[] = {1, -1}, qsort_[] = {2, -1}, g_[] = {4, -1};
-    w(&b, 0x46434247), w(&b, 1), w(&b, 0);
-    ws(&b, "hand.c");
-    w(&b, 5);
-    w(&b, 0), ws(&b, "f");
-    w(&b, 0), ws(&b, "memcpy");
-    w(&b, 0), ws(&b, "qsort");
-    w(&b, 2), ws(&b, "cb");
-    w(&b, 1), ws(&b, "g"); /* local */
-    w(&b, 3);
-    w(&b, 0), ws(&b, "f"), w(&b, 7);
-    size_t flags_at = b.n + 4;
-    wblock(&b, 100, K_SWITCH, 0x2000, s0, none);
-    wblock(&b, 101, 0, 0, none, memcpy_);
-    wblock(&b, 102, 0, 0, none, qsort_);
-    wblock(&b, 103, INDIRECT, 0, none, none);
-    wblock(&b, 104, 0, 0, s4, g_);
-    wblock(&b, 105, DEAD, 0, none, none);
-    wblock(&b, 106, 0, 0, none, none);
-    w(&b, 2), ws(&b, "cb"), w(&b, 1);
-    wblock(&b, 200, RET, 0, none, none);
-    w(&b, 1), ws(&b, "g"), w(&b, 2);
-    wblock(&b, 300, K_BR, 0x3000, g0, none);
-    wblock(&b, 301, RET, 0, none, none);
-    uint32_t words = (uint32_t)(b.n / 4);
-    memcpy(b.b + 8, &words, 4);
+    hand_at_t at;
+    hand_section(&b, &at);
     gb_cfg_t *c = NULL;
     gb_err_t e;
     if (gb_cfg_parse(b.b, b.n, &c, &e) != 0) {
         EXPECT(0, "the hand-written section does not parse: %s", e.msg);
         return;
     }
-    static uint8_t v[GB_MAP_SIZE];
-    const uint32_t cov[] = {100, 101, 102, 103, 104, 106, 300, 301};
-    for (size_t i = 0; i < sizeof cov / sizeof cov[0]; i++)
-        v[cov[i]] = 1;
-    uint32_t n = (uint32_t)(sizeof cov / sizeof cov[0]);
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2000, 0, v, n) == 0, "memcpy called back");
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2001, 0, v, n) == 1, "qsort cannot call back");
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2002, 0, v, n) == 0,
-           "g or a dead block counted");
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2003, 0, v, n) == 1,
-           "an indirect call cannot reach cb");
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2000, 1, v, n) == 1,
-           "!= case 0 cannot take case 1");
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2004, 0, v, n) == 1,
-           "a site past the cases is known");
+    enum { SW = GBT_PC_SWITCH, BR = GBT_PC_BRANCH };
+    EXPECT(hand_reach(c, SW, 0x2000, 0) == 0, "memcpy called back");
+    EXPECT(hand_reach(c, SW, 0x2001, 0) == 1, "qsort cannot call back");
+    EXPECT(hand_reach(c, SW, 0x2002, 0) == 0, "g or a dead block counted");
+    EXPECT(hand_reach(c, SW, 0x2003, 0) == 1, "an indirect call of unknown type cannot reach cb");
+    EXPECT(hand_reach(c, SW, 0x2004, 0) == 0, "an indirect call of i32(p,i64) reaches cb");
+    EXPECT(hand_reach(c, SW, 0x2005, 0) == 1, "an indirect call of v(i32) cannot reach cb");
+    EXPECT(hand_reach(c, SW, 0x2006, 0) == 1, "an indirect call of lj's type does not call out");
+    EXPECT(hand_reach(c, SW, 0x2000, 1) == 1, "!= case 0 cannot take case 1");
+    EXPECT(hand_reach(c, SW, 0x2007, 0) == 1, "a site past the cases is known");
     /* g is local: its return goes back to f's case 2, then the dead block */
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_BRANCH, 0x3000, 1, v, n) == 0, "g's branch reaches cb");
+    EXPECT(hand_reach(c, BR, 0x3000, 1) == 0, "g's branch reaches cb");
+    /* h's return may go to code outside the CFG (qsort may have called it) */
+    EXPECT(hand_reach(c, BR, 0x4000, 1) == 1, "h's return does not reach cb");
+    /* main is non-local: code outside the CFG may have called it */
+    EXPECT(hand_reach(c, BR, 0x5000, 1) == 1, "main's return does not reach fin");
     gb_cfg_free(c);
-    b.b[flags_at] = 0x10; /* f's first block: flag bit 4 */
+    hand_malformed(&b, &at);
+    b.b[at.func_sig + 12] = 0x10; /* f's first block: flag bit 4 */
     EXPECT(gb_cfg_parse(b.b, b.n, &c, &e) == -1, "an unknown block flag parses");
 }
 
@@ -364,10 +447,13 @@ static void test_bad(const char *cbin)
     EXPECT(gb_cfg_parse(d, len, &c, &e) == 0 && c, "the real section does not parse: %s", e.msg);
     gb_cfg_free(c);
     EXPECT(gb_cfg_parse(d, len - 4, &c, &e) == -1, "a truncated section parses");
+    for (uint8_t v = 1; v <= 3; v += 2) { /* the version before and after this one */
+        d[4] = v;
+        EXPECT(gb_cfg_parse(d, len, &c, &e) == -1 && strstr(e.msg, "version") &&
+                   strstr(e.msg, "rebuild the target"),
+               "version %u parses (%s)", v, e.msg);
+    }
     d[4] = 2;
-    EXPECT(gb_cfg_parse(d, len, &c, &e) == -1 && strstr(e.msg, "version"),
-           "version 2 parses (%s)", e.msg);
-    d[4] = 1;
     d[0] ^= 1;
     EXPECT(gb_cfg_parse(d, len, &c, &e) == -1, "a bad magic parses");
     d[0] ^= 1;
