@@ -2,8 +2,9 @@
 /* Flip selection from the static CFG (CDSE's fCFG idea, for fuzzing): a
  * flip whose new direction cannot reach a block no run has covered is not
  * worth a query. Answers by a search over the blocks of the graph
- * cfg_read.c builds (docs/cfg-format.md, "Flip selection"), with callees,
- * indirect calls by signature, and returns. */
+ * cfg_read.c builds (docs/cfg-format.md, "Flip selection"): callees,
+ * indirect calls by signature, returns, and what code outside the CFG
+ * may do. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,19 +34,33 @@ GB_HMAP_DEFINE_KEYED(ansmap, cans_t, uint64_t, ans_hash, gb_calloc, gb_free)
 
 enum { ANS_ALWAYS = 1, ANS_NEVER = 2, ANS_WITNESS = 3 };
 
+/* What one walk has done once already (each is done at most once). */
+enum {
+    DONE_EXTERNAL = 1, /* code outside the CFG ran: address-taken functions, setjmps */
+    DONE_OUTSIDE = 2,  /* ... and returned to whatever called out to it */
+    DONE_EXITS = 4,    /* exit-time code ran */
+    DONE_BLIND = 8,    /* returned to every indirect call site */
+};
+
 struct gb_cfg {
     gb_cfg_graph_t g;
     ansmap_t ans;          /* answers by (site, kind, taken) */
     uint32_t last_covered; /* `covered` when the known check last ran */
     int incomplete;
-    /* the search: a stamp per block, function and signature, so nothing
-     * is cleared */
-    uint32_t stamp, *seen, *fseen;
+    /* the walk: a stamp per block, function and signature, so nothing is
+     * cleared between walks */
+    uint32_t stamp;
+    uint32_t *seen;  /* block reached */
+    uint32_t *cont;  /* block continued after a return into it */
+    uint32_t *fret;  /* function returned from to any caller */
     uint32_t *scall; /* signature called through */
+    uint32_t *sret;  /* signature's functions returned from */
     uint8_t *mode;   /* reach_mode_t of each block in the current walk */
-    uint32_t *queue;
+    uint32_t *queue; /* blocks reached, to be searched on from */
     size_t qn;
-    int external_done;
+    uint32_t *conts; /* blocks continued, to be searched on from */
+    size_t cn;
+    unsigned done;
 };
 
 /* ---- building and asking -------------------------------------------- */
@@ -60,13 +75,17 @@ int gb_cfg_parse(const uint8_t *data, size_t len, gb_cfg_t **out, gb_err_t *e)
         gb_cfg_free(c);
         return -1;
     }
-    size_t nb = c->g.nblocks + 1;
+    size_t nb = c->g.nblocks + 1, nf = c->g.nfuncs + 1, ns = c->g.nsigs + 1;
     c->seen = gb_calloc(nb, sizeof *c->seen);
-    c->fseen = gb_calloc(c->g.nfuncs + 1, sizeof *c->fseen);
-    c->scall = gb_calloc(c->g.nsigs + 1, sizeof *c->scall);
+    c->cont = gb_calloc(nb, sizeof *c->cont);
+    c->fret = gb_calloc(nf, sizeof *c->fret);
+    c->scall = gb_calloc(ns, sizeof *c->scall);
+    c->sret = gb_calloc(ns, sizeof *c->sret);
     c->mode = gb_calloc(nb, 1);
     c->queue = gb_calloc(2 * nb, sizeof *c->queue); /* a block is queued at most twice */
-    if (!c->seen || !c->fseen || !c->scall || !c->mode || !c->queue) {
+    c->conts = gb_calloc(nb, sizeof *c->conts);
+    if (!c->seen || !c->cont || !c->fret || !c->scall || !c->sret || !c->mode || !c->queue ||
+        !c->conts) {
         gb_cfg_free(c);
         return gb_err_set(e, "out of memory");
     }
@@ -97,10 +116,13 @@ void gb_cfg_free(gb_cfg_t *c)
     gb_cfg_graph_free(&c->g);
     ansmap_free(&c->ans);
     gb_free(c->seen);
-    gb_free(c->fseen);
+    gb_free(c->cont);
+    gb_free(c->fret);
     gb_free(c->scall);
+    gb_free(c->sret);
     gb_free(c->mode);
     gb_free(c->queue);
+    gb_free(c->conts);
     gb_free(c);
 }
 
@@ -153,13 +175,13 @@ static void visit_entries(gb_cfg_t *c, const uint32_t *funcs, size_t n)
         visit(c, c->g.funcs[funcs[i]].first, REACH_CALLED);
 }
 
-/* Code outside the CFG may call any address-taken function and longjmp
- * to any setjmp; both become reachable. */
+/* Code outside the CFG runs: it may call any address-taken function and
+ * longjmp to any setjmp. Its own return is the caller's business. */
 static void external(gb_cfg_t *c)
 {
-    if (c->external_done)
+    if (c->done & DONE_EXTERNAL)
         return;
-    c->external_done = 1;
+    c->done |= DONE_EXTERNAL;
     visit_entries(c, c->g.addr_taken.v, c->g.addr_taken.n);
     for (size_t i = 0; i < c->g.setjmps.n; i++)
         visit(c, c->g.setjmps.v[i], REACH_ANY);
@@ -202,38 +224,105 @@ static void calls_of(gb_cfg_t *c, const gb_cfg_block_t *bl)
         call_sig(c, c->g.isigs.v[bl->isig + i]);
 }
 
-/* A return that may go to any caller: what follows each call site. */
+/* A return lands in block b after one of its calls, from a frame whose
+ * own caller is not known: the rest of b runs (search() follows it). */
+static void continue_at(gb_cfg_t *c, uint32_t b)
+{
+    if (c->cont[b] == c->stamp)
+        return;
+    c->cont[b] = c->stamp;
+    c->conts[c->cn++] = b;
+}
+
+static void continue_all(gb_cfg_t *c, const uint32_t *blocks, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        continue_at(c, blocks[i]);
+}
+
+/* Code outside the CFG that called into the program gets control back:
+ * besides what it may call, it returns to whatever called out to it. */
+static void outside_return(gb_cfg_t *c)
+{
+    if (c->done & DONE_OUTSIDE)
+        return;
+    c->done |= DONE_OUTSIDE;
+    external(c);
+    continue_all(c, c->g.callouts.v, c->g.callouts.n);
+}
+
+/* The run ends: exit-time code may call the exit handlers. */
+static void exits(gb_cfg_t *c)
+{
+    if (c->done & DONE_EXITS)
+        return;
+    c->done |= DONE_EXITS;
+    visit_entries(c, c->g.exits.v, c->g.exits.n);
+}
+
+/* Returns from an address-taken function: to the indirect calls that may
+ * have called it, and (when the program calls out at all) to code
+ * outside the CFG. */
+static void indirect_return(gb_cfg_t *c, const gb_cfg_func_t *f)
+{
+    if (f->sig == NONE) {
+        if (!(c->done & DONE_BLIND)) {
+            c->done |= DONE_BLIND;
+            continue_all(c, c->g.isites.v, c->g.isites.n);
+        }
+    } else if (c->sret[f->sig] != c->stamp) {
+        c->sret[f->sig] = c->stamp;
+        const gb_cfg_sig_t *s = &c->g.sigs[f->sig];
+        continue_all(c, c->g.sig_sites.v + s->sites, s->nsites);
+        continue_all(c, c->g.blind.v, c->g.blind.n);
+    }
+    if (c->g.callouts.n)
+        outside_return(c);
+}
+
+/* A return that may go to any caller of the function. */
 static void any_return(gb_cfg_t *c, uint32_t func)
 {
     const gb_cfg_func_t *f = &c->g.funcs[func];
-    if (c->fseen[func] == c->stamp)
+    if (c->fret[func] == c->stamp)
         return;
-    c->fseen[func] = c->stamp;
-    if (!(f->flags & GBCFG_S_LOCAL) || (f->flags & GBCFG_S_ADDR_TAKEN))
-        external(c); /* called from code outside the CFG too */
-    for (uint32_t k = 0; k < f->ncallers; k++) {
-        const gb_cfg_block_t *cb = &c->g.blocks[c->g.callers.v[f->callers + k]];
-        for (uint32_t i = 0; i < cb->nsucc; i++)
-            visit(c, c->g.succ.v[cb->succ + i], REACH_ANY);
-        calls_of(c, cb);
-    }
+    c->fret[func] = c->stamp;
+    continue_all(c, c->g.callers.v + f->callers, f->ncallers);
+    if (f->flags & GBCFG_S_ADDR_TAKEN)
+        indirect_return(c, f);
+    if (f->role & (GB_CFG_ENTRY | GB_CFG_EXIT))
+        exits(c);
 }
 
-/* Runs the search from the queued blocks: the first uncovered block found,
- * or NONE when there is none. */
+/* What follows block b's start (mode) or b's calls (a continuation, in
+ * REACH_ANY): its calls (all of them, to be safe), its successors, and
+ * if it returns to any caller, that. */
+static void follow(gb_cfg_t *c, uint32_t b, reach_mode_t mode)
+{
+    const gb_cfg_block_t *bl = &c->g.blocks[b];
+    for (uint32_t i = 0; i < bl->nsucc; i++)
+        visit(c, c->g.succ.v[bl->succ + i], mode);
+    calls_of(c, bl);
+    if ((bl->flags & GBCFG_B_RET) && mode == REACH_ANY)
+        any_return(c, bl->func);
+}
+
+/* Runs the search from the queued blocks and continuations: the first
+ * uncovered block reached, or NONE when there is none. A continued block
+ * is not reached: its counter is at its start. */
 static uint32_t search(gb_cfg_t *c, const uint8_t *virgin)
 {
-    for (size_t qi = 0; qi < c->qn; qi++) {
-        uint32_t b = c->queue[qi];
+    size_t qi = 0, ci = 0;
+    while (qi < c->qn || ci < c->cn) {
+        if (ci < c->cn) {
+            follow(c, c->conts[ci++], REACH_ANY);
+            continue;
+        }
+        uint32_t b = c->queue[qi++];
         const gb_cfg_block_t *bl = &c->g.blocks[b];
         if (!virgin[bl->id] && !(bl->flags & GBCFG_B_DEAD))
             return b;
-        reach_mode_t mode = (reach_mode_t)c->mode[b];
-        for (uint32_t i = 0; i < bl->nsucc; i++)
-            visit(c, c->g.succ.v[bl->succ + i], mode);
-        calls_of(c, bl);
-        if ((bl->flags & GBCFG_B_RET) && mode == REACH_ANY)
-            any_return(c, bl->func);
+        follow(c, b, (reach_mode_t)c->mode[b]);
     }
     return NONE;
 }
@@ -243,13 +332,17 @@ static void new_walk(gb_cfg_t *c)
 {
     c->stamp++;
     if (c->stamp == 0) { /* wrapped: old stamps could match again */
-        memset(c->seen, 0, c->g.nblocks * sizeof *c->seen);
-        memset(c->fseen, 0, c->g.nfuncs * sizeof *c->fseen);
-        memset(c->scall, 0, c->g.nsigs * sizeof *c->scall);
+        const gb_cfg_graph_t *g = &c->g;
+        memset(c->seen, 0, g->nblocks * sizeof *c->seen);
+        memset(c->cont, 0, g->nblocks * sizeof *c->cont);
+        memset(c->fret, 0, g->nfuncs * sizeof *c->fret);
+        memset(c->scall, 0, g->nsigs * sizeof *c->scall);
+        memset(c->sret, 0, g->nsigs * sizeof *c->sret);
         c->stamp = 1;
     }
     c->qn = 0;
-    c->external_done = 0;
+    c->cn = 0;
+    c->done = 0;
 }
 
 /* Queues the blocks the new direction starts at; 0 if the entry is not a

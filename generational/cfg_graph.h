@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The static CFG as cfg_read.c builds it from `.gb_cfg` sections
  * (docs/cfg-format.md), with the indexes cfg.c's reachability search
- * needs: callers, sites, signatures. Read-only once built. */
+ * needs: callers, signatures, call-outs. Read-only once built. */
 #ifndef GB_CFG_GRAPH_H
 #define GB_CFG_GRAPH_H
 
@@ -26,9 +26,15 @@ typedef struct gb_cfg_block {
     uint32_t isig, nisig;   /* into g->isigs: the indirect calls' signatures (or NONE) */
 } gb_cfg_block_t;
 
+/* What code outside the CFG does with a function (cfg_read.c decides). */
+enum gb_cfg_role {
+    GB_CFG_ENTRY = 1, /* main, LLVMFuzzer*: the driver calls it; its return ends the run */
+    GB_CFG_EXIT = 2,  /* address-taken with an exit handler's signature */
+};
+
 typedef struct gb_cfg_func {
     const char *name;
-    uint32_t len, module, flags, sig;
+    uint32_t len, module, flags, sig, role;
     uint32_t first, nblocks;
     uint32_t callers, ncallers; /* into g->callers: blocks that call it directly */
 } gb_cfg_func_t;
@@ -45,6 +51,7 @@ typedef struct gb_cfg_sig {
     const char *text;
     uint32_t len;
     uint32_t funcs, nfuncs; /* into g->sig_funcs: address-taken functions of the CFG */
+    uint32_t sites, nsites; /* into g->sig_sites: blocks that call through it */
     int out;                /* some address-taken function outside the CFG has it */
 } gb_cfg_sig_t;
 
@@ -73,9 +80,13 @@ typedef struct gb_cfg_graph {
     gb_cfg_sig_t *sigs;
     size_t nsigs, cap_sigs;
     gb_cfg_u32v_t succ, calls, isigs, defs, callers;
-    gb_cfg_u32v_t sig_funcs;
+    gb_cfg_u32v_t sig_funcs, sig_sites;
     gb_cfg_u32v_t addr_taken;       /* functions: what code outside the CFG may call */
     gb_cfg_u32v_t any_sig;          /* address-taken functions of unknown signature */
+    gb_cfg_u32v_t exits;            /* functions exit-time code may call */
+    gb_cfg_u32v_t isites;           /* blocks with an indirect call */
+    gb_cfg_u32v_t blind;            /* blocks with an indirect call of unknown signature */
+    gb_cfg_u32v_t callouts;         /* blocks that may call code outside the CFG */
     gb_cfg_u32v_t setjmps;          /* blocks a longjmp may land in */
     int out_any;                    /* an address-taken function outside the CFG has no signature */
     gb_cfg_sitemap_t sites;         /* branch and switch sites by id */

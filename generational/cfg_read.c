@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Reads `.gb_cfg` sections (docs/cfg-format.md) into a gb_cfg_graph_t:
  * parses and checks the module records, resolves calls across modules,
- * and indexes what cfg.c's search asks (callers, sites, signatures, the
- * functions code outside the CFG may call). */
+ * and indexes what cfg.c's search asks (callers, signatures, call-outs,
+ * the functions code outside the CFG may call). */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -321,6 +321,9 @@ static const char *const leaf_libc[] = {
 };
 /* clang-format on */
 
+/* What the driver calls by name: a return from one of them ends the run. */
+static const char *const entries[] = {"LLVMFuzzerInitialize", "LLVMFuzzerTestOneInput", "main"};
+
 static int name_cmp(const void *key, const void *elem)
 {
     const gb_cfg_sym_t *s = key;
@@ -460,43 +463,95 @@ static int index_sites(gb_cfg_graph_t *g)
     return 0;
 }
 
-/* The address-taken functions by signature (sig_funcs). */
-static void each_sig_use(const gb_cfg_graph_t *g, buckets_t *funcs)
+static int sig_is(const gb_cfg_graph_t *g, uint32_t sig, const char *text)
+{
+    return sig != NONE && g->sigs[sig].len == strlen(text) &&
+           memcmp(g->sigs[sig].text, text, g->sigs[sig].len) == 0;
+}
+
+/* Whether exit-time code may call a function of signature `sig`: atexit
+ * handlers and destructors are v(), on_exit handlers v(i32,p), and C++
+ * destructors registered with __cxa_atexit v(p), in a program that
+ * calls it. Unknown: maybe. */
+static int exit_sig(const gb_cfg_graph_t *g, uint32_t sig, int cxa)
+{
+    return sig == NONE || sig_is(g, sig, "v()") || sig_is(g, sig, "v(i32,p)") ||
+           (cxa && sig_is(g, sig, "v(p)"));
+}
+
+static int calls_cxa_atexit(const gb_cfg_graph_t *g)
+{
+    static const char *const reg[] = {"__cxa_atexit", "__cxa_thread_atexit"};
+    for (size_t i = 0; i < g->nsyms; i++)
+        if (g->syms[i].ndefs == 0 && listed(g->syms[i].name, g->syms[i].len, reg, 2))
+            return 1;
+    return 0;
+}
+
+/* The address-taken functions by signature (sig_funcs), and the blocks
+ * that call through each signature (sig_sites, a block once per
+ * signature). */
+static void each_sig_use(const gb_cfg_graph_t *g, buckets_t *funcs, buckets_t *sites)
 {
     for (size_t i = 0; i < g->nfuncs; i++)
         if ((g->funcs[i].flags & GBCFG_S_ADDR_TAKEN) && g->funcs[i].sig != NONE)
             bucket_add(funcs, g->funcs[i].sig, (uint32_t)i);
+    for (size_t b = 0; b < g->nblocks; b++) {
+        const uint32_t *s = g->isigs.v + g->blocks[b].isig;
+        for (uint32_t k = 0; k < g->blocks[b].nisig; k++) {
+            int again = 0;
+            for (uint32_t j = 0; j < k; j++)
+                again |= s[j] == s[k];
+            if (s[k] != NONE && !again)
+                bucket_add(sites, s[k], (uint32_t)b);
+        }
+    }
 }
 
 static int index_sigs(gb_cfg_graph_t *g)
 {
     size_t n = g->nsigs + 1;
-    uint32_t *tmp = gb_calloc(3 * n, sizeof *tmp);
+    uint32_t *tmp = gb_calloc(6 * n, sizeof *tmp);
     if (!tmp)
         return -1;
     buckets_t f = {&g->sig_funcs, tmp, tmp + n, tmp + 2 * n, 0};
-    each_sig_use(g, &f);
-    int rc = bucket_layout(&f, g->nsigs);
+    buckets_t s = {&g->sig_sites, tmp + 3 * n, tmp + 4 * n, tmp + 5 * n, 0};
+    each_sig_use(g, &f, &s);
+    int rc = bucket_layout(&f, g->nsigs) == 0 && bucket_layout(&s, g->nsigs) == 0 ? 0 : -1;
     if (rc == 0)
-        each_sig_use(g, &f);
+        each_sig_use(g, &f, &s);
     for (size_t i = 0; i < g->nsigs; i++) {
         g->sigs[i].funcs = f.first[i];
         g->sigs[i].nfuncs = f.count[i];
+        g->sigs[i].sites = s.first[i];
+        g->sigs[i].nsites = s.count[i];
     }
     gb_free(tmp);
     return rc;
 }
 
-/* What code outside the CFG may call (address-taken functions), and which
- * functions outside the CFG an indirect call may reach. */
-static int index_lists(gb_cfg_graph_t *g)
+/* Who may call each function from outside the CFG: the driver (entry
+ * points), exit-time code (address-taken functions with an exit handler's
+ * signature), any code outside the CFG (address-taken functions). And
+ * which functions outside the CFG an indirect call may reach. */
+static int index_roles(gb_cfg_graph_t *g)
 {
+    int cxa = calls_cxa_atexit(g);
     for (size_t i = 0; i < g->nfuncs; i++) {
-        const gb_cfg_func_t *f = &g->funcs[i];
-        if ((f->flags & GBCFG_S_ADDR_TAKEN) &&
-            (push(&g->addr_taken, (uint32_t)i) != 0 ||
-             (f->sig == NONE && push(&g->any_sig, (uint32_t)i) != 0)))
+        gb_cfg_func_t *f = &g->funcs[i];
+        if (!(f->flags & GBCFG_S_LOCAL) &&
+            listed(f->name, f->len, entries, sizeof entries / sizeof entries[0]))
+            f->role |= GB_CFG_ENTRY;
+        if (!(f->flags & GBCFG_S_ADDR_TAKEN))
+            continue;
+        if (push(&g->addr_taken, (uint32_t)i) != 0 ||
+            (f->sig == NONE && push(&g->any_sig, (uint32_t)i) != 0))
             return -1;
+        if (exit_sig(g, f->sig, cxa)) {
+            f->role |= GB_CFG_EXIT;
+            if (push(&g->exits, (uint32_t)i) != 0)
+                return -1;
+        }
     }
     for (size_t i = 0; i < g->nsyms; i++) {
         const gb_cfg_sym_t *s = &g->syms[i];
@@ -507,16 +562,47 @@ static int index_lists(gb_cfg_graph_t *g)
                 g->sigs[s->sig].out = 1;
         }
     }
-    for (size_t b = 0; b < g->nblocks; b++)
-        if ((g->blocks[b].flags & GBCFG_B_SETJMP) && push(&g->setjmps, (uint32_t)b) != 0)
+    return 0;
+}
+
+/* A block calls out when a call in it may run code outside the CFG: a
+ * direct call of a function without a definition that is no leaf, an
+ * indirect call whose signature such a function has, or an unknown one. */
+static int calls_out(const gb_cfg_graph_t *g, const gb_cfg_block_t *bl)
+{
+    for (uint32_t k = 0; k < bl->ncalls; k++) {
+        const gb_cfg_sym_t *s = &g->syms[g->calls.v[bl->calls + k]];
+        if (s->ndefs == 0 && !s->leaf)
+            return 1;
+    }
+    for (uint32_t k = 0; k < bl->nisig; k++) {
+        uint32_t s = g->isigs.v[bl->isig + k];
+        if (s == NONE || g->out_any || g->sigs[s].out)
+            return 1;
+    }
+    return 0;
+}
+
+static int index_blocks(gb_cfg_graph_t *g)
+{
+    for (size_t b = 0; b < g->nblocks; b++) {
+        const gb_cfg_block_t *bl = &g->blocks[b];
+        int blind = 0;
+        for (uint32_t k = 0; k < bl->nisig; k++)
+            blind |= g->isigs.v[bl->isig + k] == NONE;
+        if ((bl->nisig && push(&g->isites, (uint32_t)b) != 0) ||
+            (blind && push(&g->blind, (uint32_t)b) != 0) ||
+            (calls_out(g, bl) && push(&g->callouts, (uint32_t)b) != 0) ||
+            ((bl->flags & GBCFG_B_SETJMP) && push(&g->setjmps, (uint32_t)b) != 0))
             return -1;
+    }
     return 0;
 }
 
 static int index_all(gb_cfg_graph_t *g)
 {
     if (resolve(g) != 0 || index_callers(g) != 0 || index_sites(g) != 0 || index_sigs(g) != 0 ||
-        index_lists(g) != 0)
+        index_roles(g) != 0 || index_blocks(g) != 0)
         return -1;
     return 0;
 }
@@ -572,8 +658,9 @@ void gb_cfg_graph_free(gb_cfg_graph_t *g)
     gb_free(g->funcs);
     gb_free(g->syms);
     gb_free(g->sigs);
-    gb_cfg_u32v_t *vs[] = {&g->succ,      &g->calls,      &g->isigs,   &g->defs,   &g->callers,
-                           &g->sig_funcs, &g->addr_taken, &g->any_sig, &g->setjmps};
+    gb_cfg_u32v_t *vs[] = {&g->succ,      &g->calls,     &g->isigs,      &g->defs,    &g->callers,
+                           &g->sig_funcs, &g->sig_sites, &g->addr_taken, &g->any_sig, &g->exits,
+                           &g->isites,    &g->blind,     &g->callouts,   &g->setjmps};
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
         gb_free(vs[i]->v);
     gb_cfg_sitemap_free(&g->sites);

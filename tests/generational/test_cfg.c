@@ -4,7 +4,8 @@
  * judged against chosen coverage maps (into a callee, back out through a
  * return, switch cases, an indirect call). Also: binaries without the
  * section, and malformed sections.
- * Usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV WORKDIR */
+ * Usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV DISP-O0-TRACE DISP-O0-COV
+ *                 DISP-O2-TRACE DISP-O2-COV WORKDIR */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,9 +120,11 @@ static void expect_flips(gb_cfg_t *c, const gb_trace_t *t, const uint8_t *virgin
 /* Inputs: T1 "ACx0", T2 "BDy0", T3 "ACz0", T4 "I000", T5 "ACx\7".
  * Entries: [0] d0=='I', [1] d0=='A', [2] d1=='C', [3] leaf's v==7 (when
  * called), then switch cases 'x' and 'y'. */
+static const char *const prog_in[5] = {"ACx0", "BDy0", "ACz0", "I000", "ACx\007"};
+
 static void test_reach(const char *tbin, const char *cbin)
 {
-    static const char *in[5] = {"ACx0", "BDy0", "ACz0", "I000", "ACx\007"};
+    const char *const *in = prog_in;
     static const char *shape[5] = {"bBBbSs", "bbbsS", "bBBbss", "B", "bBBBSs"};
     gb_trace_t *t[5];
     for (int i = 0; i < 5; i++) {
@@ -193,17 +196,70 @@ static void test_reach(const char *tbin, const char *cbin)
         gb_trace_free(t[i]);
 }
 
+/* cfgdisp.c, a decoder with a table of handlers and a logger callback.
+ * Inputs: X1 "xBD0" (dispatches to disp_even), X2 "xAD0" (disp_odd), X3
+ * "L000" and X4 "LZ00" (the logger, both ways), X5 "xBDq", X6 "xBDZ" (the
+ * code after the dispatch), X7 "xBxW" and X8 "xBx0" (no dispatch; the
+ * harness's last branch, both ways). Entries of X1: [0] d0=='L', [1] d2=='D', [2] CHECK and [3] PIN
+ * of the table index, [4] disp_even's p[3]=='q', [5] disp_decode's
+ * d3=='Z', [6] the harness's d3=='W'. */
+static const char *const disp_in[8] = {"xBD0", "xAD0", "L000", "LZ00",
+                                       "xBDq", "xBDZ", "xBxW", "xBx0"};
+
+static void test_disp(const char *tbin, const char *cbin)
+{
+    static const char *shape[8] = {"bB??bbb", "bB??b", "Bb", "BB", "bB??Bbb", "bB??bBb", "bbB", "bbb"};
+    gb_trace_t *t[8];
+    for (int i = 0; i < 8; i++) {
+        t[i] = trace_of(tbin, disp_in[i]);
+        expect_shape(t[i], shape[i], disp_in[i]);
+    }
+    static uint8_t m1[GB_MAP_SIZE], m2[GB_MAP_SIZE], m3[GB_MAP_SIZE];
+    for (int i = 0; i < 8 && !fails; i++) {
+        if (i != 3)
+            cover(m1, t[i]); /* the logger's level > 'A' never ran */
+        if (i != 5)
+            cover(m2, t[i]); /* the code after the dispatch never ran */
+        if (i != 6)
+            cover(m3, t[i]); /* the harness's d3=='W' never held */
+    }
+    if (fails)
+        return;
+    /* M1: only the logger has something left. The indirect call of the
+     * handlers (another signature) cannot reach it, nor can returns from
+     * disp_decode (only its caller gets them) or from the harness (code
+     * outside the CFG calls void(void) functions then, not the logger). */
+    gb_cfg_t *c = load(cbin);
+    expect_flips(c, t[6], m1, "100", "X7, logger half covered");
+    expect_flips(c, t[0], m1, "1011000", "X1, logger half covered");
+    expect_flips(c, t[2], m1, "01", "X3, logger half covered");
+    gb_cfg_free(c);
+    /* M2: a handler's return goes back to the dispatch, which is followed
+     * by the uncovered block. */
+    c = load(cbin);
+    expect_flips(c, t[0], m2, "0111110", "X1, after the dispatch uncovered");
+    expect_flips(c, t[4], m2, "0111110", "X5, after the dispatch uncovered");
+    gb_cfg_free(c);
+    /* M3: disp_wrap calls and returns in one block: a return into it
+     * returns on to the harness, whose last branch has an arm left. */
+    c = load(cbin);
+    expect_flips(c, t[0], m3, "0111111", "X1, harness's W uncovered");
+    expect_flips(c, t[7], m3, "011", "X8, harness's W uncovered");
+    gb_cfg_free(c);
+    for (int i = 0; i < 8; i++)
+        gb_trace_free(t[i]);
+}
+
 /* Whatever the optimizer did, every branch and switch entry a trace
  * records names a site of the CFG (the numbering agrees), and with the
- * whole program covered nothing but the indirect call is worth a flip. */
-static void test_sites(const char *tbin, const char *cbin)
+ * whole program covered some flip is not worth a query. */
+static void test_sites(const char *tbin, const char *cbin, const char *const *in, int nin)
 {
-    static const char *in[5] = {"ACx0", "BDy0", "ACz0", "I000", "ACx\007"};
     gb_cfg_t *c = load(cbin);
     static uint8_t v[GB_MAP_SIZE];
     memset(v, 0, sizeof v);
-    gb_trace_t *t[5];
-    for (int i = 0; i < 5; i++) {
+    gb_trace_t *t[8];
+    for (int i = 0; i < nin; i++) {
         t[i] = trace_of(tbin, in[i]);
         cover(v, t[i]);
         size_t n;
@@ -213,11 +269,13 @@ static void test_sites(const char *tbin, const char *cbin)
                    b[k], in[i]);
     }
     size_t decided = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < nin; i++) {
         gb_trace_info_t info;
         gb_trace_get_info(t[i], &info);
         for (size_t k = 0; k < info.pcs; k++) {
             gb_pc_info_t pc = pc_at(t[i], k);
+            if (pc.kind != GBT_PC_BRANCH && pc.kind != GBT_PC_SWITCH)
+                continue; /* CHECK and PIN sites are no terminator's */
             EXPECT(gb_cfg_has_site(c, pc.kind, pc.site), "%s: entry %zu of %.4s (kind %u, "
                    "site %08x) is not in the CFG", tbin, k, in[i], pc.kind, pc.site);
             decided += !gb_cfg_flip_may_reach(c, pc.kind, pc.site, pc.taken, v, covered(v));
@@ -225,7 +283,7 @@ static void test_sites(const char *tbin, const char *cbin)
     }
     EXPECT(decided > 0, "%s: no flip skipped with the whole program covered", tbin);
     EXPECT(!gb_cfg_incomplete(c), "%s: traces cover blocks the CFG does not list", tbin);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < nin; i++)
         gb_trace_free(t[i]);
     gb_cfg_free(c);
 }
@@ -284,7 +342,8 @@ typedef struct hand_at {
  * case 3 makes an indirect call of unknown signature, cases 4, 5 and 6
  * indirect calls of i32(p,i64) (the handler h), v(i32) (cb) and
  * v(p,i32) (lj, a function outside the CFG whose address is taken). cb
- * and fin (address-taken, v()) are uncovered; main and k are non-local. */
+ * and fin (an exit handler, v()) are uncovered; main and k are non-local,
+ * only main is an entry point. */
 static void hand_section(wbuf_t *b, hand_at_t *at)
 {
     enum { RET = 1, INDIRECT = 2, DEAD = 8, K_BR = 1 << 8, K_SWITCH = 2 << 8, UNK = -2 };
@@ -407,8 +466,11 @@ static void test_handmade(void)
     EXPECT(hand_reach(c, BR, 0x3000, 1) == 0, "g's branch reaches cb");
     /* h's return may go to code outside the CFG (qsort may have called it) */
     EXPECT(hand_reach(c, BR, 0x4000, 1) == 1, "h's return does not reach cb");
-    /* main is non-local: code outside the CFG may have called it */
+    /* main's return ends the run: exit-time code may call fin */
     EXPECT(hand_reach(c, BR, 0x5000, 1) == 1, "main's return does not reach fin");
+    /* k is non-local but no entry point and not address-taken: only its
+     * callers (none) get its return */
+    EXPECT(hand_reach(c, BR, 0x7000, 1) == 0, "k's return reaches something");
     gb_cfg_free(c);
     hand_malformed(&b, &at);
     b.b[at.func_sig + 12] = 0x10; /* f's first block: flag bit 4 */
@@ -477,14 +539,18 @@ static void test_bad(const char *cbin)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV WORKDIR\n");
+    if (argc != 10) {
+        fprintf(stderr, "usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV DISP-O0-TRACE "
+                        "DISP-O0-COV DISP-O2-TRACE DISP-O2-COV WORKDIR\n");
         return 2;
     }
-    work = argv[5];
+    work = argv[9];
     test_reach(argv[1], argv[2]);
-    test_sites(argv[1], argv[2]);
-    test_sites(argv[3], argv[4]);
+    test_sites(argv[1], argv[2], prog_in, 5);
+    test_sites(argv[3], argv[4], prog_in, 5);
+    test_disp(argv[5], argv[6]);
+    test_sites(argv[5], argv[6], disp_in, 8);
+    test_sites(argv[7], argv[8], disp_in, 8);
     test_bad(argv[2]);
     test_handmade();
     if (fails)
