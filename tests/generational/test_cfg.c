@@ -208,7 +208,8 @@ static const char *const disp_in[8] = {"xBD0", "xAD0", "L000", "LZ00",
 
 static void test_disp(const char *tbin, const char *cbin)
 {
-    static const char *shape[8] = {"bB??bbb", "bB??b", "Bb", "BB", "bB??Bbb", "bB??bBb", "bbB", "bbb"};
+    static const char *shape[8] = {"bB??bbb", "bB??b", "Bb",  "BB",
+                                   "bB??Bbb", "bB??bBb", "bbB", "bbb"};
     gb_trace_t *t[8];
     for (int i = 0; i < 8; i++) {
         t[i] = trace_of(tbin, disp_in[i]);
@@ -337,47 +338,16 @@ typedef struct hand_at {
     size_t nsigs, sym_sig, sym_flags, func_sig, isig;
 } hand_at_t;
 
-/* f: a switch (site 0x2000) whose case 0 calls memcpy (never calls back),
- * case 1 qsort (may call back), case 2 the local g and then a dead block,
- * case 3 makes an indirect call of unknown signature, cases 4, 5 and 6
- * indirect calls of i32(p,i64) (the handler h), v(i32) (cb) and
- * v(p,i32) (lj, a function outside the CFG whose address is taken). cb
- * and fin (an exit handler, v()) are uncovered; main and k are non-local,
- * only main is an entry point. */
-static void hand_section(wbuf_t *b, hand_at_t *at)
+enum { RET = 1, INDIRECT = 2, DEAD = 8, K_BR = 1 << 8, K_SWITCH = 2 << 8, UNK = -2 };
+
+/* The functions after f: cb (v(i32)), the local g, the handler h
+ * (i32(p,i64)), main (an entry point), fin (an exit handler, v()), k
+ * (non-local, neither), s (calls qsort, then an uncovered block) and the
+ * comparator cmp (i32(p,p)). */
+static void hand_funcs(wbuf_t *b)
 {
-    enum { RET = 1, INDIRECT = 2, DEAD = 8, K_BR = 1 << 8, K_SWITCH = 2 << 8, UNK = -2 };
-    const int none[] = {-1}, s0[] = {6, 1, 2, 4, 3, 7, 8, 9, -1}, s4[] = {5, -1};
-    const int two[] = {1, 1, -1}, diamond[] = {1, 2, -1}, join[] = {2, -1};
-    const int memcpy_[] = {0, -1}, qsort_[] = {1, -1}, g_[] = {2, -1};
-    const int unk[] = {UNK, -1}, i0[] = {0, -1}, i1[] = {1, -1}, i3[] = {3, -1};
-    w(b, 0x46434247), w(b, 2), w(b, 0);
-    ws(b, "hand.c");
-    at->nsigs = b->n;
-    w(b, 4), ws(b, "i32(p,i64)"), ws(b, "v(i32)"), ws(b, "v()"), ws(b, "v(p,i32)");
-    w(b, 4);
-    at->sym_flags = b->n;
-    w(b, 0), ws(b, "memcpy"), w(b, GBCFG_SIG_UNKNOWN);
-    w(b, 0), ws(b, "qsort"), w(b, GBCFG_SIG_UNKNOWN);
-    w(b, 1), ws(b, "g"), w(b, 2); /* local */
-    w(b, 2), ws(b, "lj");
-    at->sym_sig = b->n;
-    w(b, 3); /* address-taken, defined outside the CFG */
-    w(b, 7);
-    w(b, 0), ws(b, "f");
-    at->func_sig = b->n;
-    w(b, 2), w(b, 10);
-    wblock(b, 100, K_SWITCH, 0x2000, s0, none, none);
-    wblock(b, 101, 0, 0, none, memcpy_, none);
-    wblock(b, 102, 0, 0, none, qsort_, none);
-    wblock(b, 103, INDIRECT, 0, none, none, unk);
-    wblock(b, 104, 0, 0, s4, g_, none);
-    wblock(b, 105, DEAD, 0, none, none, none);
-    wblock(b, 106, 0, 0, none, none, none);
-    at->isig = b->n + 6 * 4; /* after id, flags, site and three counts */
-    wblock(b, 107, INDIRECT, 0, none, none, i0);
-    wblock(b, 108, INDIRECT, 0, none, none, i1);
-    wblock(b, 109, INDIRECT, 0, none, none, i3);
+    const int none[] = {-1}, two[] = {1, 1, -1}, diamond[] = {1, 2, -1}, join[] = {2, -1};
+    const int next[] = {1, -1}, qsort_[] = {1, -1};
     w(b, 2), ws(b, "cb"), w(b, 1), w(b, 1);
     wblock(b, 200, RET, 0, none, none, none);
     w(b, 1), ws(b, "g"), w(b, 2), w(b, 2);
@@ -397,18 +367,72 @@ static void hand_section(wbuf_t *b, hand_at_t *at)
     wblock(b, 700, K_BR, 0x7000, diamond, none, none);
     wblock(b, 701, 0, 0, join, none, none);
     wblock(b, 702, RET, 0, none, none, none);
+    w(b, 0), ws(b, "s"), w(b, 2), w(b, 2);
+    wblock(b, 800, 0, 0, next, qsort_, none);
+    wblock(b, 801, RET, 0, none, none, none);
+    w(b, 3), ws(b, "cmp"), w(b, 4), w(b, 3);
+    wblock(b, 900, K_BR, 0x9000, diamond, none, none);
+    wblock(b, 901, 0, 0, join, none, none);
+    wblock(b, 902, RET, 0, none, none, none);
+}
+
+/* f: a switch (site 0x2000) whose case 0 calls memcpy (never calls back),
+ * case 1 qsort (may call back), case 2 the local g and then a dead block,
+ * case 3 makes an indirect call of unknown signature, cases 4, 5 and 6
+ * indirect calls of i32(p,i64) (the handler h), v(i32) (cb) and
+ * v(p,i32) (lj, a function outside the CFG whose address is taken). */
+static void hand_section(wbuf_t *b, hand_at_t *at)
+{
+    const int none[] = {-1}, s0[] = {6, 1, 2, 4, 3, 7, 8, 9, -1}, s4[] = {5, -1};
+    const int memcpy_[] = {0, -1}, qsort_[] = {1, -1}, g_[] = {2, -1};
+    const int unk[] = {UNK, -1}, i0[] = {0, -1}, i1[] = {1, -1}, i3[] = {3, -1};
+    w(b, 0x46434247), w(b, 2), w(b, 0);
+    ws(b, "hand.c");
+    at->nsigs = b->n;
+    w(b, 5), ws(b, "i32(p,i64)"), ws(b, "v(i32)"), ws(b, "v()"), ws(b, "v(p,i32)");
+    ws(b, "i32(p,p)");
+    w(b, 4);
+    at->sym_flags = b->n;
+    w(b, 0), ws(b, "memcpy"), w(b, GBCFG_SIG_UNKNOWN);
+    w(b, 0), ws(b, "qsort"), w(b, GBCFG_SIG_UNKNOWN);
+    w(b, 1), ws(b, "g"), w(b, 2); /* local */
+    w(b, 2), ws(b, "lj");
+    at->sym_sig = b->n;
+    w(b, 3); /* address-taken, defined outside the CFG */
+    w(b, 9);
+    w(b, 0), ws(b, "f");
+    at->func_sig = b->n;
+    w(b, 2), w(b, 10);
+    wblock(b, 100, K_SWITCH, 0x2000, s0, none, none);
+    wblock(b, 101, 0, 0, none, memcpy_, none);
+    wblock(b, 102, 0, 0, none, qsort_, none);
+    wblock(b, 103, INDIRECT, 0, none, none, unk);
+    wblock(b, 104, 0, 0, s4, g_, none);
+    wblock(b, 105, DEAD, 0, none, none, none);
+    wblock(b, 106, 0, 0, none, none, none);
+    at->isig = b->n + 6 * 4; /* after id, flags, site and three counts */
+    wblock(b, 107, INDIRECT, 0, none, none, i0);
+    wblock(b, 108, INDIRECT, 0, none, none, i1);
+    wblock(b, 109, INDIRECT, 0, none, none, i3);
+    hand_funcs(b);
     uint32_t words = (uint32_t)(b->n / 4);
     memcpy(b->b + 8, &words, 4);
 }
 
-static int hand_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken)
+/* Flips (kind, site, taken) with every block of hand_section covered but
+ * cb, fin and s's block after qsort (801), and those of `more` (0 ends). */
+static int hand_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
+                      const uint32_t *more)
 {
     static uint8_t v[GB_MAP_SIZE];
-    const uint32_t cov[] = {100, 101, 102, 103, 104, 106, 107, 108, 109, 300, 301,
-                            400, 401, 402, 500, 501, 502, 700, 701, 702};
+    const uint32_t cov[] = {100, 101, 102, 103, 104, 106, 107, 108, 109, 300, 301, 400, 401,
+                            402, 500, 501, 502, 700, 701, 702, 800, 900, 901, 902};
+    memset(v, 0, sizeof v);
     uint32_t n = (uint32_t)(sizeof cov / sizeof cov[0]);
     for (uint32_t i = 0; i < n; i++)
         v[cov[i]] = 1;
+    for (; more && *more; more++, n++)
+        v[*more] = 1;
     return gb_cfg_flip_may_reach(c, kind, site, taken, v, n);
 }
 
@@ -420,11 +444,11 @@ static void hand_malformed(wbuf_t *b, const hand_at_t *at)
         uint32_t was, word;
         const char *what;
     } bad[] = {
-        {at->nsigs, 4, 1000, "a signature count past the record"},
-        {at->sym_sig, 3, 4, "a symbol's signature index past the table"},
+        {at->nsigs, 5, 1000, "a signature count past the record"},
+        {at->sym_sig, 3, 5, "a symbol's signature index past the table"},
         {at->sym_flags, 0, 4, "an unknown symbol flag"},
         {at->func_sig, 2, 7, "a function's signature index past the table"},
-        {at->isig, 0, 4, "an indirect call's signature index past the table"},
+        {at->isig, 0, 5, "an indirect call's signature index past the table"},
         {at->isig - 4, 1, 1000, "an indirect call count past the record"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -453,24 +477,31 @@ static void test_handmade(void)
         return;
     }
     enum { SW = GBT_PC_SWITCH, BR = GBT_PC_BRANCH };
-    EXPECT(hand_reach(c, SW, 0x2000, 0) == 0, "memcpy called back");
-    EXPECT(hand_reach(c, SW, 0x2001, 0) == 1, "qsort cannot call back");
-    EXPECT(hand_reach(c, SW, 0x2002, 0) == 0, "g or a dead block counted");
-    EXPECT(hand_reach(c, SW, 0x2003, 0) == 1, "an indirect call of unknown type cannot reach cb");
-    EXPECT(hand_reach(c, SW, 0x2004, 0) == 0, "an indirect call of i32(p,i64) reaches cb");
-    EXPECT(hand_reach(c, SW, 0x2005, 0) == 1, "an indirect call of v(i32) cannot reach cb");
-    EXPECT(hand_reach(c, SW, 0x2006, 0) == 1, "an indirect call of lj's type does not call out");
-    EXPECT(hand_reach(c, SW, 0x2000, 1) == 1, "!= case 0 cannot take case 1");
-    EXPECT(hand_reach(c, SW, 0x2007, 0) == 1, "a site past the cases is known");
+    EXPECT(hand_reach(c, SW, 0x2000, 0, NULL) == 0, "memcpy called back");
+    EXPECT(hand_reach(c, SW, 0x2001, 0, NULL) == 1, "qsort cannot call back");
+    EXPECT(hand_reach(c, SW, 0x2002, 0, NULL) == 0, "g or a dead block counted");
+    EXPECT(hand_reach(c, SW, 0x2003, 0, NULL) == 1,
+           "an indirect call of unknown type cannot reach cb");
+    EXPECT(hand_reach(c, SW, 0x2004, 0, NULL) == 0, "an indirect call of i32(p,i64) reaches cb");
+    EXPECT(hand_reach(c, SW, 0x2005, 0, NULL) == 1, "an indirect call of v(i32) cannot reach cb");
+    EXPECT(hand_reach(c, SW, 0x2006, 0, NULL) == 1,
+           "an indirect call of lj's type does not call out");
+    EXPECT(hand_reach(c, SW, 0x2000, 1, NULL) == 1, "!= case 0 cannot take case 1");
+    EXPECT(hand_reach(c, SW, 0x2007, 0, NULL) == 1, "a site past the cases is known");
     /* g is local: its return goes back to f's case 2, then the dead block */
-    EXPECT(hand_reach(c, BR, 0x3000, 1) == 0, "g's branch reaches cb");
+    EXPECT(hand_reach(c, BR, 0x3000, 1, NULL) == 0, "g's branch reaches cb");
     /* h's return may go to code outside the CFG (qsort may have called it) */
-    EXPECT(hand_reach(c, BR, 0x4000, 1) == 1, "h's return does not reach cb");
+    EXPECT(hand_reach(c, BR, 0x4000, 1, NULL) == 1, "h's return does not reach cb");
     /* main's return ends the run: exit-time code may call fin */
-    EXPECT(hand_reach(c, BR, 0x5000, 1) == 1, "main's return does not reach fin");
+    EXPECT(hand_reach(c, BR, 0x5000, 1, NULL) == 1, "main's return does not reach fin");
     /* k is non-local but no entry point and not address-taken: only its
      * callers (none) get its return */
-    EXPECT(hand_reach(c, BR, 0x7000, 1) == 0, "k's return reaches something");
+    EXPECT(hand_reach(c, BR, 0x7000, 1, NULL) == 0, "k's return reaches something");
+    /* cmp returns into code outside the CFG (qsort), which returns into
+     * s after its call: 801 is reachable, through nothing else */
+    const uint32_t cb_fin[] = {200, 600, 0}, all[] = {200, 600, 801, 0};
+    EXPECT(hand_reach(c, BR, 0x9000, 1, cb_fin) == 1, "cmp's return does not reach s's 801");
+    EXPECT(hand_reach(c, BR, 0x9000, 1, all) == 0, "cmp's flip reaches something");
     gb_cfg_free(c);
     hand_malformed(&b, &at);
     b.b[at.func_sig + 12] = 0x10; /* f's first block: flag bit 4 */
