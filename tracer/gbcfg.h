@@ -8,13 +8,14 @@
 #include "gb_abi.h" /* GB_MAP_SIZE: block ids are below it */
 
 #define GBCFG_MAGIC 0x46434247u /* "GBCF" read as a little-endian word */
-#define GBCFG_VERSION 1u        /* readers refuse others and say to rebuild the target */
+#define GBCFG_VERSION 2u        /* readers refuse others and say to rebuild the target */
 #define GBCFG_KIND_SHIFT 8      /* a block's second word: flags | terminator kind << 8 */
+#define GBCFG_SIG_UNKNOWN 0xffffffffu /* a signature index: nothing is known of the type */
 
 /* Block flags (bits 0-7 of a block's second word). */
 enum gbcfg_block_flag {
     GBCFG_B_RET = 1u,      /* ends in ret or resume: control leaves the function */
-    GBCFG_B_INDIRECT = 2u, /* calls through a pointer, or ends in indirectbr */
+    GBCFG_B_INDIRECT = 2u, /* calls through a pointer (listed with signatures), or ends in indirectbr */
     GBCFG_B_SETJMP = 4u,   /* calls a returns_twice function: a longjmp may land here */
     GBCFG_B_DEAD = 8u,     /* ends in unreachable and calls nothing: no defined run gets here */
     GBCFG_B_KNOWN = 15u,   /* every flag above; readers reject other bits */
@@ -31,6 +32,7 @@ enum gbcfg_term {
 enum gbcfg_sym_flag {
     GBCFG_S_LOCAL = 1u,      /* internal or private linkage: defined in this module */
     GBCFG_S_ADDR_TAKEN = 2u, /* some use is not a call's callee: callable from anywhere */
+    GBCFG_S_KNOWN = 3u,      /* every flag above; readers reject other bits */
 };
 
 #endif

@@ -4,7 +4,8 @@
  * judged against chosen coverage maps (into a callee, back out through a
  * return, switch cases, an indirect call). Also: binaries without the
  * section, and malformed sections.
- * Usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV WORKDIR */
+ * Usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV DISP-O0-TRACE DISP-O0-COV
+ *                 DISP-O2-TRACE DISP-O2-COV WORKDIR */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,9 +120,11 @@ static void expect_flips(gb_cfg_t *c, const gb_trace_t *t, const uint8_t *virgin
 /* Inputs: T1 "ACx0", T2 "BDy0", T3 "ACz0", T4 "I000", T5 "ACx\7".
  * Entries: [0] d0=='I', [1] d0=='A', [2] d1=='C', [3] leaf's v==7 (when
  * called), then switch cases 'x' and 'y'. */
+static const char *const prog_in[5] = {"ACx0", "BDy0", "ACz0", "I000", "ACx\007"};
+
 static void test_reach(const char *tbin, const char *cbin)
 {
-    static const char *in[5] = {"ACx0", "BDy0", "ACz0", "I000", "ACx\007"};
+    const char *const *in = prog_in;
     static const char *shape[5] = {"bBBbSs", "bbbsS", "bBBbss", "B", "bBBBSs"};
     gb_trace_t *t[5];
     for (int i = 0; i < 5; i++) {
@@ -193,17 +196,71 @@ static void test_reach(const char *tbin, const char *cbin)
         gb_trace_free(t[i]);
 }
 
+/* cfgdisp.c, a decoder with a table of handlers and a logger callback.
+ * Inputs: X1 "xBD0" (dispatches to disp_even), X2 "xAD0" (disp_odd), X3
+ * "L000" and X4 "LZ00" (the logger, both ways), X5 "xBDq", X6 "xBDZ" (the
+ * code after the dispatch), X7 "xBxW" and X8 "xBx0" (no dispatch; the
+ * harness's last branch, both ways). Entries of X1: [0] d0=='L', [1] d2=='D', [2] CHECK and [3] PIN
+ * of the table index, [4] disp_even's p[3]=='q', [5] disp_decode's
+ * d3=='Z', [6] the harness's d3=='W'. */
+static const char *const disp_in[8] = {"xBD0", "xAD0", "L000", "LZ00",
+                                       "xBDq", "xBDZ", "xBxW", "xBx0"};
+
+static void test_disp(const char *tbin, const char *cbin)
+{
+    static const char *shape[8] = {"bB??bbb", "bB??b", "Bb",  "BB",
+                                   "bB??Bbb", "bB??bBb", "bbB", "bbb"};
+    gb_trace_t *t[8];
+    for (int i = 0; i < 8; i++) {
+        t[i] = trace_of(tbin, disp_in[i]);
+        expect_shape(t[i], shape[i], disp_in[i]);
+    }
+    static uint8_t m1[GB_MAP_SIZE], m2[GB_MAP_SIZE], m3[GB_MAP_SIZE];
+    for (int i = 0; i < 8 && !fails; i++) {
+        if (i != 3)
+            cover(m1, t[i]); /* the logger's level > 'A' never ran */
+        if (i != 5)
+            cover(m2, t[i]); /* the code after the dispatch never ran */
+        if (i != 6)
+            cover(m3, t[i]); /* the harness's d3=='W' never held */
+    }
+    if (fails)
+        return;
+    /* M1: only the logger has something left. The indirect call of the
+     * handlers (another signature) cannot reach it, nor can returns from
+     * disp_decode (only its caller gets them) or from the harness (code
+     * outside the CFG calls void(void) functions then, not the logger). */
+    gb_cfg_t *c = load(cbin);
+    expect_flips(c, t[6], m1, "100", "X7, logger half covered");
+    expect_flips(c, t[0], m1, "1011000", "X1, logger half covered");
+    expect_flips(c, t[2], m1, "01", "X3, logger half covered");
+    gb_cfg_free(c);
+    /* M2: a handler's return goes back to the dispatch, which is followed
+     * by the uncovered block. */
+    c = load(cbin);
+    expect_flips(c, t[0], m2, "0111110", "X1, after the dispatch uncovered");
+    expect_flips(c, t[4], m2, "0111110", "X5, after the dispatch uncovered");
+    gb_cfg_free(c);
+    /* M3: disp_wrap calls and returns in one block: a return into it
+     * returns on to the harness, whose last branch has an arm left. */
+    c = load(cbin);
+    expect_flips(c, t[0], m3, "0111111", "X1, harness's W uncovered");
+    expect_flips(c, t[7], m3, "011", "X8, harness's W uncovered");
+    gb_cfg_free(c);
+    for (int i = 0; i < 8; i++)
+        gb_trace_free(t[i]);
+}
+
 /* Whatever the optimizer did, every branch and switch entry a trace
  * records names a site of the CFG (the numbering agrees), and with the
- * whole program covered nothing but the indirect call is worth a flip. */
-static void test_sites(const char *tbin, const char *cbin)
+ * whole program covered some flip is not worth a query. */
+static void test_sites(const char *tbin, const char *cbin, const char *const *in, int nin)
 {
-    static const char *in[5] = {"ACx0", "BDy0", "ACz0", "I000", "ACx\007"};
     gb_cfg_t *c = load(cbin);
     static uint8_t v[GB_MAP_SIZE];
     memset(v, 0, sizeof v);
-    gb_trace_t *t[5];
-    for (int i = 0; i < 5; i++) {
+    gb_trace_t *t[8];
+    for (int i = 0; i < nin; i++) {
         t[i] = trace_of(tbin, in[i]);
         cover(v, t[i]);
         size_t n;
@@ -213,11 +270,13 @@ static void test_sites(const char *tbin, const char *cbin)
                    b[k], in[i]);
     }
     size_t decided = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < nin; i++) {
         gb_trace_info_t info;
         gb_trace_get_info(t[i], &info);
         for (size_t k = 0; k < info.pcs; k++) {
             gb_pc_info_t pc = pc_at(t[i], k);
+            if (pc.kind != GBT_PC_BRANCH && pc.kind != GBT_PC_SWITCH)
+                continue; /* CHECK and PIN sites are no terminator's */
             EXPECT(gb_cfg_has_site(c, pc.kind, pc.site), "%s: entry %zu of %.4s (kind %u, "
                    "site %08x) is not in the CFG", tbin, k, in[i], pc.kind, pc.site);
             decided += !gb_cfg_flip_may_reach(c, pc.kind, pc.site, pc.taken, v, covered(v));
@@ -225,7 +284,7 @@ static void test_sites(const char *tbin, const char *cbin)
     }
     EXPECT(decided > 0, "%s: no flip skipped with the whole program covered", tbin);
     EXPECT(!gb_cfg_incomplete(c), "%s: traces cover blocks the CFG does not list", tbin);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < nin; i++)
         gb_trace_free(t[i]);
     gb_cfg_free(c);
 }
@@ -252,83 +311,200 @@ static void ws(wbuf_t *b, const char *s)
         b->b[b->n++] = i < len ? (uint8_t)s[i] : 0;
 }
 
-/* block: id, flags | kind << 8, site, successors, callees (-1 ends each) */
+/* Writes a count, then the list (-1 ends it). */
+static void wlist(wbuf_t *b, const int *v)
+{
+    size_t n = 0;
+    while (v[n] != -1)
+        n++;
+    w(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        w(b, v[i] == -2 ? GBCFG_SIG_UNKNOWN : (uint32_t)v[i]);
+}
+
+/* block: id, flags | kind << 8, site, successors, callees, indirect calls'
+ * signatures (-1 ends each list; -2 is an unknown signature) */
 static void wblock(wbuf_t *b, uint32_t id, uint32_t fk, uint32_t site, const int *succ,
-                   const int *calls)
+                   const int *calls, const int *isigs)
 {
     w(b, id), w(b, fk), w(b, site);
-    size_t n = 0;
-    while (succ[n] >= 0)
-        n++;
-    w(b, (uint32_t)n);
-    for (size_t i = 0; i < n; i++)
-        w(b, (uint32_t)succ[i]);
-    for (n = 0; calls[n] >= 0;)
-        n++;
-    w(b, (uint32_t)n);
-    for (size_t i = 0; i < n; i++)
-        w(b, (uint32_t)calls[i]);
+    wlist(b, succ);
+    wlist(b, calls);
+    wlist(b, isigs);
+}
+
+/* Where test_handmade wrote the words its malformed variants change. */
+typedef struct hand_at {
+    size_t nsigs, sym_sig, sym_flags, func_sig, isig;
+} hand_at_t;
+
+enum { RET = 1, INDIRECT = 2, DEAD = 8, K_BR = 1 << 8, K_SWITCH = 2 << 8, UNK = -2 };
+
+/* The functions after f: cb (v(i32)), the local g, the handler h
+ * (i32(p,i64)), main (an entry point), fin (an exit handler, v()), k
+ * (non-local, neither), s (calls qsort, then an uncovered block) and the
+ * comparator cmp (i32(p,p)). */
+static void hand_funcs(wbuf_t *b)
+{
+    const int none[] = {-1}, two[] = {1, 1, -1}, diamond[] = {1, 2, -1}, join[] = {2, -1};
+    const int next[] = {1, -1}, qsort_[] = {1, -1};
+    w(b, 2), ws(b, "cb"), w(b, 1), w(b, 1);
+    wblock(b, 200, RET, 0, none, none, none);
+    w(b, 1), ws(b, "g"), w(b, 2), w(b, 2);
+    wblock(b, 300, K_BR, 0x3000, two, none, none);
+    wblock(b, 301, RET, 0, none, none, none);
+    w(b, 3), ws(b, "h"), w(b, 0), w(b, 3);
+    wblock(b, 400, K_BR, 0x4000, diamond, none, none);
+    wblock(b, 401, 0, 0, join, none, none);
+    wblock(b, 402, RET, 0, none, none, none);
+    w(b, 0), ws(b, "main"), w(b, 2), w(b, 3);
+    wblock(b, 500, K_BR, 0x5000, diamond, none, none);
+    wblock(b, 501, 0, 0, join, none, none);
+    wblock(b, 502, RET, 0, none, none, none);
+    w(b, 2), ws(b, "fin"), w(b, 2), w(b, 1);
+    wblock(b, 600, RET, 0, none, none, none);
+    w(b, 0), ws(b, "k"), w(b, 2), w(b, 3);
+    wblock(b, 700, K_BR, 0x7000, diamond, none, none);
+    wblock(b, 701, 0, 0, join, none, none);
+    wblock(b, 702, RET, 0, none, none, none);
+    w(b, 0), ws(b, "s"), w(b, 2), w(b, 2);
+    wblock(b, 800, 0, 0, next, qsort_, none);
+    wblock(b, 801, RET, 0, none, none, none);
+    w(b, 3), ws(b, "cmp"), w(b, 4), w(b, 3);
+    wblock(b, 900, K_BR, 0x9000, diamond, none, none);
+    wblock(b, 901, 0, 0, join, none, none);
+    wblock(b, 902, RET, 0, none, none, none);
 }
 
 /* f: a switch (site 0x2000) whose case 0 calls memcpy (never calls back),
  * case 1 qsort (may call back), case 2 the local g and then a dead block,
- * case 3 makes an indirect call; cb is address-taken and uncovered. */
+ * case 3 makes an indirect call of unknown signature, cases 4, 5 and 6
+ * indirect calls of i32(p,i64) (the handler h), v(i32) (cb) and
+ * v(p,i32) (lj, a function outside the CFG whose address is taken). */
+static void hand_section(wbuf_t *b, hand_at_t *at)
+{
+    const int none[] = {-1}, s0[] = {6, 1, 2, 4, 3, 7, 8, 9, -1}, s4[] = {5, -1};
+    const int memcpy_[] = {0, -1}, qsort_[] = {1, -1}, g_[] = {2, -1};
+    const int unk[] = {UNK, -1}, i0[] = {0, -1}, i1[] = {1, -1}, i3[] = {3, -1};
+    w(b, 0x46434247), w(b, 2), w(b, 0);
+    ws(b, "hand.c");
+    at->nsigs = b->n;
+    w(b, 5), ws(b, "i32(p,i64)"), ws(b, "v(i32)"), ws(b, "v()"), ws(b, "v(p,i32)");
+    ws(b, "i32(p,p)");
+    w(b, 4);
+    at->sym_flags = b->n;
+    w(b, 0), ws(b, "memcpy"), w(b, GBCFG_SIG_UNKNOWN);
+    w(b, 0), ws(b, "qsort"), w(b, GBCFG_SIG_UNKNOWN);
+    w(b, 1), ws(b, "g"), w(b, 2); /* local */
+    w(b, 2), ws(b, "lj");
+    at->sym_sig = b->n;
+    w(b, 3); /* address-taken, defined outside the CFG */
+    w(b, 9);
+    w(b, 0), ws(b, "f");
+    at->func_sig = b->n;
+    w(b, 2), w(b, 10);
+    wblock(b, 100, K_SWITCH, 0x2000, s0, none, none);
+    wblock(b, 101, 0, 0, none, memcpy_, none);
+    wblock(b, 102, 0, 0, none, qsort_, none);
+    wblock(b, 103, INDIRECT, 0, none, none, unk);
+    wblock(b, 104, 0, 0, s4, g_, none);
+    wblock(b, 105, DEAD, 0, none, none, none);
+    wblock(b, 106, 0, 0, none, none, none);
+    at->isig = b->n + 6 * 4; /* after id, flags, site and three counts */
+    wblock(b, 107, INDIRECT, 0, none, none, i0);
+    wblock(b, 108, INDIRECT, 0, none, none, i1);
+    wblock(b, 109, INDIRECT, 0, none, none, i3);
+    hand_funcs(b);
+    uint32_t words = (uint32_t)(b->n / 4);
+    memcpy(b->b + 8, &words, 4);
+}
+
+/* Flips (kind, site, taken) with every block of hand_section covered but
+ * cb, fin and s's block after qsort (801), and those of `more` (0 ends). */
+static int hand_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
+                      const uint32_t *more)
+{
+    static uint8_t v[GB_MAP_SIZE];
+    const uint32_t cov[] = {100, 101, 102, 103, 104, 106, 107, 108, 109, 300, 301, 400, 401,
+                            402, 500, 501, 502, 700, 701, 702, 800, 900, 901, 902};
+    memset(v, 0, sizeof v);
+    uint32_t n = (uint32_t)(sizeof cov / sizeof cov[0]);
+    for (uint32_t i = 0; i < n; i++)
+        v[cov[i]] = 1;
+    for (; more && *more; more++, n++)
+        v[*more] = 1;
+    return gb_cfg_flip_may_reach(c, kind, site, taken, v, n);
+}
+
+/* Each variant of the section with one word changed must be rejected. */
+static void hand_malformed(wbuf_t *b, const hand_at_t *at)
+{
+    const struct {
+        size_t at;
+        uint32_t was, word;
+        const char *what;
+    } bad[] = {
+        {at->nsigs, 5, 1000, "a signature count past the record"},
+        {at->sym_sig, 3, 5, "a symbol's signature index past the table"},
+        {at->sym_flags, 0, 4, "an unknown symbol flag"},
+        {at->func_sig, 2, 7, "a function's signature index past the table"},
+        {at->isig, 0, 5, "an indirect call's signature index past the table"},
+        {at->isig - 4, 1, 1000, "an indirect call count past the record"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint32_t old;
+        memcpy(&old, b->b + bad[i].at, 4);
+        EXPECT(old == bad[i].was, "%s: the word changed is %u, not %u", bad[i].what, old,
+               bad[i].was);
+        memcpy(b->b + bad[i].at, &bad[i].word, 4);
+        gb_cfg_t *c = NULL;
+        gb_err_t e;
+        EXPECT(gb_cfg_parse(b->b, b->n, &c, &e) == -1, "%s parses", bad[i].what);
+        gb_cfg_free(c);
+        memcpy(b->b + bad[i].at, &old, 4);
+    }
+}
+
 static void test_handmade(void)
 {
     wbuf_t b = {0};
-    enum { RET = 1, INDIRECT = 2, DEAD = 8, K_BR = 1 << 8, K_SWITCH = 2 << 8 };
-    const int none[] = {-1}, s0[] = {6, 1, 2, 4, 3, -1}, s4[] = {5, -1}, g0[] = {1, 1, -1};
-    const int memcpy_[] = {1, -1}, qsort_[] = {2, -1}, g_[] = {4, -1};
-    w(&b, 0x46434247), w(&b, 1), w(&b, 0);
-    ws(&b, "hand.c");
-    w(&b, 5);
-    w(&b, 0), ws(&b, "f");
-    w(&b, 0), ws(&b, "memcpy");
-    w(&b, 0), ws(&b, "qsort");
-    w(&b, 2), ws(&b, "cb");
-    w(&b, 1), ws(&b, "g"); /* local */
-    w(&b, 3);
-    w(&b, 0), ws(&b, "f"), w(&b, 7);
-    size_t flags_at = b.n + 4;
-    wblock(&b, 100, K_SWITCH, 0x2000, s0, none);
-    wblock(&b, 101, 0, 0, none, memcpy_);
-    wblock(&b, 102, 0, 0, none, qsort_);
-    wblock(&b, 103, INDIRECT, 0, none, none);
-    wblock(&b, 104, 0, 0, s4, g_);
-    wblock(&b, 105, DEAD, 0, none, none);
-    wblock(&b, 106, 0, 0, none, none);
-    w(&b, 2), ws(&b, "cb"), w(&b, 1);
-    wblock(&b, 200, RET, 0, none, none);
-    w(&b, 1), ws(&b, "g"), w(&b, 2);
-    wblock(&b, 300, K_BR, 0x3000, g0, none);
-    wblock(&b, 301, RET, 0, none, none);
-    uint32_t words = (uint32_t)(b.n / 4);
-    memcpy(b.b + 8, &words, 4);
+    hand_at_t at;
+    hand_section(&b, &at);
     gb_cfg_t *c = NULL;
     gb_err_t e;
     if (gb_cfg_parse(b.b, b.n, &c, &e) != 0) {
         EXPECT(0, "the hand-written section does not parse: %s", e.msg);
         return;
     }
-    static uint8_t v[GB_MAP_SIZE];
-    const uint32_t cov[] = {100, 101, 102, 103, 104, 106, 300, 301};
-    for (size_t i = 0; i < sizeof cov / sizeof cov[0]; i++)
-        v[cov[i]] = 1;
-    uint32_t n = (uint32_t)(sizeof cov / sizeof cov[0]);
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2000, 0, v, n) == 0, "memcpy called back");
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2001, 0, v, n) == 1, "qsort cannot call back");
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2002, 0, v, n) == 0,
-           "g or a dead block counted");
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2003, 0, v, n) == 1,
-           "an indirect call cannot reach cb");
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2000, 1, v, n) == 1,
-           "!= case 0 cannot take case 1");
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_SWITCH, 0x2004, 0, v, n) == 1,
-           "a site past the cases is known");
+    enum { SW = GBT_PC_SWITCH, BR = GBT_PC_BRANCH };
+    EXPECT(hand_reach(c, SW, 0x2000, 0, NULL) == 0, "memcpy called back");
+    EXPECT(hand_reach(c, SW, 0x2001, 0, NULL) == 1, "qsort cannot call back");
+    EXPECT(hand_reach(c, SW, 0x2002, 0, NULL) == 0, "g or a dead block counted");
+    EXPECT(hand_reach(c, SW, 0x2003, 0, NULL) == 1,
+           "an indirect call of unknown type cannot reach cb");
+    EXPECT(hand_reach(c, SW, 0x2004, 0, NULL) == 0, "an indirect call of i32(p,i64) reaches cb");
+    EXPECT(hand_reach(c, SW, 0x2005, 0, NULL) == 1, "an indirect call of v(i32) cannot reach cb");
+    EXPECT(hand_reach(c, SW, 0x2006, 0, NULL) == 1,
+           "an indirect call of lj's type does not call out");
+    EXPECT(hand_reach(c, SW, 0x2000, 1, NULL) == 1, "!= case 0 cannot take case 1");
+    EXPECT(hand_reach(c, SW, 0x2007, 0, NULL) == 1, "a site past the cases is known");
     /* g is local: its return goes back to f's case 2, then the dead block */
-    EXPECT(gb_cfg_flip_may_reach(c, GBT_PC_BRANCH, 0x3000, 1, v, n) == 0, "g's branch reaches cb");
+    EXPECT(hand_reach(c, BR, 0x3000, 1, NULL) == 0, "g's branch reaches cb");
+    /* h's return may go to code outside the CFG (qsort may have called it) */
+    EXPECT(hand_reach(c, BR, 0x4000, 1, NULL) == 1, "h's return does not reach cb");
+    /* main's return ends the run: exit-time code may call fin */
+    EXPECT(hand_reach(c, BR, 0x5000, 1, NULL) == 1, "main's return does not reach fin");
+    /* k is non-local but no entry point and not address-taken: only its
+     * callers (none) get its return */
+    EXPECT(hand_reach(c, BR, 0x7000, 1, NULL) == 0, "k's return reaches something");
+    /* cmp returns into code outside the CFG (qsort), which returns into
+     * s after its call: 801 is reachable, through nothing else */
+    const uint32_t cb_fin[] = {200, 600, 0}, all[] = {200, 600, 801, 0};
+    EXPECT(hand_reach(c, BR, 0x9000, 1, cb_fin) == 1, "cmp's return does not reach s's 801");
+    EXPECT(hand_reach(c, BR, 0x9000, 1, all) == 0, "cmp's flip reaches something");
     gb_cfg_free(c);
-    b.b[flags_at] = 0x10; /* f's first block: flag bit 4 */
+    hand_malformed(&b, &at);
+    b.b[at.func_sig + 12] = 0x10; /* f's first block: flag bit 4 */
     EXPECT(gb_cfg_parse(b.b, b.n, &c, &e) == -1, "an unknown block flag parses");
 }
 
@@ -364,10 +540,13 @@ static void test_bad(const char *cbin)
     EXPECT(gb_cfg_parse(d, len, &c, &e) == 0 && c, "the real section does not parse: %s", e.msg);
     gb_cfg_free(c);
     EXPECT(gb_cfg_parse(d, len - 4, &c, &e) == -1, "a truncated section parses");
+    for (uint8_t v = 1; v <= 3; v += 2) { /* the version before and after this one */
+        d[4] = v;
+        EXPECT(gb_cfg_parse(d, len, &c, &e) == -1 && strstr(e.msg, "version") &&
+                   strstr(e.msg, "rebuild the target"),
+               "version %u parses (%s)", v, e.msg);
+    }
     d[4] = 2;
-    EXPECT(gb_cfg_parse(d, len, &c, &e) == -1 && strstr(e.msg, "version"),
-           "version 2 parses (%s)", e.msg);
-    d[4] = 1;
     d[0] ^= 1;
     EXPECT(gb_cfg_parse(d, len, &c, &e) == -1, "a bad magic parses");
     d[0] ^= 1;
@@ -391,14 +570,18 @@ static void test_bad(const char *cbin)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV WORKDIR\n");
+    if (argc != 10) {
+        fprintf(stderr, "usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV DISP-O0-TRACE "
+                        "DISP-O0-COV DISP-O2-TRACE DISP-O2-COV WORKDIR\n");
         return 2;
     }
-    work = argv[5];
+    work = argv[9];
     test_reach(argv[1], argv[2]);
-    test_sites(argv[1], argv[2]);
-    test_sites(argv[3], argv[4]);
+    test_sites(argv[1], argv[2], prog_in, 5);
+    test_sites(argv[3], argv[4], prog_in, 5);
+    test_disp(argv[5], argv[6]);
+    test_sites(argv[5], argv[6], disp_in, 8);
+    test_sites(argv[7], argv[8], disp_in, 8);
     test_bad(argv[2]);
     test_handmade();
     if (fails)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The static CFG of a module (blocks, successors, direct callees, branch
- * and switch sites), written as words into a non-allocated `.gb_cfg`
- * section that the linker concatenates across objects. docs/cfg-format.md
- * is the spec, tracer/gbcfg.h its constants; generational/cfg.c reads it. */
+/* The static CFG of a module (blocks, successors, direct callees, the
+ * signatures of indirect calls and functions, branch and switch sites),
+ * written as words into a non-allocated `.gb_cfg` section that the linker
+ * concatenates across objects. docs/cfg-format.md is the spec,
+ * tracer/gbcfg.h its constants; generational/cfg.c reads it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,123 @@ static int address_taken(LLVMValueRef fn)
     return 0;
 }
 
+/* ---- loose signatures (docs/cfg-format.md, "Signatures") ------------ */
+
+/* The module's signatures, each once; symbols, functions and indirect
+ * calls name theirs by its index here. */
+typedef struct sigtab {
+    char **v;
+    size_t n, cap;
+    int oom;
+} sigtab_t;
+
+/* One type's kind: v, iN, f, d, p (every pointer alike), or x. */
+static size_t put_kind(char *s, LLVMTypeRef t)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMVoidTypeKind:
+        return (size_t)sprintf(s, "v");
+    case LLVMIntegerTypeKind:
+        return (size_t)sprintf(s, "i%u", LLVMGetIntTypeWidth(t));
+    case LLVMFloatTypeKind:
+        return (size_t)sprintf(s, "f");
+    case LLVMDoubleTypeKind:
+        return (size_t)sprintf(s, "d");
+    case LLVMPointerTypeKind:
+        return (size_t)sprintf(s, "p");
+    default:
+        return (size_t)sprintf(s, "x"); /* long double, vectors, returned aggregates */
+    }
+}
+
+/* "ret(p1,...,pn)", with ",..." (or "..." alone) before the ")" when
+ * `varargs`; NULL when out of memory. */
+static char *type_sig(LLVMTypeRef ft, int varargs)
+{
+    unsigned np = LLVMCountParamTypes(ft);
+    LLVMTypeRef *pt = calloc(np ? np : 1, sizeof *pt);
+    char *s = malloc(20 + 12 * (size_t)np); /* a kind is at most "i" and 7 digits */
+    if (!pt || !s) {
+        free(pt);
+        free(s);
+        return NULL;
+    }
+    LLVMGetParamTypes(ft, pt);
+    size_t n = put_kind(s, LLVMGetReturnType(ft));
+    s[n++] = '(';
+    for (unsigned i = 0; i < np; i++) {
+        if (i)
+            s[n++] = ',';
+        n += put_kind(s + n, pt[i]);
+    }
+    sprintf(s + n, "%s)", !varargs ? "" : np ? ",..." : "...");
+    free(pt);
+    return s;
+}
+
+/* The index of ft's signature, added to the table if new. */
+static uint32_t intern(sigtab_t *t, LLVMTypeRef ft, int varargs)
+{
+    char *s = type_sig(ft, varargs);
+    if (!s) {
+        t->oom = 1;
+        return GBCFG_SIG_UNKNOWN;
+    }
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->v[i], s) == 0) {
+            free(s);
+            return (uint32_t)i;
+        }
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 64;
+        char **nv = realloc(t->v, nc * sizeof *nv);
+        if (!nv) {
+            free(s);
+            t->oom = 1;
+            return GBCFG_SIG_UNKNOWN;
+        }
+        t->v = nv;
+        t->cap = nc;
+    }
+    t->v[t->n] = s;
+    return (uint32_t)t->n++;
+}
+
+/* `T (...)`: how clang types a function declared without a prototype,
+ * `int f();`. It says nothing about the parameters. */
+static int unprototyped(LLVMTypeRef ft)
+{
+    return LLVMIsFunctionVarArg(ft) && LLVMCountParamTypes(ft) == 0;
+}
+
+static uint32_t fn_sig(sigtab_t *t, LLVMValueRef fn)
+{
+    LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
+    if (LLVMGetTypeKind(ft) != LLVMFunctionTypeKind || unprototyped(ft))
+        return GBCFG_SIG_UNKNOWN;
+    return intern(t, ft, LLVMIsFunctionVarArg(ft));
+}
+
+/* The signature of what an indirect call calls: the type of the pointer
+ * it calls through. A call through `int (*)()` passes the promoted
+ * arguments clang typed the call with (as `T (args, ...)`): those are the
+ * callee's parameters, and it is not variadic. Unknown for a constant
+ * callee that is no function (an alias, an address cast from an integer)
+ * and for a call whose type is not its pointer's. */
+static uint32_t call_sig(sigtab_t *t, LLVMValueRef call)
+{
+    LLVMValueRef v = LLVMGetCalledValue(call);
+    LLVMTypeRef ft = LLVMGetCalledFunctionType(call), pt = LLVMTypeOf(v);
+    if (LLVMIsAConstant(v) || LLVMGetTypeKind(pt) != LLVMPointerTypeKind)
+        return GBCFG_SIG_UNKNOWN;
+    LLVMTypeRef pointee = LLVMGetElementType(pt);
+    if (pointee && LLVMGetTypeKind(pointee) == LLVMFunctionTypeKind && unprototyped(pointee))
+        return intern(t, ft, 0);
+    if (pointee != ft)
+        return GBCFG_SIG_UNKNOWN;
+    return intern(t, ft, LLVMIsFunctionVarArg(ft));
+}
+
 static int is_local(LLVMValueRef fn)
 {
     LLVMLinkage l = LLVMGetLinkage(fn);
@@ -118,7 +236,7 @@ static uint32_t sym_index(const symtab_t *t, LLVMValueRef fn)
     return hit ? hit->index : UINT32_MAX; /* cannot happen: every function is listed */
 }
 
-static int put_syms(words_t *w, LLVMModuleRef m, symtab_t *t)
+static int put_syms(words_t *w, LLVMModuleRef m, symtab_t *t, sigtab_t *sigs)
 {
     size_t n = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
@@ -134,6 +252,7 @@ static int put_syms(words_t *w, LLVMModuleRef m, symtab_t *t)
         const char *name = LLVMGetValueName2(fn, &len);
         put(w, sym_flags(fn));
         put_str(w, name, len);
+        put(w, fn_sig(sigs, fn));
         t->v[t->n] = (sym_t){fn, (uint32_t)t->n};
         t->n++;
     }
@@ -159,25 +278,50 @@ static unsigned ordinal_of(LLVMBasicBlockRef *blocks, size_t n, LLVMBasicBlockRe
     return UINT32_MAX; /* cannot happen: successors are blocks of the function */
 }
 
-/* One block: id, flags | terminator kind << 8, site, successors, callees.
+/* A call the CFG lists: the runtime's, intrinsics and inline assembly
+ * are left out. Sets *direct to the function a direct call names. */
+static int listed_call(LLVMValueRef i, LLVMValueRef *direct)
+{
+    *direct = NULL;
+    if (!is_call(i) || LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
+        return 0;
+    *direct = direct_callee(i);
+    return !*direct || !skipped_fn(*direct);
+}
+
+/* The block's direct callees (symbol indices), then its indirect calls
+ * (signature indices), each list after its count, in instruction order. */
+static void put_calls(words_t *w, const symtab_t *syms, sigtab_t *sigs, LLVMBasicBlockRef bb)
+{
+    uint32_t n[2] = {0, 0};
+    LLVMValueRef f;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (listed_call(i, &f))
+            n[f == NULL]++;
+    for (int indirect = 0; indirect < 2; indirect++) {
+        put(w, n[indirect]);
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (listed_call(i, &f) && (f == NULL) == indirect)
+                put(w, f ? sym_index(syms, f) : call_sig(sigs, i));
+    }
+}
+
+/* One block: id, flags | terminator kind << 8, site, successors, calls.
  * The site is numbered exactly as trace mode numbers the terminator: the
  * ordinal of the instruction among the block's original instructions. */
-static void put_block(words_t *w, const symtab_t *syms, const gb_ids_t *ids,
+static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, const gb_ids_t *ids,
                       LLVMBasicBlockRef *blocks, size_t n, unsigned ord)
 {
-    uint32_t flags = 0, kind = GBCFG_T_OTHER, ncalls = 0, site = 0;
+    uint32_t flags = 0, kind = GBCFG_T_OTHER, site = 0;
     unsigned k = 0, any_call = 0;
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[ord]);
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[ord]), f;
     for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[ord]); i;
          i = LLVMGetNextInstruction(i), k++) {
         any_call |= (unsigned)is_call(i);
         if (is_call(i) && !LLVMIsAInlineAsm(LLVMGetCalledValue(i))) {
-            LLVMValueRef f = direct_callee(i);
-            if (!f)
+            if (listed_call(i, &f) && !f)
                 flags |= GBCFG_B_INDIRECT;
-            else if (!skipped_fn(f))
-                ncalls++;
-            if (returns_twice(i, f))
+            if (returns_twice(i, direct_callee(i)))
                 flags |= GBCFG_B_SETJMP;
         }
         if (i == term)
@@ -201,15 +345,11 @@ static void put_block(words_t *w, const symtab_t *syms, const gb_ids_t *ids,
     put(w, ns);
     for (unsigned s = 0; s < ns; s++)
         put(w, ordinal_of(blocks, n, LLVMGetSuccessor(term, s)));
-    put(w, ncalls);
-    for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[ord]); i; i = LLVMGetNextInstruction(i)) {
-        LLVMValueRef f = is_call(i) ? direct_callee(i) : NULL;
-        if (f && !skipped_fn(f))
-            put(w, sym_index(syms, f));
-    }
+    put_calls(w, syms, sigs, blocks[ord]);
 }
 
-static int put_function(words_t *w, const symtab_t *syms, gb_ids_t *ids, LLVMValueRef fn)
+static int put_function(words_t *w, const symtab_t *syms, sigtab_t *sigs, gb_ids_t *ids,
+                        LLVMValueRef fn)
 {
     size_t len, n = LLVMCountBasicBlocks(fn);
     const char *name = LLVMGetValueName2(fn, &len);
@@ -220,11 +360,33 @@ static int put_function(words_t *w, const symtab_t *syms, gb_ids_t *ids, LLVMVal
     ids->func = name;
     put(w, sym_flags(fn));
     put_str(w, name, len);
+    put(w, fn_sig(sigs, fn));
     put(w, (uint32_t)n);
     for (size_t b = 0; b < n; b++)
-        put_block(w, syms, ids, blocks, n, (unsigned)b);
+        put_block(w, syms, sigs, ids, blocks, n, (unsigned)b);
     free(blocks);
     return 0;
+}
+
+/* The signature table, written before the symbols that use it: every
+ * signature the record names, found in a first pass in the order the
+ * record names them. */
+static void put_sigs(words_t *w, LLVMModuleRef m, sigtab_t *sigs)
+{
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+        if (skipped_fn(fn))
+            continue;
+        fn_sig(sigs, fn);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                LLVMValueRef f;
+                if (listed_call(i, &f) && !f)
+                    call_sig(sigs, i);
+            }
+    }
+    put(w, (uint32_t)sigs->n);
+    for (size_t i = 0; i < sigs->n; i++)
+        put_str(w, sigs->v[i], strlen(sigs->v[i]));
 }
 
 /* Module inline asm that puts the words in `.gb_cfg` (no SHF_ALLOC: it is
@@ -258,17 +420,23 @@ int gb_cc_emit_cfg(LLVMModuleRef m)
     put(&w, GBCFG_VERSION);
     put(&w, 0); /* record length in words, filled in below */
     put_str(&w, module, len);
+    sigtab_t sigs = {0};
+    put_sigs(&w, m, &sigs);
     symtab_t syms = {0};
-    int rc = put_syms(&w, m, &syms);
+    int rc = put_syms(&w, m, &syms, &sigs);
     put(&w, nfuncs);
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && rc == 0; fn = LLVMGetNextFunction(fn))
         if (!LLVMIsDeclaration(fn) && !skipped_fn(fn))
-            rc = put_function(&w, &syms, &ids, fn);
+            rc = put_function(&w, &syms, &sigs, &ids, fn);
     free(syms.v);
-    if (rc == 0 && !w.oom) {
+    rc = rc == 0 && !sigs.oom && !w.oom ? 0 : -1;
+    for (size_t i = 0; i < sigs.n; i++)
+        free(sigs.v[i]);
+    free(sigs.v);
+    if (rc == 0) {
         w.v[2] = (uint32_t)w.n;
         rc = emit_section(m, &w);
     }
     free(w.v);
-    return rc == 0 && !w.oom ? 0 : -1;
+    return rc;
 }
