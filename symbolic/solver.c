@@ -722,15 +722,15 @@ static uint8_t *combine(const gb_solver_t *s, const gb_model_t *m, size_t *len);
 
 /* Leaves out of q its stored-value conjuncts (symbolic_int.h, stored.c):
  * *sv (gb_free it) and *nsv. Needs the recorded input, on which their
- * other side is evaluated afterwards. */
+ * other side is evaluated afterwards; not with kept bytes (a repair). */
 static int drop_stored(gb_solver_t *s, const gb_trace_t *t, query_t *q, gb_stored_t **sv,
                        size_t *nsv, gb_err_t *e)
 {
     trace_state_t *ts = &s->ts;
     *sv = NULL;
     *nsv = 0;
-    if ((s->opts.disable & GB_SOLVER_NO_STORED) || !s->input || q->n < 2)
-        return 0;
+    if ((s->opts.disable & GB_SOLVER_NO_STORED) || !s->input || q->n < 2 || s->nkeep)
+        return 0; /* a repair's kept bytes may be a stored field: set nothing over them */
     size_t cap = 0, n = 0;
     for (size_t i = 0; i < q->n; i++)
         cap += ts->voff[q->entry[i] + 1] - ts->voff[q->entry[i]];
