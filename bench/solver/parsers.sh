@@ -39,7 +39,7 @@ harness_of() {
 }
 
 # field NAME FILE: the number after "NAME " on the full: lines.
-field() { sed -n "s/^full: .*[ (]$1 \([0-9.]*\).*/\1/p" "$2" | head -1; }
+field() { sed -n "s/^full:.*[ (]$1 \([0-9.]*\).*/\1/p" "$2" | head -1; }
 
 row() { # LIB TRACES OUT
   local f=$3 z3t bud
@@ -84,8 +84,10 @@ for b in "${builds[@]}"; do
   for lib in $LIBS; do
     [ -n "${ntr[$lib]:-}" ] && [ "${ntr[$lib]}" -gt 0 ] || continue
     f=$W/$lib.$(basename "$(dirname "$b")").out
-    sl=()
-    [ "$SLOW" = 0 ] || sl=(--slow "$SLOW")
+    sl=() # --slow where that build has it
+    if [ "$SLOW" != 0 ] && "$b/bin/glassbox" solve --help 2>&1 | grep -q -- --slow; then
+      sl=(--slow "$SLOW")
+    fi
     "$b/bin/glassbox" solve --mode=full "${sl[@]}" "$W/tr/$lib" >"$f" 2>&1 ||
       { echo "| $lib | solve failed: $(tail -1 "$f") |"; continue; }
     row "$lib" "${ntr[$lib]}" "$f"
