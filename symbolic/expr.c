@@ -519,16 +519,14 @@ uint64_t gb_trace_pc_read_end(const gb_trace_t *t, size_t j)
     return end;
 }
 
-int gb_trace_eval_pc(const gb_trace_t *t, size_t j, const uint8_t *input, size_t len)
+int gb_dag_eval(const gb_dag_t *d, uint32_t node, const uint8_t *input, size_t len,
+                uint64_t *value)
 {
-    if (!t || j >= t->npcs)
-        return -1;
-    const gb_dag_t *d = &t->dag;
     uint32_t *list;
-    size_t n = gb_dag_reach(d, &t->pcs[j].node, 1, &list);
+    size_t n = gb_dag_reach(d, &node, 1, &list);
     if (n == (size_t)-1)
         return -1;
-    uint64_t *val = gb_malloc(n * sizeof *val);
+    uint64_t *val = gb_malloc((n ? n : 1) * sizeof *val);
     if (!val) {
         gb_free(list);
         return -1;
@@ -543,8 +541,16 @@ int gb_trace_eval_pc(const gb_trace_t *t, size_t j, const uint8_t *input, size_t
         else
             val[i] = gb_dag_apply(d, x, a);
     }
-    int r = (val[n - 1] & 1) == t->pcs[j].taken;
+    *value = n ? val[n - 1] : 0;
     gb_free(val);
     gb_free(list);
-    return r;
+    return 0;
+}
+
+int gb_trace_eval_pc(const gb_trace_t *t, size_t j, const uint8_t *input, size_t len)
+{
+    uint64_t v;
+    if (!t || j >= t->npcs || gb_dag_eval(&t->dag, t->pcs[j].node, input, len, &v) != 0)
+        return -1;
+    return (v & 1) == t->pcs[j].taken;
 }

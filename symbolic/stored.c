@@ -7,20 +7,6 @@
 
 #include "symbolic_int.h"
 
-/* Node x's value with the input in[0..len) (sub-DAG list, topological). */
-static uint64_t eval_list(const gb_dag_t *d, const uint32_t *list, size_t n, uint64_t *val,
-                          const uint8_t *in, size_t len)
-{
-    for (size_t i = 0; i < n; i++) {
-        const gb_node_t *x = &d->nodes[list[i]];
-        uint64_t a[3] = {0, 0, 0};
-        for (unsigned k = 0; k < x->nargs; k++)
-            a[k] = val[gb_dag_pos(list, i, x->args[k])];
-        val[i] = x->op == GBT_OP_INPUT ? gbt_input_byte(in, len, x->imm) : gb_dag_apply(d, x, a);
-    }
-    return n ? val[n - 1] : 0;
-}
-
 /* S's value with its bytes set to y[0..n) (others read as 0: S reads none). */
 static uint64_t eval_side(const gb_dag_t *d, const gb_stored_t *sv, const uint32_t *list,
                           size_t nl, uint64_t *val, const uint8_t *y)
@@ -173,18 +159,10 @@ int gb_stored_fix(const gb_trace_t *t, const gb_stored_t *sv, uint8_t *in, size_
                   uint8_t *y)
 {
     const gb_dag_t *d = &t->dag;
-    uint32_t *list;
-    size_t n = gb_dag_reach(d, &sv->other, 1, &list);
-    if (n == (size_t)-1)
+    uint64_t want;
+    if (gb_dag_eval(d, sv->other, in, len, &want) != 0)
         return -1;
-    uint64_t *val = gb_malloc((n ? n : 1) * sizeof *val);
-    if (!val) {
-        gb_free(list);
-        return -1;
-    }
-    uint64_t want = eval_list(d, list, n, val, in, len) & gb_mask(d->nodes[sv->side].width);
-    gb_free(val);
-    gb_free(list);
+    want &= gb_mask(d->nodes[sv->side].width);
     uint64_t diff = want ^ sv->base, cover = 0;
     memset(y, 0, GB_STORED_MAX);
     for (size_t k = 0; k < sv->n; k++)

@@ -98,6 +98,11 @@ uint64_t gb_dag_apply(const gb_dag_t *d, const gb_node_t *x, const uint64_t *a);
  * of the whole DAG. Returns the count, or (size_t)-1 when out of memory. */
 size_t gb_dag_reach(const gb_dag_t *d, const uint32_t *roots, size_t nroots, uint32_t **out);
 
+/* The value of `node` with the input in[0..len) (bytes past it read as
+ * 0, the length variable as len): 0, or -1 when out of memory. */
+int gb_dag_eval(const gb_dag_t *d, uint32_t node, const uint8_t *input, size_t len,
+                uint64_t *value);
+
 /* Position of node x in a sorted list of n nodes that contains it. */
 size_t gb_dag_pos(const uint32_t *list, size_t n, uint32_t x);
 
