@@ -884,6 +884,7 @@ int gb_solver_new(const gb_solver_opts_t *opts, gb_solver_t **out, gb_err_t *e)
         gb_solver_free(s);
         return -1;
     }
+    gb_z3_set_narrow(s->z3, !(s->opts.disable & GB_SOLVER_NO_NARROW));
     *out = s;
     return 0;
 }
@@ -997,6 +998,7 @@ void gb_solver_get_stats(const gb_solver_t *s, gb_solver_stats_t *st)
     *st = s->stats;
     st->solver_time_ms = s->flip_us / 1000;
     st->z3_time_ms = s->z3_us / 1000;
+    st->nodes_narrowed = gb_z3_narrowed(s->z3);
 }
 
 /* ---- Persistence ------------------------------------------------------ */

@@ -76,7 +76,8 @@ enum {
     GB_SOLVER_NO_CACHE = 4u,     /* answers of earlier identical queries */
     GB_SOLVER_NO_ADAPT = 8u,     /* adaptive timeouts and the per-trace budget */
     GB_SOLVER_NO_STORED = 16u,   /* stored values (checksum fields) solved after the query */
-    GB_SOLVER_PLAIN = 31u,       /* slicing + Z3 only */
+    GB_SOLVER_NO_NARROW = 32u,   /* arithmetic that fits in fewer bits sent to Z3 narrowed */
+    GB_SOLVER_PLAIN = 63u,       /* slicing + Z3 only */
 };
 
 typedef struct gb_solver_opts {
@@ -173,6 +174,7 @@ typedef struct gb_solver_stats {
     uint64_t clauses_loaded;   /* clauses read from files */
     uint64_t solver_time_ms;   /* wall time in gb_solver_flip, all stages */
     uint64_t z3_time_ms;       /* of which inside Z3 */
+    uint64_t nodes_narrowed;   /* terms given to Z3 narrowed (docs/clauses.md, "Narrowing") */
 } gb_solver_stats_t;
 
 int gb_solver_new(const gb_solver_opts_t *opts, gb_solver_t **out, gb_err_t *e);

@@ -135,6 +135,19 @@ typedef struct gb_z3_out {
  * clause: it may owe to the kept bytes. */
 void gb_z3_set_keep(gb_z3_t *z, const uint64_t *offs, const uint8_t *vals, size_t n);
 
+/* Bounds on a node's value from its shape alone (z3_bridge.c, narrowing):
+ * lo <= value <= hi unsigned, and the value is the sign extension of its
+ * low `sbits` bits. */
+typedef struct gb_range {
+    uint64_t lo, hi;
+    uint8_t sbits;
+} gb_range_t;
+/* Whether the translation narrows arithmetic whose result provably fits in
+ * fewer bits (on unless turned off: the equivalence tests compare both). */
+void gb_z3_set_narrow(gb_z3_t *z, int on);
+/* How many terms were narrowed so far. */
+uint64_t gb_z3_narrowed(const gb_z3_t *z);
+
 /* Checks the conjunction; on SAT fills vals[i] for the INPUT nodes vars[i].
  * Soft conjuncts go in as assumption literals; while the query is UNSAT,
  * those in the unsat core are dropped and it is checked again, so a model

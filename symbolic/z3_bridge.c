@@ -15,7 +15,10 @@ struct gb_z3 {
     Z3_ast one, zero;                /* #b1 and #b0 */
     uint64_t serial;                 /* trace whose terms `cache` holds; 0 = none */
     Z3_ast *cache;                   /* DAG index -> term (referenced) or NULL */
+    gb_range_t *range;               /* DAG index -> its values' bounds, set with cache */
     size_t ncache;
+    int no_narrow;                   /* gb_z3_set_narrow(z, 0) */
+    uint64_t narrowed;               /* terms translate_narrow narrowed */
     const uint64_t *keep_off;        /* gb_z3_set_keep */
     const uint8_t *keep_val;
     size_t nkeep;
@@ -66,7 +69,9 @@ static void drop_cache(gb_z3_t *z)
         if (z->cache[i])
             Z3_dec_ref(z->ctx, z->cache[i]);
     gb_free(z->cache);
+    gb_free(z->range);
     z->cache = NULL;
+    z->range = NULL;
     z->ncache = 0;
     z->serial = 0;
 }
@@ -341,6 +346,194 @@ static Z3_ast translate(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x)
     return Z3_mk_ite(c, b, z->one, z->zero);
 }
 
+/* ---- Narrowing ------------------------------------------------------- */
+
+/* Parsers keep offsets and lengths in 64-bit size_t: a loop over records
+ * sums zero-extended length bytes into 64-bit adds and compares them with
+ * the input's length. Z3 bit-blasts each of those at full width, and a
+ * query over a dozen records took 100-300 ms. Bounds on each node
+ * (node_range) show when a value needs fewer bits than its width:
+ * - hi < 2^k: the value is the zero extension of its low k bits;
+ * - sbits = k: the value is the sign extension of its low k bits.
+ * Add, sub and mul modulo 2^k depend only on the operands' low k bits, so
+ * a result that fits is computed at k bits and extended. Unsigned and
+ * signed order, and equality, of two values that both fit are those of
+ * their low k bits (sign extension keeps unsigned order: it maps the k-bit
+ * values with the top bit set above all the others, in order). */
+
+void gb_z3_set_narrow(gb_z3_t *z, int on) { z->no_narrow = !on; }
+
+uint64_t gb_z3_narrowed(const gb_z3_t *z) { return z ? z->narrowed : 0; }
+
+/* Bits needed for v unsigned (at least 1). */
+static unsigned bits_for(uint64_t v) { return v ? 64u - (unsigned)__builtin_clzll(v) : 1u; }
+
+static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+
+/* The bounds of x from its arguments' (already in r). */
+static gb_range_t node_range(const gb_dag_t *d, const gb_range_t *r, const gb_node_t *x)
+{
+    unsigned w = x->width;
+    uint64_t m = gb_mask(w), t, u;
+    gb_range_t full = {0, m, (uint8_t)w}, a = full, b = full, o = full;
+    if (x->nargs > 0)
+        a = r[x->args[0]];
+    if (x->nargs > 1)
+        b = r[x->args[1]];
+    unsigned sa = a.sbits, sb = b.sbits;
+    switch (x->op) {
+    case GBT_OP_CONST: {
+        uint64_t v = x->imm & m;
+        int64_t sv = (int64_t)(w < 64 && (v >> (w - 1)) ? v | ~m : v);
+        o = (gb_range_t){v, v, (uint8_t)(64 - __builtin_clrsbll(sv))};
+        break;
+    }
+    case GBT_OP_ZEXT: o.lo = a.lo, o.hi = a.hi; break;
+    case GBT_OP_SEXT: o.sbits = (uint8_t)sa; break;
+    case GBT_OP_EXTRACT:
+        if (x->imm == 0) {
+            if (a.hi <= m)
+                o.lo = a.lo, o.hi = a.hi;
+            o.sbits = (uint8_t)umin(sa, w);
+        }
+        break;
+    case GBT_OP_CONCAT: { /* hi:lo = hi * 2^lw + lo, monotone in both */
+        unsigned lw = d->nodes[x->args[1]].width;
+        o.lo = a.lo << lw | b.lo, o.hi = a.hi << lw | b.hi;
+        break;
+    }
+    case GBT_OP_ADD:
+        if (!__builtin_add_overflow(a.hi, b.hi, &t) && t <= m)
+            o.lo = a.lo + b.lo, o.hi = t;
+        o.sbits = (uint8_t)umin(umax(sa, sb) + 1, w);
+        break;
+    case GBT_OP_SUB:
+        if (a.lo >= b.hi)
+            o.lo = a.lo - b.hi, o.hi = a.hi - b.lo;
+        o.sbits = (uint8_t)umin(umax(sa, sb) + 1, w);
+        break;
+    case GBT_OP_MUL:
+        if (!__builtin_mul_overflow(a.hi, b.hi, &t) && t <= m)
+            o.lo = a.lo * b.lo, o.hi = t;
+        o.sbits = (uint8_t)umin(sa + sb, w);
+        break;
+    case GBT_OP_SHL:
+        if (b.lo == b.hi && b.hi < 64) {
+            if ((a.hi << b.hi) >> b.hi == a.hi && (a.hi << b.hi) <= m)
+                o.lo = a.lo << b.hi, o.hi = a.hi << b.hi;
+            o.sbits = (uint8_t)umin(sa + (unsigned)b.hi, w);
+        }
+        break;
+    case GBT_OP_LSHR:
+        if (b.lo != b.hi)
+            o.hi = a.hi;
+        else
+            o.lo = b.hi >= 64 ? 0 : a.lo >> b.hi, o.hi = b.hi >= 64 ? 0 : a.hi >> b.hi;
+        break;
+    case GBT_OP_ASHR:
+        if (b.lo == b.hi)
+            o.sbits = (uint8_t)(b.hi >= sa ? 1 : sa - b.hi);
+        break;
+    case GBT_OP_UDIV: /* x / 0 is all ones (SMT-LIB) */
+        if (b.lo > 0)
+            o.lo = a.lo / b.hi, o.hi = a.hi / b.lo;
+        break;
+    case GBT_OP_UREM: /* x % 0 is x */
+        o.hi = b.lo > 0 && b.hi - 1 < a.hi ? b.hi - 1 : a.hi;
+        break;
+    case GBT_OP_AND:
+        o.hi = a.hi < b.hi ? a.hi : b.hi;
+        o.sbits = (uint8_t)umax(sa, sb);
+        break;
+    case GBT_OP_OR:
+    case GBT_OP_XOR:
+        u = a.hi > b.hi ? a.hi : b.hi;
+        o.hi = (bits_for(u) >= 64 ? ~0ull : (1ull << bits_for(u)) - 1) & m;
+        if (x->op == GBT_OP_OR)
+            o.lo = a.lo > b.lo ? a.lo : b.lo;
+        o.sbits = (uint8_t)umax(sa, sb);
+        break;
+    case GBT_OP_NOT: o.sbits = (uint8_t)sa; break;
+    case GBT_OP_NEG: o.sbits = (uint8_t)umin(sa + 1, w); break;
+    case GBT_OP_ITE: {
+        gb_range_t c = r[x->args[2]];
+        o.lo = b.lo < c.lo ? b.lo : c.lo;
+        o.hi = b.hi > c.hi ? b.hi : c.hi;
+        o.sbits = (uint8_t)umax(sb, c.sbits);
+        break;
+    }
+    default: break;
+    }
+    /* Below 2^(k-1) unsigned: also the sign extension of k bits. */
+    if (bits_for(o.hi) < w)
+        o.sbits = (uint8_t)umin(o.sbits, bits_for(o.hi) + 1);
+    return o;
+}
+
+/* Makes r (fresh, unreferenced) referenced, then releases the operands'
+ * low bits (referenced: of two terms made in a row, the first would not
+ * outlive the second unreferenced). */
+static Z3_ast narrow_done(gb_z3_t *z, Z3_ast r, Z3_ast l0, Z3_ast l1)
+{
+    r = keep(z, r);
+    if (l0)
+        Z3_dec_ref(z->ctx, l0);
+    if (l1)
+        Z3_dec_ref(z->ctx, l1);
+    return r;
+}
+
+/* translate(), narrowed where the bounds allow (node i); referenced. */
+static Z3_ast translate_narrow(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x, uint32_t i)
+{
+    Z3_context c = z->ctx;
+    if (x->nargs != 2 || x->op == GBT_OP_CONCAT)
+        return keep(z, translate(z, d, x));
+    unsigned w = x->width, aw = d->nodes[x->args[0]].width, k;
+    gb_range_t o = z->range[i], ra = z->range[x->args[0]], rb = z->range[x->args[1]];
+    int sext = 0;
+    switch (x->op) {
+    case GBT_OP_ADD:
+    case GBT_OP_SUB:
+    case GBT_OP_MUL:
+        k = bits_for(o.hi);
+        if (k >= w && o.sbits < w)
+            k = o.sbits, sext = 1;
+        break;
+    case GBT_OP_EQ:
+    case GBT_OP_NE:
+    case GBT_OP_ULT:
+    case GBT_OP_ULE:
+    case GBT_OP_UGT:
+    case GBT_OP_UGE:
+        k = umin(umax(ra.sbits, rb.sbits), bits_for(ra.hi > rb.hi ? ra.hi : rb.hi));
+        break;
+    case GBT_OP_SLT:
+    case GBT_OP_SLE:
+    case GBT_OP_SGT:
+    case GBT_OP_SGE:
+        k = umax(ra.sbits, rb.sbits);
+        break;
+    default: k = 64; break;
+    }
+    if (k >= aw)
+        return keep(z, translate(z, d, x));
+    Z3_ast a0 = z->cache[x->args[0]], a1 = z->cache[x->args[1]];
+    Z3_ast l0 = keep(z, Z3_mk_extract(c, k - 1, 0, a0));
+    Z3_ast l1 = l0 ? keep(z, Z3_mk_extract(c, k - 1, 0, a1)) : NULL;
+    Z3_ast r = l1 ? bin_fn(x->op)(c, l0, l1) : NULL;
+    if (r && !gbt_op_is_cmp(x->op))
+        r = sext ? Z3_mk_sign_ext(c, w - k, r) : Z3_mk_zero_ext(c, w - k, r);
+    else if (r) {
+        if (x->op == GBT_OP_NE)
+            r = Z3_mk_not(c, r);
+        r = Z3_mk_ite(c, r, z->one, z->zero);
+    }
+    z->narrowed++;
+    return narrow_done(z, r, l0, l1);
+}
+
 /* Makes sure every node reachable from the conjuncts has a cached term. */
 static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
                            gb_err_t *e)
@@ -348,7 +541,8 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
     if (z->serial != t->serial) {
         drop_cache(z);
         z->cache = gb_calloc(t->dag.n, sizeof *z->cache);
-        if (!z->cache)
+        z->range = gb_malloc(t->dag.n * sizeof *z->range + 1);
+        if (!z->cache || !z->range)
             return gb_err_set(e, "out of memory translating a query");
         z->ncache = t->dag.n;
         z->serial = t->serial;
@@ -366,7 +560,10 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
     for (size_t i = 0; i < n && r == 0; i++) {
         if (z->cache[list[i]])
             continue;
-        z->cache[list[i]] = keep(z, translate(z, &t->dag, &t->dag.nodes[list[i]]));
+        const gb_node_t *x = &t->dag.nodes[list[i]];
+        z->range[list[i]] = node_range(&t->dag, z->range, x);
+        z->cache[list[i]] = z->no_narrow ? keep(z, translate(z, &t->dag, x))
+                                         : translate_narrow(z, &t->dag, x, list[i]);
         if (!z->cache[list[i]])
             r = z3_fail(z, "translating a node", e);
     }

@@ -47,7 +47,7 @@ row() { # LIB TRACES OUT
   bud=$(sed -n 's/^full: queries .* budget \([0-9]*\)$/\1/p' "$f")
   echo "| $1 | $2 | $(field flips "$f") | $(sed -n 's/^full: flips [0-9]*: sat \([0-9]*\) (optimistic \([0-9]*\)).*/\1 (\2)/p' "$f") |" \
     "$(field unsat "$f") | $(sed -n 's/^full: flips .* timeout \([0-9]*\)$/\1/p' "$f") | $z3t | $bud |" \
-    "$(sed -n 's/^full: stored values left out \([0-9]*\), set on the child \([0-9]*\)/\1 \/ \2/p' "$f" | grep . || echo NA) |" \
+    "$(sed -n 's/^full: stored values left out \([0-9]*\), set on the child \([0-9]*\).*/\1 \/ \2/p' "$f" | grep . || echo NA) |" \
     "$(sed -n 's/^full: flips without z3 \([0-9.]*\)%.*/\1%/p' "$f") | $(sed -n 's/.*| time \([0-9.]*\) ms.*/\1/p' "$f" | awk '{printf "%.1f", $1 / 1000}') |"
 }
 
