@@ -18,25 +18,75 @@ static uint64_t dir_key(uint32_t site, unsigned dir)
     return ((uint64_t)site << 1 | dir) + 1;
 }
 
+/* The n-th time (2 <= n <= GB_DEPTH_MAX) a path takes (site, dir): one
+ * more record of a kind, one more counted item, one more trip round a
+ * loop. Past GB_DEPTH_MAX nothing is new: a loop over a buffer's bytes
+ * would make every longer input look new. */
+#define GB_DEPTH_MAX 8
+static uint64_t depth_key(uint32_t site, unsigned dir, uint64_t n)
+{
+    return n << 33 | ((uint64_t)site << 1 | dir);
+}
+
+/* Whether the n-th taking of (site, dir) would be new to the search. */
+static int dir_is_new(const gb_search_t *s, uint32_t site, unsigned dir, uint64_t n)
+{
+    if (n <= 1)
+        return !gb_hset_has(&s->dirs, dir_key(site, dir));
+    return n <= GB_DEPTH_MAX && !gb_hset_has(&s->depths, depth_key(site, dir, n));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Remembers every (site, direction) of the trace and how often it took
+ * each, up to GB_DEPTH_MAX (the occurrences are counted by sorting the
+ * keys); 1 if a direction is new (no trace took it), -1 on OOM. Taking one
+ * more often than any trace is not progress here (loops over data would
+ * make most traces progress): it only ranks the child that is predicted to
+ * do it (make_child). */
+static int note_dirs(gb_search_t *s, const gb_trace_t *t, size_t pcs)
+{
+    uint64_t *k = gb_malloc((pcs ? pcs : 1) * sizeof *k);
+    if (!k)
+        return -1;
+    size_t n = 0;
+    for (size_t j = 0; j < pcs; j++) {
+        gb_pc_info_t pc;
+        gb_trace_get_pc(t, j, &pc);
+        if (pc.kind != GBT_PC_PIN)
+            k[n++] = dir_key(pc.site, pc.taken);
+    }
+    qsort(k, n, sizeof *k, cmp_u64);
+    int fresh = 0, r = 0;
+    for (size_t i = 0, occ = 1; i < n && r >= 0; i++) {
+        occ = i > 0 && k[i] == k[i - 1] ? occ + 1 : 1;
+        uint32_t site = (uint32_t)((k[i] - 1) >> 1);
+        unsigned dir = (unsigned)((k[i] - 1) & 1);
+        if (occ == 1) {
+            r = gb_hset_add(&s->dirs, k[i]);
+            fresh |= r > 0;
+        } else if (occ <= GB_DEPTH_MAX)
+            r = gb_hset_add(&s->depths, depth_key(site, dir, occ));
+    }
+    gb_free(k);
+    return r < 0 ? -1 : fresh;
+}
+
 /* Progress the trace of `it` shows that no block may show: a branch
- * direction no trace took before, or input bytes used further on than its
- * parent's trace used (one more record, one more item). The directions
- * are remembered. 1 if there was progress, 0 if not, -1 on OOM. */
+ * direction no trace took before (note_dirs), or input bytes used further
+ * on than its parent's trace used (one more record, one more item). 1 if
+ * there was progress, 0 if not, -1 on OOM. */
 static int note_progress(gb_search_t *s, const gb_item_t *it, const gb_trace_t *t)
 {
     gb_trace_info_t info;
     gb_trace_get_info(t, &info);
-    int fresh = 0;
-    for (size_t j = 0; j < info.pcs; j++) {
-        gb_pc_info_t pc;
-        gb_trace_get_pc(t, j, &pc);
-        if (pc.kind == GBT_PC_PIN)
-            continue;
-        int r = gb_hset_add(&s->dirs, dir_key(pc.site, pc.taken));
-        if (r < 0)
-            return -1;
-        fresh |= r;
-    }
+    int fresh = note_dirs(s, t, info.pcs);
+    if (fresh < 0)
+        return -1;
     int further = info.read_end > it->parent_read_end;
     s->st.progress += (uint64_t)(fresh || further);
     return fresh || further;
@@ -116,19 +166,24 @@ static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_t
         return NULL;
     }
     c->n_predicted = j + 1;
+    uint64_t occ = 0; /* how often the path takes the flipped direction, this time included */
     for (size_t k = 0; k <= j; k++) {
         gb_pc_info_t pc;
         gb_trace_get_pc(t, k, &pc);
         c->predicted[k] = (gb_step_t){pc.site, (uint8_t)pc.kind,
                                       (uint8_t)(k == j ? !pc.taken : pc.taken)};
     }
+    const gb_step_t *to = &c->predicted[j];
+    for (size_t k = 0; k <= j; k++)
+        occ += c->predicted[k].site == to->site && c->predicted[k].taken == to->taken &&
+               c->predicted[k].kind != GBT_PC_PIN;
     gb_trace_info_t info;
     gb_trace_get_info(t, &info);
     c->parent_read_end = info.read_end;
-    const gb_step_t *to = &c->predicted[j];
-    c->hint = !gb_hset_has(&s->dirs, dir_key(to->site, to->taken)) ? GB_HINT_NEW_DIR
-              : s->progress_now                                    ? GB_HINT_PARENT
-                                                                   : GB_HINT_NONE;
+    c->hint = dir_is_new(s, to->site, to->taken, 1)     ? GB_HINT_NEW_DIR
+              : dir_is_new(s, to->site, to->taken, occ) ? GB_HINT_DEPTH
+              : s->progress_now                        ? GB_HINT_PARENT
+                                                       : GB_HINT_NONE;
     return c;
 }
 

@@ -242,6 +242,7 @@ void gb_search_free(gb_search_t *s)
         gb_item_free(s->retry[i]);
     gb_free(s->retry);
     gb_hset_free(&s->dirs);
+    gb_hset_free(&s->depths);
     gb_sites_release(&s->sites);
     gb_hset_free(&s->seen);
     gb_hset_free(&s->crash_sigs);

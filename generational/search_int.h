@@ -61,7 +61,9 @@ typedef enum gb_hint {
     GB_HINT_NONE = 0,
     GB_HINT_PARENT = 1,  /* its parent's trace took a branch direction no trace
                             took before, or used input bytes further on */
-    GB_HINT_NEW_DIR = 2, /* it is predicted to take a branch direction no
+    GB_HINT_DEPTH = 2,   /* predicted to take a branch direction for the n-th
+                            time (n <= 8) where no trace took it n times */
+    GB_HINT_NEW_DIR = 3, /* it is predicted to take a branch direction no
                             trace took before */
 } gb_hint_t;
 
@@ -143,6 +145,7 @@ struct gb_search {
     gb_pulse_t pulse;
     gb_hset_t seen;    /* hashes of every input run */
     gb_hset_t dirs;    /* (site, direction) pairs some trace took, + 1 */
+    gb_hset_t depths;  /* (site, direction, n) for n >= 2: some trace took it n times */
     gb_item_t **retry; /* expanded with flips backed off: again when dry */
     size_t nretry, retry_cap;
     int progress_now;     /* the input being expanded made progress (its children's hint) */

@@ -3,7 +3,8 @@
 # Progress that covers no new block (generational/README.md, "Progress
 # without new blocks"): a loop whose trip count is the input (runloop.c),
 # six checksummed records of one kind in a row (records.c), a count field
-# (counted.c), and the demo from its 44-byte H + T + E seed (chunks
+# (counted.c), five CONT records after HDRS (bench/gates/repeat_record.c),
+# and the demo from its 44-byte H + T + E seed (chunks
 # turned and grown in place, CRCs repaired over the new lengths). Each crash
 # is reached through steps that cover no new block, and must be found
 # within a fixed number of runs of the cov build (-E), so the test does
@@ -31,4 +32,10 @@ found() {
 found runloop 'A' 400
 found records 'R\x02hi\x2b' 600
 found counted 'N\x01\x00\x05' 400
+# bench/gates/repeat_record.c from its seed (HDRS, one CONT, five BODY):
+# each further CONT takes the same compare's "equal" direction once more
+# (a child predicted to take a direction more often than any trace did
+# ranks first). Without that: no crash in 1,287 runs.
+body='BODY\x0dchunk of body'
+found repeat_record "HDRS\x0b:method GETCONT\x07:path /$body$body$body$body${body}END \x00" 300
 found demo "$(od -An -v -tx1 "$SRC/harnesses/demo/examples/seed-hte.gbox" | tr -d ' \n' | sed 's/../\\x&/g')" 3000 "$H"
