@@ -20,39 +20,47 @@ RT_HIDDEN uint64_t rt_mask(unsigned width)
     return gb_bv_mask(width);
 }
 
-static rt_expr_t *alloc_node(void)
+/* A fresh arena chunk (the slow path of alloc_node); 0, or -1 when no
+ * memory is left. */
+static int new_chunk(void)
+{
+    void *p = mmap(NULL, CHUNK_NODES * sizeof(rt_expr_t), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return -1;
+    /* First-touch page faults were half of a traced run's time: 2 MiB
+     * pages take 512 times fewer (a hint; without THP nothing changes). */
+    madvise(p, CHUNK_NODES * sizeof(rt_expr_t), MADV_HUGEPAGE);
+    chunk = p;
+    chunk_used = 0;
+    return 0;
+}
+
+static inline rt_expr_t *alloc_node(void)
 {
     if (RT_UNLIKELY(rt.nodes >= rt.lim.max_nodes))
         return NULL;
-    if (chunk_used == CHUNK_NODES) {
-        void *p = mmap(NULL, CHUNK_NODES * sizeof(rt_expr_t), PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED)
-            return NULL;
-        /* First-touch page faults were half of a traced run's time: 2 MiB
-         * pages take 512 times fewer (a hint; without THP nothing changes). */
-        madvise(p, CHUNK_NODES * sizeof(rt_expr_t), MADV_HUGEPAGE);
-        chunk = p;
-        chunk_used = 0;
-    }
+    if (RT_UNLIKELY(chunk_used == CHUNK_NODES) && new_chunk() != 0)
+        return NULL;
     rt.nodes++;
     return &chunk[chunk_used++];
 }
 
-static rt_expr_t *mk(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b, rt_expr_t *c,
-                     uint64_t imm)
+static unsigned depth_of(const rt_expr_t *e) { return e ? e->depth : 0u; }
+
+/* Every node is made here: about 290,000 times in a traced 64 KiB
+ * inflate, so it is inlined into each caller, where the NULL arguments
+ * are constants and their tests fold away (callgrind: 78 instructions a
+ * call out of line, with a loop over the three arguments). */
+static inline __attribute__((always_inline)) rt_expr_t *
+mk(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b, rt_expr_t *c, uint64_t imm)
 {
-    unsigned depth = 0;
-    rt_expr_t *args[3] = {a, b, c};
-    for (int i = 0; i < 3; i++)
-        if (args[i] && args[i]->depth > depth)
-            depth = args[i]->depth;
-    if (depth + 1 > rt.lim.max_depth) {
-        rt.concretized++;
-        return NULL;
-    }
-    rt_expr_t *e = alloc_node();
-    if (!e) {
+    unsigned da = depth_of(a), db = depth_of(b), dc = depth_of(c);
+    unsigned depth = da > db ? da : db;
+    if (dc > depth)
+        depth = dc;
+    rt_expr_t *e = depth < rt.lim.max_depth ? alloc_node() : NULL;
+    if (RT_UNLIKELY(!e)) {
         rt.concretized++;
         return NULL;
     }
