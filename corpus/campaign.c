@@ -91,8 +91,8 @@ static uint32_t next_free_id(const char *dir)
         return 0;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
-        unsigned id;
-        if (sscanf(de->d_name, "id:%6u", &id) == 1 && id + 1 > next)
+        uint32_t id;
+        if (gb_entry_id(de->d_name, &id) && id + 1 > next)
             next = id + 1;
     }
     closedir(d);
@@ -219,6 +219,15 @@ static int cmp_entry(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+int gb_entry_id(const char *name, uint32_t *id)
+{
+    unsigned v;
+    if (sscanf(name, "id:%6u", &v) != 1)
+        return 0;
+    *id = v;
+    return 1;
+}
+
 int gb_entries_list(const char *dir, gb_entry_t **entries, size_t *n, gb_err_t *e)
 {
     *entries = NULL;
@@ -259,8 +268,8 @@ int gb_entries_list_at(int dirfd, gb_entry_t **entries, size_t *n, gb_err_t *e)
     struct dirent *de;
     int r = 0;
     while (r == 0 && (de = readdir(d)) != NULL) {
-        unsigned id;
-        if (sscanf(de->d_name, "id:%6u", &id) == 1)
+        uint32_t id;
+        if (gb_entry_id(de->d_name, &id))
             r = entry_add(entries, n, &cap, id, de->d_name);
     }
     closedir(d);
