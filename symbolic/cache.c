@@ -105,7 +105,10 @@ static int grow(gb_cache_t *c, size_t nbytes)
 {
     if (gb_grow(&c->e, &c->cap, c->n + 1, sizeof *c->e, 256) != 0)
         return -1;
-    if (c->pn + nbytes > c->pcap) {
+    /* The pool exists as soon as any entry does, one without a model (an
+     * UNSAT answer) too: gb_cache_get points every entry into it, and
+     * pointer arithmetic on NULL is undefined even for an offset of 0. */
+    if (!c->pval || c->pn + nbytes > c->pcap) {
         size_t nc = c->pcap ? c->pcap * 2 : 4096;
         while (nc < c->pn + nbytes)
             nc *= 2;
@@ -143,8 +146,10 @@ int gb_cache_put(gb_cache_t *c, const uint64_t key[2], const gb_answer_t *a)
     }
     c->e[i] = (centry_t){{key[0], key[1]}, (uint8_t)a->status, (uint8_t)a->optimistic, a->tmo,
                          (uint32_t)a->n, (uint32_t)c->pn};
-    memcpy(c->poff + c->pn, a->offs, a->n * sizeof *a->offs);
-    memcpy(c->pval + c->pn, a->vals, a->n);
+    if (a->n) { /* an answer without a model may have NULL offs and vals: memcpy's UB */
+        memcpy(c->poff + c->pn, a->offs, a->n * sizeof *a->offs);
+        memcpy(c->pval + c->pn, a->vals, a->n);
+    }
     c->pn += a->n;
     return 1;
 }
