@@ -497,6 +497,8 @@ static void each_sig_use(const gb_cfg_graph_t *g, buckets_t *funcs, buckets_t *s
         if ((g->funcs[i].flags & GBCFG_S_ADDR_TAKEN) && g->funcs[i].sig != NONE)
             bucket_add(funcs, g->funcs[i].sig, (uint32_t)i);
     for (size_t b = 0; b < g->nblocks; b++) {
+        if (g->blocks[b].nisig == 0)
+            continue; /* isigs.v is NULL in a program without indirect calls: NULL + 0 is UB */
         const uint32_t *s = g->isigs.v + g->blocks[b].isig;
         for (uint32_t k = 0; k < g->blocks[b].nisig; k++) {
             int again = 0;
