@@ -219,12 +219,25 @@ static int cmp_entry(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Strict where sscanf's "id:%6u" was not: that took "id:-1" as 2^32 - 1,
+ * whose next id wraps to 0 (a peer's cursor then starts over at every
+ * sync and its whole queue is read again), signs and spaces ("id:+5",
+ * "id: 5"), and the ids past 999999 that AFL++ writes with seven digits
+ * as their first six ("id:1000000" as 100000). */
 int gb_entry_id(const char *name, uint32_t *id)
 {
-    unsigned v;
-    if (sscanf(name, "id:%6u", &v) != 1)
+    if (strncmp(name, "id:", 3) != 0 || name[3] < '0' || name[3] > '9')
         return 0;
-    *id = v;
+    uint64_t v = 0;
+    const char *p = name + 3;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (uint64_t)(*p - '0');
+        if (v >= UINT32_MAX)
+            return 0;
+    }
+    if (*p != ',' && *p != '\0')
+        return 0;
+    *id = (uint32_t)v;
     return 1;
 }
 

@@ -95,8 +95,10 @@ typedef struct gb_entry {
     char *name; /* file name, no directory */
 } gb_entry_t;
 
-/* 1 when `name` is an entry's, "id:" and a number as AFL++ names them;
- * *id is the number. 0 for any other name. */
+/* 1 when `name` is an entry's: "id:", decimal digits (no sign, no space;
+ * AFL++ pads them to six and writes more past 999999), then ',' or the
+ * end. *id is their value, below UINT32_MAX so that id + 1 is a next id.
+ * 0 for any other name. */
 int gb_entry_id(const char *name, uint32_t *id);
 
 /* The id: entries of `dir`, sorted by id (names that do not start with
