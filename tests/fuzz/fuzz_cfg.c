@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz.cfg: the `.gb_cfg` section reader (generational/cfg_read.c,
- * docs/cfg-format.md) on any bytes, and the search (cfg.c) on every CFG it
- * accepts: each branch and switch site the input's words name is asked
+ * docs/cfg-format.md) on any bytes; an input that starts as an ELF file
+ * does is read as a binary instead (gb_cfg_load: the section headers, then
+ * the section), through a memfd since that reader takes a path. Then the
+ * search (cfg.c) on every CFG read: each branch and switch site the input's words name is asked
  * whether a flip may reach an uncovered block, with part of the CFG's
  * blocks covered and then all of them. The contract checked: an answer is
  * 0 or 1, and a site the CFG does not know, a PIN and a CHECK always get 1. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cfg_int.h"
 #include "fz.h"
@@ -45,14 +50,30 @@ static void ask(gb_cfg_t *c, const uint8_t *data, size_t size, uint32_t covered)
     }
 }
 
+/* The input as a file: 0 and the CFG of its .gb_cfg section (NULL when it
+ * has none), or -1. */
+static int load_elf(const uint8_t *data, size_t size, gb_cfg_t **c, gb_err_t *e)
+{
+    int fd = memfd_create("fuzz_cfg", MFD_CLOEXEC);
+    FZ_CHECK(fd >= 0 && write(fd, data, size) == (ssize_t)size);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int rc = gb_cfg_load(path, c, e);
+    close(fd);
+    return rc;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     gb_cfg_t *c;
     gb_err_t e;
-    if (gb_cfg_parse(data, size, &c, &e) != 0) {
+    int elf = size >= 4 && memcmp(data, "\177ELF", 4) == 0;
+    if ((elf ? load_elf(data, size, &c, &e) : gb_cfg_parse(data, size, &c, &e)) != 0) {
         FZ_CHECK(strlen(e.msg) < sizeof e.msg && e.msg[0]);
         return 0;
     }
+    if (!c)
+        return 0; /* an ELF file without the section */
     gb_cfg_info_t info;
     gb_cfg_get_info(c, &info);
     FZ_CHECK(info.blocks <= size / 4 && info.functions <= info.blocks);

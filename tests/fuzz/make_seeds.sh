@@ -51,13 +51,17 @@ traces() {
   grep -v '^#' "$root/tests/symbolic/golden/small.gbt.hex" | xxd -r -p >"$out/trace/golden-small.gbt"
 }
 
-# .gb_cfg sections as glassbox-cc wrote them, each a whole program's.
+# .gb_cfg sections as glassbox-cc wrote them, each a whole program's,
+# bare and in an ELF file.
 cfgs() {
   fresh cfg
   local h
   for h in "${harnesses[@]}"; do
     objcopy --dump-section .gb_cfg="$tmp/$h.cfg" "$tmp/$h.cov"
     put cfg "$tmp/$h.cfg" "$h.gb_cfg"
+    # the section in an ELF file of its own, as gb_cfg_load reads binaries
+    objcopy --only-section=.gb_cfg "$tmp/$h.cov" "$tmp/$h.elf" 2>/dev/null
+    put cfg "$tmp/$h.elf" "$h.elf"
   done
 }
 
