@@ -328,8 +328,12 @@ static int name_cmp(const void *key, const void *elem)
 {
     const gb_cfg_sym_t *s = key;
     const char *name = *(const char *const *)elem;
-    int r = strncmp(s->name, name, s->len);
-    return r ? r : -(name[s->len] != '\0');
+    /* By lengths, not strncmp: a name from the section may hold a NUL,
+     * which stopped strncmp early and then name[s->len] read past the
+     * end of the shorter list entry. */
+    size_t n = strlen(name);
+    int r = memcmp(s->name, name, s->len < n ? s->len : n);
+    return r ? r : (s->len > n) - (s->len < n);
 }
 
 static int listed(const char *name, uint32_t len, const char *const *list, size_t n)
