@@ -91,8 +91,8 @@ static uint32_t next_free_id(const char *dir)
         return 0;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
-        unsigned id;
-        if (sscanf(de->d_name, "id:%6u", &id) == 1 && id + 1 > next)
+        uint32_t id;
+        if (gb_entry_id(de->d_name, &id) && id + 1 > next)
             next = id + 1;
     }
     closedir(d);
@@ -219,6 +219,28 @@ static int cmp_entry(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Strict where sscanf's "id:%6u" was not: that took "id:-1" as 2^32 - 1,
+ * whose next id wraps to 0 (a peer's cursor then starts over at every
+ * sync and its whole queue is read again), signs and spaces ("id:+5",
+ * "id: 5"), and the ids past 999999 that AFL++ writes with seven digits
+ * as their first six ("id:1000000" as 100000). */
+int gb_entry_id(const char *name, uint32_t *id)
+{
+    if (strncmp(name, "id:", 3) != 0 || name[3] < '0' || name[3] > '9')
+        return 0;
+    uint64_t v = 0;
+    const char *p = name + 3;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (uint64_t)(*p - '0');
+        if (v >= UINT32_MAX)
+            return 0;
+    }
+    if (*p != ',' && *p != '\0')
+        return 0;
+    *id = (uint32_t)v;
+    return 1;
+}
+
 int gb_entries_list(const char *dir, gb_entry_t **entries, size_t *n, gb_err_t *e)
 {
     *entries = NULL;
@@ -259,8 +281,8 @@ int gb_entries_list_at(int dirfd, gb_entry_t **entries, size_t *n, gb_err_t *e)
     struct dirent *de;
     int r = 0;
     while (r == 0 && (de = readdir(d)) != NULL) {
-        unsigned id;
-        if (sscanf(de->d_name, "id:%6u", &id) == 1)
+        uint32_t id;
+        if (gb_entry_id(de->d_name, &id))
             r = entry_add(entries, n, &cap, id, de->d_name);
     }
     closedir(d);

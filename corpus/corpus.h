@@ -95,6 +95,12 @@ typedef struct gb_entry {
     char *name; /* file name, no directory */
 } gb_entry_t;
 
+/* 1 when `name` is an entry's: "id:", decimal digits (no sign, no space;
+ * AFL++ pads them to six and writes more past 999999), then ',' or the
+ * end. *id is their value, below UINT32_MAX so that id + 1 is a next id.
+ * 0 for any other name. */
+int gb_entry_id(const char *name, uint32_t *id);
+
 /* The id: entries of `dir`, sorted by id (names that do not start with
  * "id:" and a number are skipped). A missing dir gives 0 entries. */
 int gb_entries_list(const char *dir, gb_entry_t **entries, size_t *n, gb_err_t *e);
@@ -137,6 +143,10 @@ int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *row, gb_err_t *e);
 #define GB_STATS_MAX (1u << 20) /* a larger fuzzer_stats is not ours */
 int gb_campaign_read_stats(const gb_campaign_t *c, const char *const *keys, uint64_t *vals,
                            size_t n);
+/* The same on the bytes of a fuzzer_stats file already read (need not end
+ * in a NUL); 0 found when out of memory. */
+int gb_campaign_parse_stats(const uint8_t *data, size_t len, const char *const *keys,
+                            uint64_t *vals, size_t n);
 
 /* ---- Expansion journal (resume) --------------------------------------- */
 
@@ -148,6 +158,10 @@ typedef struct gb_journal gb_journal_t;
 /* Opens OUT/NAME/.expanded of the campaign and reads which stored inputs
  * an earlier session finished expanding (none when the file is missing). */
 int gb_journal_open(const gb_campaign_t *c, gb_journal_t **j, gb_err_t *e);
+
+/* A journal marked from the text of a .expanded file (tests, fuzzing): it
+ * answers gb_journal_done; it has no file, so gb_journal_append fails. */
+int gb_journal_from_text(const uint8_t *data, size_t len, gb_journal_t **j, gb_err_t *e);
 
 /* 1 if the journal lists the expansion of stored input (kind, id). */
 int gb_journal_done(const gb_journal_t *j, gb_stored_t kind, uint32_t id);

@@ -72,26 +72,40 @@ static int parse(gb_journal_t *j, const uint8_t *data, size_t len)
     return 0;
 }
 
-int gb_journal_open(const gb_campaign_t *c, gb_journal_t **out, gb_err_t *e)
+/* A journal named `path` (appends go there), marked from `data`. */
+static int journal_new(const char *path, const uint8_t *data, size_t len, gb_journal_t **out,
+                       gb_err_t *e)
 {
     *out = NULL;
     gb_journal_t *j = gb_calloc(1, sizeof *j);
     if (!j)
         return gb_err_set(e, "out of memory");
     j->fd = -1;
-    snprintf(j->path, sizeof j->path, "%s/.expanded", gb_campaign_dir(c));
-    uint8_t *data;
-    size_t len;
-    if (gb_read_file(j->path, 1u << 30, &data, &len, NULL) == 0) {
-        int rc = parse(j, data, len);
-        gb_free(data);
-        if (rc != 0) {
-            gb_journal_close(j);
-            return gb_err_set(e, "out of memory reading %s", j->path);
-        }
+    snprintf(j->path, sizeof j->path, "%s", path);
+    if (parse(j, data, len) != 0) {
+        gb_journal_close(j);
+        return gb_err_set(e, "out of memory reading %s", path[0] ? path : "a journal");
     }
     *out = j;
     return 0;
+}
+
+int gb_journal_open(const gb_campaign_t *c, gb_journal_t **out, gb_err_t *e)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/.expanded", gb_campaign_dir(c));
+    uint8_t *data = NULL;
+    size_t len = 0;
+    if (gb_read_file(path, 1u << 30, &data, &len, NULL) != 0)
+        len = 0; /* none yet: nothing was expanded */
+    int rc = journal_new(path, data, len, out, e);
+    gb_free(data);
+    return rc;
+}
+
+int gb_journal_from_text(const uint8_t *data, size_t len, gb_journal_t **j, gb_err_t *e)
+{
+    return journal_new("", data, len, j, e);
 }
 
 int gb_journal_done(const gb_journal_t *j, gb_stored_t kind, uint32_t id)
@@ -102,6 +116,8 @@ int gb_journal_done(const gb_journal_t *j, gb_stored_t kind, uint32_t id)
 
 int gb_journal_append(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *e)
 {
+    if (!j->path[0])
+        return gb_err_set(e, "a journal read from text has no file to append to");
     if (j->fd < 0) {
         j->fd = open(j->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (j->fd < 0)

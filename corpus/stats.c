@@ -113,6 +113,21 @@ static int stat_lookup(const char *text, const char *key, uint64_t *v)
     return 0;
 }
 
+int gb_campaign_parse_stats(const uint8_t *data, size_t len, const char *const *keys,
+                            uint64_t *vals, size_t n)
+{
+    char *text = gb_malloc(len + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, len);
+    text[len] = '\0';
+    int found = 0;
+    for (size_t i = 0; i < n; i++)
+        found += stat_lookup(text, keys[i], &vals[i]);
+    gb_free(text);
+    return found;
+}
+
 int gb_campaign_read_stats(const gb_campaign_t *c, const char *const *keys, uint64_t *vals,
                            size_t n)
 {
@@ -122,15 +137,7 @@ int gb_campaign_read_stats(const gb_campaign_t *c, const char *const *keys, uint
     size_t len;
     if (gb_read_file(path, GB_STATS_MAX, &data, &len, NULL) != 0)
         return 0;
-    char *text = gb_malloc(len + 1);
-    int found = 0;
-    if (text) {
-        memcpy(text, data, len);
-        text[len] = '\0';
-        for (size_t i = 0; i < n; i++)
-            found += stat_lookup(text, keys[i], &vals[i]);
-    }
-    gb_free(text);
+    int found = gb_campaign_parse_stats(data, len, keys, vals, n);
     gb_free(data);
     return found;
 }

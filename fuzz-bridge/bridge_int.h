@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz-bridge/ internals shared by the forkserver client and plain exec:
- * environment building, child-side setup between fork and exec, clocks. */
+ * environment building, child-side setup between fork and exec, clocks;
+ * and the peers' cursor reader, for tests. */
 #ifndef GB_BRIDGE_INT_H
 #define GB_BRIDGE_INT_H
 
@@ -29,6 +30,13 @@ int gbb_exec_report(int err_rd);
 
 /* Microseconds on the monotonic clock. */
 uint64_t gbb_now_us(void);
+
+/* A peer's read cursor, OUT/NAME/.synced/PEER (peers.c): "<next id>\n<name
+ * of entry next id - 1>\n", read from at most GB_CURSOR_MAX bytes of
+ * `data`. *last_name (gb_free it) is NULL when the file names none. 0, or
+ * -1 when out of memory. */
+#define GB_CURSOR_MAX 4096
+int gb_peers_cursor_parse(const uint8_t *data, size_t len, uint32_t *next_id, char **last_name);
 
 /* Turns a waitpid status into a run result (exec.c). */
 void gb_bridge_classify(int status, int timed_out, gb_run_result_t *r);

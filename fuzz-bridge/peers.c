@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bridge_int.h"
 #include "corpus.h"
-#include "fuzz_bridge.h"
 
 /* A peer instance and how far we have read it. */
 typedef struct peer {
@@ -69,6 +69,26 @@ static void cursor_path(const gb_peers_t *p, const char *peer, char *buf, size_t
     snprintf(buf, n, "%s/.synced/%s", p->o.state_dir, peer);
 }
 
+int gb_peers_cursor_parse(const uint8_t *data, size_t len, uint32_t *next_id, char **last_name)
+{
+    char buf[GB_CURSOR_MAX + 1];
+    if (len > GB_CURSOR_MAX)
+        len = GB_CURSOR_MAX;
+    memcpy(buf, data, len);
+    buf[len] = '\0';
+    char *nl = strchr(buf, '\n');
+    *next_id = (uint32_t)strtoul(buf, NULL, 10);
+    *last_name = NULL;
+    if (nl && nl[1]) {
+        char *end = strchr(nl + 1, '\n');
+        if (end)
+            *end = '\0';
+        if (!(*last_name = gb_strdup(nl + 1)))
+            return -1;
+    }
+    return 0;
+}
+
 /* The cursor file: "<next id>\n<name of entry next-1>\n". */
 static void load_cursor(const gb_peers_t *p, peer_t *q)
 {
@@ -76,21 +96,14 @@ static void load_cursor(const gb_peers_t *p, peer_t *q)
     cursor_path(p, q->name, path, sizeof path);
     uint8_t *data;
     size_t len;
-    if (gb_read_file(path, 4096, &data, &len, NULL) != 0)
+    if (gb_read_file(path, GB_CURSOR_MAX, &data, &len, NULL) != 0)
         return;
-    char buf[4097];
-    memcpy(buf, data, len);
-    buf[len] = '\0';
-    gb_free(data);
-    char *nl = strchr(buf, '\n');
-    q->next_id = (uint32_t)strtoul(buf, NULL, 10);
-    if (nl && nl[1]) {
-        char *end = strchr(nl + 1, '\n');
-        if (end)
-            *end = '\0';
+    char *last;
+    if (gb_peers_cursor_parse(data, len, &q->next_id, &last) == 0 && last) {
         gb_free(q->last_name);
-        q->last_name = gb_strdup(nl + 1);
+        q->last_name = last;
     }
+    gb_free(data);
 }
 
 static int save_cursor(const gb_peers_t *p, const peer_t *q, gb_err_t *e)

@@ -328,8 +328,12 @@ static int name_cmp(const void *key, const void *elem)
 {
     const gb_cfg_sym_t *s = key;
     const char *name = *(const char *const *)elem;
-    int r = strncmp(s->name, name, s->len);
-    return r ? r : -(name[s->len] != '\0');
+    /* By lengths, not strncmp: a name from the section may hold a NUL,
+     * which stopped strncmp early and then name[s->len] read past the
+     * end of the shorter list entry. */
+    size_t n = strlen(name);
+    int r = memcmp(s->name, name, s->len < n ? s->len : n);
+    return r ? r : (s->len > n) - (s->len < n);
 }
 
 static int listed(const char *name, uint32_t len, const char *const *list, size_t n)
@@ -497,6 +501,8 @@ static void each_sig_use(const gb_cfg_graph_t *g, buckets_t *funcs, buckets_t *s
         if ((g->funcs[i].flags & GBCFG_S_ADDR_TAKEN) && g->funcs[i].sig != NONE)
             bucket_add(funcs, g->funcs[i].sig, (uint32_t)i);
     for (size_t b = 0; b < g->nblocks; b++) {
+        if (g->blocks[b].nisig == 0)
+            continue; /* isigs.v is NULL in a program without indirect calls: NULL + 0 is UB */
         const uint32_t *s = g->isigs.v + g->blocks[b].isig;
         for (uint32_t k = 0; k < g->blocks[b].nisig; k++) {
             int again = 0;

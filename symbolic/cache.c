@@ -105,7 +105,10 @@ static int grow(gb_cache_t *c, size_t nbytes)
 {
     if (gb_grow(&c->e, &c->cap, c->n + 1, sizeof *c->e, 256) != 0)
         return -1;
-    if (c->pn + nbytes > c->pcap) {
+    /* The pool exists as soon as any entry does, one without a model (an
+     * UNSAT answer) too: gb_cache_get points every entry into it, and
+     * pointer arithmetic on NULL is undefined even for an offset of 0. */
+    if (!c->pval || c->pn + nbytes > c->pcap) {
         size_t nc = c->pcap ? c->pcap * 2 : 4096;
         while (nc < c->pn + nbytes)
             nc *= 2;
@@ -143,8 +146,10 @@ int gb_cache_put(gb_cache_t *c, const uint64_t key[2], const gb_answer_t *a)
     }
     c->e[i] = (centry_t){{key[0], key[1]}, (uint8_t)a->status, (uint8_t)a->optimistic, a->tmo,
                          (uint32_t)a->n, (uint32_t)c->pn};
-    memcpy(c->poff + c->pn, a->offs, a->n * sizeof *a->offs);
-    memcpy(c->pval + c->pn, a->vals, a->n);
+    if (a->n) { /* an answer without a model may have NULL offs and vals: memcpy's UB */
+        memcpy(c->poff + c->pn, a->offs, a->n * sizeof *a->offs);
+        memcpy(c->pval + c->pn, a->vals, a->n);
+    }
     c->pn += a->n;
     return 1;
 }
@@ -206,13 +211,9 @@ static int check_file(const uint8_t *d, size_t len, const char *path, gb_err_t *
     return off == len - 8 ? 0 : gb_err_set(e, "answer cache %s: trailing bytes", path);
 }
 
-int gb_cache_load(gb_cache_t *c, const char *path, gb_err_t *e)
+int gb_cache_load_mem(gb_cache_t *c, const uint8_t *d, size_t len, const char *name, gb_err_t *e)
 {
-    uint8_t *d;
-    size_t len;
-    if (gb_read_file(path, (size_t)1 << 30, &d, &len, e) != 0)
-        return -1;
-    int r = check_file(d, len, path, e);
+    int r = check_file(d, len, name, e);
     size_t off = 16;
     for (uint32_t i = 0, n = r == 0 ? gbt_get32(d + 12) : 0; i < n && r == 0; i++) {
         const uint8_t *p = d + off;
@@ -225,13 +226,23 @@ int gb_cache_load(gb_cache_t *c, const char *path, gb_err_t *e)
             a.vals[k] = p[28 + 5 * k + 4];
         }
         if (!a.offs || !a.vals || gb_cache_put(c, key, &a) < 0)
-            r = gb_err_set(e, "out of memory loading %s", path);
+            r = gb_err_set(e, "out of memory loading %s", name);
         gb_free(a.offs);
         gb_free(a.vals);
         off += 28 + 5 * a.n;
     }
-    gb_free(d);
     if (r == 0)
         c->saved = c->n;
+    return r;
+}
+
+int gb_cache_load(gb_cache_t *c, const char *path, gb_err_t *e)
+{
+    uint8_t *d;
+    size_t len;
+    if (gb_read_file(path, (size_t)1 << 30, &d, &len, e) != 0)
+        return -1;
+    int r = gb_cache_load_mem(c, d, len, path, e);
+    gb_free(d);
     return r;
 }

@@ -257,14 +257,11 @@ static int validate(const uint8_t *d, size_t len, const char *path, gb_err_t *e)
     return 0;
 }
 
-int gb_clauses_load(gb_clauses_t *c, const char *path, int local, size_t *added, gb_err_t *e)
+int gb_clauses_load_mem(gb_clauses_t *c, const uint8_t *d, size_t len, const char *name,
+                        int local, size_t *added, gb_err_t *e)
 {
-    uint8_t *d;
-    size_t len;
     *added = 0;
-    if (gb_read_file(path, (size_t)1 << 30, &d, &len, e) != 0)
-        return -1;
-    int r = validate(d, len, path, e);
+    int r = validate(d, len, name, e);
     uint32_t ncl = r == 0 ? gbt_get32(d + 12) : 0;
     size_t off = CL_HEADER;
     uint64_t l[GB_CLAUSE_MAX];
@@ -275,9 +272,20 @@ int gb_clauses_load(gb_clauses_t *c, const char *path, int local, size_t *added,
         off += 4 + 8 * (size_t)n;
         int a = gb_clauses_add(c, l, n, local);
         if (a < 0)
-            r = gb_err_set(e, "out of memory loading %s", path);
+            r = gb_err_set(e, "out of memory loading %s", name);
         *added += a > 0;
     }
+    return r;
+}
+
+int gb_clauses_load(gb_clauses_t *c, const char *path, int local, size_t *added, gb_err_t *e)
+{
+    uint8_t *d;
+    size_t len;
+    *added = 0;
+    if (gb_read_file(path, (size_t)1 << 30, &d, &len, e) != 0)
+        return -1;
+    int r = gb_clauses_load_mem(c, d, len, path, local, added, e);
     gb_free(d);
     return r;
 }

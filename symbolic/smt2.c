@@ -70,19 +70,24 @@ static void print_ref(printer_t *p, uint32_t node)
         print_term(p, node);
 }
 
+/* The arrays' index width: wider than any offset (64 bits) so that offset
+ * + 7 cannot wrap around. With 64-bit indices a READ at an offset within
+ * 7 of 2^64 read the table's first bytes, where the evaluator and the
+ * solver read 0 past the end (found by tests/fuzz's smt2 round trip). */
+#define GB_SMT2_INDEX 72u
+
 /* READ: (concat (select tK (bvadd off 7)) ... (select tK off)), with the
- * offset zero-extended to the arrays' 64-bit index. */
+ * offset zero-extended to the arrays' index. */
 static void print_read(printer_t *p, const gb_node_t *x, unsigned aw)
 {
     unsigned n = x->width / 8u;
     if (n > 1)
         fputs("(concat", p->f);
     for (unsigned i = n; i-- > 0;) {
-        fprintf(p->f, "%s(select t%" PRIu64 " (bvadd ", n > 1 ? " " : "", x->imm);
-        if (aw < 64)
-            fprintf(p->f, "((_ zero_extend %u) ", 64 - aw);
+        fprintf(p->f, "%s(select t%" PRIu64 " (bvadd ((_ zero_extend %u) ", n > 1 ? " " : "",
+                x->imm, GB_SMT2_INDEX - aw);
         print_ref(p, x->args[0]);
-        fprintf(p->f, "%s (_ bv%u 64)))", aw < 64 ? ")" : "", i);
+        fprintf(p->f, ") (_ bv%u %u)))", i, GB_SMT2_INDEX);
     }
     if (n > 1)
         fputc(')', p->f);
@@ -178,14 +183,15 @@ static void print_tables(printer_t *p)
         size_t nz = 0;
         for (uint32_t i = 0; i < tb->len; i++)
             nz += tb->bytes[i] != 0;
-        fprintf(p->f, "; table %u: %u bytes\n(define-fun t%u () (Array (_ BitVec 64) (_ BitVec 8)) ",
-                tb->id, tb->len, tb->id);
+        fprintf(p->f,
+                "; table %u: %u bytes\n(define-fun t%u () (Array (_ BitVec %u) (_ BitVec 8)) ",
+                tb->id, tb->len, tb->id, GB_SMT2_INDEX);
         for (size_t i = 0; i < nz; i++)
             fputs("(store ", p->f);
-        fputs("((as const (Array (_ BitVec 64) (_ BitVec 8))) #x00)", p->f);
+        fprintf(p->f, "((as const (Array (_ BitVec %u) (_ BitVec 8))) #x00)", GB_SMT2_INDEX);
         for (uint32_t i = 0; i < tb->len; i++)
             if (tb->bytes[i])
-                fprintf(p->f, " (_ bv%u 64) #x%02x)", i, tb->bytes[i]);
+                fprintf(p->f, " (_ bv%u %u) #x%02x)", i, GB_SMT2_INDEX, tb->bytes[i]);
         fputs(")\n", p->f);
     }
 }

@@ -173,6 +173,10 @@ int gb_clauses_match(const gb_clauses_t *c, const uint64_t *lits, size_t n);
 size_t gb_clauses_count(const gb_clauses_t *c, size_t *local);
 int gb_clauses_save(const gb_clauses_t *c, const char *path, const char *tmpdir, gb_err_t *e);
 int gb_clauses_load(gb_clauses_t *c, const char *path, int local, size_t *added, gb_err_t *e);
+/* The same from a file's bytes already read; `name` only goes into messages.
+ * Every check of the file comes first: a bad file adds nothing. */
+int gb_clauses_load_mem(gb_clauses_t *c, const uint8_t *data, size_t len, const char *name,
+                        int local, size_t *added, gb_err_t *e);
 
 /* ---- Stored values (stored.c) ---- */
 #define GB_STORED_MAX 8u    /* bytes of a stored value (a u64 field at most) */
@@ -236,6 +240,9 @@ size_t gb_cache_count(const gb_cache_t *c);
 int gb_cache_dirty(const gb_cache_t *c);
 int gb_cache_save(gb_cache_t *c, const char *path, const char *tmpdir, gb_err_t *e);
 int gb_cache_load(gb_cache_t *c, const char *path, gb_err_t *e);
+/* The same from a file's bytes already read; `name` only goes into messages. */
+int gb_cache_load_mem(gb_cache_t *c, const uint8_t *data, size_t len, const char *name,
+                      gb_err_t *e);
 
 /* ---- Z3, for gb_solver_verify (z3_bridge.c) ---- */
 /* Whether the conjuncts (all hard) hold with the INPUT nodes vars[i] fixed

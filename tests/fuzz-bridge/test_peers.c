@@ -156,6 +156,16 @@ int main(int argc, char **argv)
     CHECK_MSG(g3.n == 1 && strcmp(g3.descs[0], "sync:honest,src:000003") == 0,
           "a refused input was not offered again: got %d (%s)", g3.n, g3.descs[0]);
 
+    /* A name sscanf's "id:%6u" took as id 2^32 - 1 ("id:-1") made the
+     * cursor wrap to 0: the peer's whole queue came again at every sync. */
+    sh("mkdir -p '%s/wrap/queue'%s", sync, "");
+    snprintf(q, sizeof q, "%s/wrap/queue", sync);
+    put_in(q, "id:000000,orig:w", "wrapped once");
+    put_in(q, "id:-1,orig:v", "not an AFL++ name");
+    got_t g5 = {0};
+    CHECK(sync_once(sync, &g5, 32) == 0 && sync_once(sync, &g5, 32) == 0);
+    CHECK_MSG(g5.n == 1, "want the one entry once over two syncs, got %d", g5.n);
+
     /* A peer whose queue is still empty does not count as one: an instance
      * alone beside a leftover directory still ends when its work is done. */
     char idle[2048];
