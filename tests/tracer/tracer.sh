@@ -21,6 +21,9 @@ trace() {
   "$BIN/glassbox" show "$W/t.gbt" >"$W/t.smt2"
 }
 count() { grep -c "$1" "$W/t.smt2" || true; }
+# branch_terms: the assertions after the branch entries' comments, without
+# the comments, whose hex site ids can spell a byte name ("site 0x2b537b47").
+branch_terms() { grep -A1 ';; pc .* branch' "$W/t.smt2" | grep -v '^;;' || true; }
 
 trace branch 'A'
 [ "$(count ';; pc .* branch')" -eq 1 ] || fail "branch: want 1 branch entry: $(cat "$W/t.smt2")"
@@ -53,7 +56,7 @@ grep -q ';; pc .* check' "$W/t.smt2" || fail "table: no bounds check entry"
 # store and the load at symbolic indices each record a pin.
 trace mem 'A\x03\x05'
 grep -q 'word matched' "$W/trace.log" || true
-grep -A1 ';; pc .* branch' "$W/t.smt2" | grep -qw 'b0' ||
+branch_terms | grep -qw 'b0' ||
   fail "mem: no branch over b0 (a word with one symbolic byte read as concrete): $(cat "$W/t.smt2")"
 [ "$(count ';; pc .* pin')" -ge 2 ] ||
   fail "mem: want 2 pins (the symbolic indices' addresses): $(cat "$W/t.smt2")"
@@ -73,7 +76,7 @@ n=$(count ';; pc ')
 # the trace. Keyed by site alone (GLASSBOX_BACKOFF_CTX=0) the second loop
 # continues the first one's count, and only byte 63 (hit 64) is kept.
 ctx_bytes() { # the input bytes the branch entries of $W/t.smt2 read
-  grep -A1 ';; pc .* branch' "$W/t.smt2" | grep -o 'b[0-9]*' | sort -u | tr '\n' ' '
+  branch_terms | grep -ow 'b[0-9]*' | sort -u | tr '\n' ' '
 }
 spaces64=$(printf '%64s' '')
 trace ctx "$spaces64"
