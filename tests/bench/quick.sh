@@ -35,9 +35,14 @@ for t in $expect; do
 done
 # Columns: target kind config rep seconds start wall_s measure_s edges lines
 # lines_total branches branches_total first_crash_s crashes buckets execs status
+# traces expanded (numbers where a Glassbox worker ran, NA elsewhere)
 bad=$(awk -F'\t' 'NR > 1 {
   num = "^[0-9]+([.][0-9]+)?$"
-  if (NF != 18) { print $1, $3, "has", NF, "fields"; next }
+  if (NF != 20) { print $1, $3, "has", NF, "fields"; next }
+  gb = $3 ~ /glassbox/
+  if ((gb && ($19 !~ num || $20 !~ num)) || (!gb && ($19 != "NA" || $20 != "NA")))
+    print $1, $3, "traces, expanded are", $19, $20
+  if ($3 == "glassbox" && $1 == "demo" && $19 + 0 == 0) print $1, $3, "traced nothing"
   for (i = 4; i <= 8; i++) if ($i !~ num) print $1, $3, "column", i, "is", $i
   for (i = 9; i <= 13; i++)
     if (($2 == "coverage" && $i !~ num) || ($2 == "gate" && $i != "NA")) print $1, $3, "column", i, "is", $i
