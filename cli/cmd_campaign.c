@@ -5,6 +5,7 @@
  * and N Glassbox workers; one combined status; libFuzzer restarted after
  * each crash; everything stopped cleanly on Ctrl-C, after -V or (with
  * --exit-on-crash) at the first crash; a crash summary. Builds nothing. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -459,6 +461,50 @@ static void stop_all(camp_t *c, unsigned grace_s)
         }
 }
 
+/* The parent pid in /proc/PID/stat ("pid (comm) state ppid ..."; comm
+ * may hold spaces and parentheses, so read after the last ')'), or -1. */
+static pid_t ppid_of(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    int ppid;
+    char state;
+    return p && sscanf(p + 1, " %c %d", &state, &ppid) == 2 ? (pid_t)ppid : -1;
+}
+
+/* The campaign is the subreaper of everything its jobs start: a process
+ * whose parent dies is handed to it, not to init. Called once every job
+ * and the live triage have ended, so each child left is such an orphan,
+ * e.g. AFL++ 4.04c's cmplog child, stopped between persistent runs when
+ * afl-fuzz exits by its -V, which would otherwise stay for good. Killed
+ * (SIGKILL ends a stopped process too) and reaped. */
+static void kill_orphans(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    pid_t me = getpid();
+    const struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        char *end;
+        long pid = strtol(de->d_name, &end, 10);
+        if (*end || pid <= 0 || ppid_of((pid_t)pid) != me)
+            continue;
+        kill((pid_t)pid, SIGKILL);
+        waitpid((pid_t)pid, NULL, 0);
+    }
+    closedir(d);
+}
+
 /* AFL++'s own builds: given, or NAME.afl and NAME.cmplog beside a
  * NAME.cov (what 'glassbox build' makes). Without them afl-fuzz runs on the
  * cov build, as campaigns did before, and the status says so. */
@@ -728,6 +774,7 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
         return gb_cli_fail("campaign", e.msg);
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
+    prctl(PR_SET_CHILD_SUBREAPER, 1); /* see kill_orphans; without it they go to init */
     c.start = time(NULL);
     c.crashes0 = c.exit_on_crash ? count_crashes(&c) : 0; /* --resume: only new ones count */
     gb_live_t live = {0};
@@ -738,6 +785,7 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
         (c.lf && start_libfuzzer(&c) != 0)) {
         stop_all(&c, 5);
         gb_live_stop(&live);
+        kill_orphans();
         return gb_cli_fail("campaign", "could not start every job (see OUT/.logs/)");
     }
     gb_statview_t v;
@@ -752,6 +800,7 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     const job_t *failed = wait_loop(&c, &v);
     stop_all(&c, 15);
     gb_live_stop(&live); /* a last pass over the crashes of the last seconds */
+    kill_orphans();
     if (failed) { /* one line, as every fault (no summary: it would bury the reason) */
         char why[512];
         last_log_line(&c, failed, why, sizeof why);

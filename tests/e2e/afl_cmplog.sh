@@ -23,4 +23,10 @@ grep -q -- "magic8.cmplog" <<<"$cl" || fail "the main does not run the cmplog bu
 ! grep -q "note: afl-fuzz runs" "$WORK/status.txt" || fail "a note about a missing AFL++ build: $(grep note "$WORK/status.txt")"
 n=$(find "$WORK/sync/main/crashes" -name 'id:*' | wc -l)
 [ "$n" -ge 1 ] || fail "AFL++ with cmplog did not pass the 8-byte magic in 25 s"
+# AFL++ 4.04c leaves the cmplog build's persistent child stopped (SIGSTOP
+# between runs) when afl-fuzz exits by its -V: reparented to init, it
+# would stay for good, one per campaign. The campaign adopts its jobs'
+# orphans (a subreaper) and kills them.
+left=$(pgrep -af -- "$WORK/b/magic8\." || true)
+[ -z "$left" ] || fail "processes of the campaign's targets outlive it: $left"
 pass "afl-fuzz with cmplog (-c 0 on the cmplog build) found the magic8 crash"
