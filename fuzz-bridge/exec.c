@@ -154,6 +154,14 @@ static int wait_with_timeout(pid_t pid, unsigned timeout_ms, int *status)
         if (pfd >= 0)
             close(pfd);
     }
+    /* The run has ended but is not reaped, so its pid, which is its
+     * process group's id, cannot be taken by another process yet: what it
+     * forked and left running (a daemon, a sleeping child) ends with it,
+     * rather than outlive the fuzzer. */
+    siginfo_t si;
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    kill(-pid, SIGKILL);
     while (waitpid(pid, status, 0) < 0 && errno == EINTR)
         ;
     return killed;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -519,6 +520,24 @@ void gb_fsrv_stop(gb_fsrv_t *f)
 
 /* ---- runs ----------------------------------------------------------------- */
 
+/* A target may delete or replace its input file (an @@ program that
+ * unlinks what it read): the file is made again at its path, or every
+ * later run would read nothing. The forkserver's stdin keeps the old
+ * file; a target that reads stdin and deletes the file is not helped. */
+static int keep_input_file(gb_fsrv_t *f, gb_err_t *e)
+{
+    struct stat at, open_now;
+    if (stat(f->input_path, &at) == 0 && fstat(f->in_fd, &open_now) == 0 &&
+        at.st_ino == open_now.st_ino && at.st_dev == open_now.st_dev)
+        return 0;
+    int fd = open(f->input_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return gb_err_sys(e, "cannot create input file %s again", f->input_path);
+    close(f->in_fd);
+    f->in_fd = fd;
+    return 0;
+}
+
 static int write_input(gb_fsrv_t *f, const uint8_t *in, size_t len, gb_err_t *e)
 {
     if (f->use_shm_input) {
@@ -529,6 +548,8 @@ static int write_input(gb_fsrv_t *f, const uint8_t *in, size_t len, gb_err_t *e)
         memcpy(f->shm_input, &n, sizeof n);
         return 0;
     }
+    if (keep_input_file(f, e) != 0)
+        return -1;
     size_t off = 0;
     while (off < len) {
         ssize_t w = pwrite(f->in_fd, in + off, len - off, (off_t)off);

@@ -19,6 +19,18 @@ int gb_run_start(gb_search_t *s, gb_err_t *e)
     return rc;
 }
 
+/* e says why the forkserver could not be started again. */
+static int fsrv_lost(gb_err_t *e)
+{
+    if (e) {
+        char why[sizeof e->msg];
+        snprintf(why, sizeof why, "%s", e->msg); /* e->msg is rewritten below */
+        gb_err_set(e, "the coverage build stopped running: %s", why);
+    }
+    return -1;
+}
+
+/* 0: ran (*r says how); 1: the input kills the forkserver, skip it; -1: fatal. */
 static int run_target(gb_search_t *s, const gb_item_t *it, gb_run_result_t *r, gb_err_t *e)
 {
     for (;;) {
@@ -30,18 +42,31 @@ static int run_target(gb_search_t *s, const gb_item_t *it, gb_run_result_t *r, g
     /* One restart: the forkserver may have been killed from outside. */
     gb_fsrv_stop(s->fsrv);
     s->fsrv = NULL;
-    if (gb_run_start(s, e) != 0 || gb_fsrv_run(s->fsrv, it->data, it->len, r, e) != 0 ||
-        r->status == GB_RUN_ERROR)
-        return gb_err_set(e, "the coverage build stopped running: %s", e ? e->msg : "");
-    return 0;
+    if (gb_run_start(s, e) != 0)
+        return fsrv_lost(e);
+    if (gb_fsrv_run(s->fsrv, it->data, it->len, r, e) == 0 && r->status != GB_RUN_ERROR)
+        return 0;
+    /* Killed again by the same input: the target does it (a kill(0, ...)
+     * reaches its forkserver's process group). Contained: the input is
+     * dropped, said once, and the next run gets a fresh forkserver. */
+    char msg[sizeof e->msg + 200];
+    snprintf(msg, sizeof msg,
+             "an input made the coverage build kill its own forkserver twice (%s); such inputs "
+             "are dropped and the forkserver restarted",
+             e ? e->msg : "");
+    gb_notice(s, GB_NOTE_FSRV_KILLED, msg);
+    gb_fsrv_stop(s->fsrv);
+    s->fsrv = NULL;
+    return gb_run_start(s, e) == 0 ? 1 : fsrv_lost(e);
 }
 
 /* Runs and scores `it`; the run's result in *r, its signature in *sig. */
 static int run_scored(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, uint64_t *sig,
                       gb_err_t *e)
 {
-    if (run_target(s, it, r, e) != 0)
-        return -1;
+    int rc = run_target(s, it, r, e);
+    if (rc != 0)
+        return rc;
     s->st.execs++;
     uint64_t ms = r->time_us / 1000;
     if (r->status != GB_RUN_TIMEOUT && ms > s->st.slowest_exec_ms)
@@ -101,8 +126,9 @@ gb_run_kind_t gb_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_e
 {
     gb_run_result_t r;
     uint64_t sig;
-    if (run_scored(s, it, &r, &sig, e) != 0)
-        return GB_KIND_FATAL;
+    int rc = run_scored(s, it, &r, &sig, e);
+    if (rc != 0)
+        return rc > 0 ? GB_KIND_SKIPPED : GB_KIND_FATAL;
     if (it->score)
         s->last_find_ms = gb_time_ms();
     char d[512];
@@ -118,8 +144,9 @@ gb_run_kind_t gb_run_again(gb_search_t *s, gb_item_t *it, int is_crash, gb_err_t
 {
     gb_run_result_t r;
     uint64_t sig;
-    if (run_scored(s, it, &r, &sig, e) != 0)
-        return GB_KIND_FATAL;
+    int rc = run_scored(s, it, &r, &sig, e);
+    if (rc != 0)
+        return rc > 0 ? GB_KIND_SKIPPED : GB_KIND_FATAL;
     if (r.status == GB_RUN_CRASH || is_crash) {
         if (gb_hset_add(&s->crash_sigs, sig) > 0 && is_crash)
             s->st.crashes++;

@@ -174,10 +174,11 @@ static inline int gb_search_out_of_time(const gb_search_t *s)
 
 /* run.c: Run&Check. How a run on the cov build ended. */
 typedef enum gb_run_kind {
-    GB_KIND_FATAL = -1, /* the campaign cannot go on (e says why) */
-    GB_KIND_HUNG = 0,   /* ran past the time limit: saved in hangs/, dropped */
-    GB_KIND_RAN = 1,    /* ran normally: worth keeping in queue/ */
-    GB_KIND_CRASHED = 2 /* crashed: saved in crashes/, still worth expanding */
+    GB_KIND_FATAL = -1,  /* the campaign cannot go on (e says why) */
+    GB_KIND_SKIPPED = 0, /* killed the forkserver twice in a row (noticed once): dropped */
+    GB_KIND_HUNG = 1,    /* ran past the time limit: saved in hangs/, dropped */
+    GB_KIND_RAN = 2,     /* ran normally: worth keeping in queue/ */
+    GB_KIND_CRASHED = 3  /* crashed: saved in crashes/, still worth expanding */
 } gb_run_kind_t;
 
 int gb_run_start(gb_search_t *s, gb_err_t *e); /* starts the forkserver */
@@ -228,7 +229,8 @@ typedef enum gb_note {
     GB_NOTE_NOBLOCK = 4,
     GB_NOTE_TRACE = 8,
     GB_NOTE_NOCFG = 16,
-    GB_NOTE_CFG_PART = 32
+    GB_NOTE_CFG_PART = 32,
+    GB_NOTE_FSRV_KILLED = 64
 } gb_note_t;
 void gb_notice(gb_search_t *s, gb_note_t kind, const char *msg);
 
