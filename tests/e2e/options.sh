@@ -53,6 +53,20 @@ usage_error no-value "--timeout needs a value" -i "$SEEDS" -o "$WORK/u" --timeou
 usage_error flag-value "--quiet takes no value" --quiet=1 -i "$SEEDS" -o "$WORK/u" -- "$T" "$C"
 usage_error bad-memory "expects a non-negative number or none, got 'lots'" -m lots -i "$SEEDS"
 usage_error bad-plus "non-negative number, got '5+'" -V 5+ -i "$SEEDS"
+# The environment's overrides are checked like the options they stand for.
+for v in abc -5 99999999999999999999 12x; do
+  GLASSBOX_SOLVER_TIMEOUT=$v usage_error "env-timeout-$v" "GLASSBOX_SOLVER_TIMEOUT expects a non-negative number, got '$v'" \
+    -q -i "$SEEDS" -o "$WORK/u" -- "$T" "$C"
+done
+for v in ../../etc a/b 'x y'; do
+  rc=0
+  GLASSBOX_NAME=$v "$BIN/glassbox" fuzz -q -i "$SEEDS" -o "$WORK/u" -- "$T" "$C" >/dev/null 2>"$WORK/err.txt" || rc=$?
+  [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] || fail "GLASSBOX_NAME='$v': exit status $rc"
+  expect_eq "GLASSBOX_NAME='$v': stderr lines" "$(wc -l <"$WORK/err.txt")" 1
+  grep -q "bad campaign name" "$WORK/err.txt" || fail "GLASSBOX_NAME='$v': $(cat "$WORK/err.txt")"
+  [ ! -e "$WORK/etc" ] && [ ! -e "$WORK/u/a" ] || fail "GLASSBOX_NAME='$v' made a directory"
+done
+pass "bad GLASSBOX_SOLVER_TIMEOUT and GLASSBOX_NAME values: one line, non-zero, no signal"
 [ ! -e "$WORK/u" ] || fail "a refused command created $WORK/u"
 
 # -x after -- is the target's (io_args aborts only when run as "-x FILE"
