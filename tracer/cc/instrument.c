@@ -92,6 +92,7 @@ static const struct fast_spec {
 } fasts[] = {
     {"__gb_binop", FAST_NULL, 1u << 2 | 1u << 4},
     {"__gb_unop", FAST_NULL, 1u << 2},
+    {"__gb_fp_bits", FAST_NULL, 1u << 0},
     {"__gb_intrin", FAST_NULL, 1u << 2 | 1u << 4 | 1u << 6},
     {"__gb_select", FAST_SELECT, 1u << 0},
     {"__gb_branch", FAST_NULL, 1u << 0},
@@ -335,12 +336,15 @@ static LLVMValueRef shadow(ictx_t *x, LLVMValueRef v)
 /* ---- types and values ---------------------------------------------- */
 
 /* Width in bits of a tracked value type (integers up to 64, pointers as
- * 64), or 0 for types whose values stay concrete. */
+ * 64, float and double as their IEEE bits), or 0 for types whose values
+ * stay concrete. */
 static unsigned tracked_width(LLVMTypeRef t)
 {
     LLVMTypeKind k = LLVMGetTypeKind(t);
-    if (k == LLVMPointerTypeKind)
+    if (k == LLVMPointerTypeKind || k == LLVMDoubleTypeKind)
         return 64;
+    if (k == LLVMFloatTypeKind)
+        return 32;
     if (k == LLVMIntegerTypeKind) {
         unsigned w = LLVMGetIntTypeWidth(t);
         return w <= 64 ? w : 0;
@@ -353,6 +357,10 @@ static LLVMValueRef as_u64(ictx_t *x, LLVMValueRef v)
     LLVMTypeRef t = LLVMTypeOf(v);
     if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
         return LLVMBuildPtrToInt(x->b, v, x->i64, "");
+    if (LLVMGetTypeKind(t) == LLVMFloatTypeKind)
+        return LLVMBuildZExt(x->b, LLVMBuildBitCast(x->b, v, x->i32, ""), x->i64, "");
+    if (LLVMGetTypeKind(t) == LLVMDoubleTypeKind)
+        return LLVMBuildBitCast(x->b, v, x->i64, "");
     if (LLVMGetIntTypeWidth(t) == 64)
         return v;
     return LLVMBuildZExt(x->b, v, x->i64, "");
@@ -571,30 +579,9 @@ static LLVMValueRef emit_load(ictx_t *x, LLVMValueRef p, unsigned long long size
     return call_rt(x, "__gb_load", x->i8p, ty, args, 4);
 }
 
-/* float and double loads: the bytes' shadow, pinned to the loaded bits
- * (floating point is concretised, docs/tracer.md "Untracked values"). */
-static int do_float_load(ictx_t *x, LLVMValueRef inst, uint32_t site)
-{
-    LLVMTypeRef t = LLVMTypeOf(inst);
-    LLVMTypeKind k = LLVMGetTypeKind(t);
-    if (k != LLVMFloatTypeKind && k != LLVMDoubleTypeKind)
-        return 0;
-    LLVMValueRef p = LLVMGetOperand(inst, 0);
-    after(x, inst);
-    LLVMTypeRef ity = k == LLVMFloatTypeKind ? x->i32 : x->i64;
-    LLVMValueRef s = emit_load(x, p, LLVMStoreSizeOfType(x->td, t), site);
-    LLVMValueRef bits = LLVMBuildBitCast(x->b, inst, ity, "");
-    if (ity != x->i64)
-        bits = LLVMBuildZExt(x->b, bits, x->i64, "");
-    LLVMTypeRef cty[] = {x->i8p, x->i64, x->i32};
-    LLVMValueRef cargs[] = {s, bits, cu32(x, site)};
-    call_rt(x, "__gb_concretize", x->vd, cty, cargs, 3);
-    return 1;
-}
-
 /* A symbolic operand of an instruction whose result the tracer does not
- * track (int-to-float conversions, bitcasts to floats, integers wider than
- * 64 bits, insertvalue/insertelement, a select of such values) is pinned
+ * track (integers wider than 64 bits, long double, vectors,
+ * insertvalue/insertelement, a select of such values) is pinned
  * before it: concretised with a recorded PIN, never silently. Loads, calls
  * and extractvalue have their own handling. */
 static void pin_escapes(ictx_t *x, LLVMValueRef inst, LLVMOpcode op, uint32_t site)
@@ -620,13 +607,133 @@ static void pin_escapes(ictx_t *x, LLVMValueRef inst, LLVMOpcode op, uint32_t si
     }
 }
 
+/* ---- floating point ------------------------------------------------ */
+
+/* A float's shadow is the expression of its IEEE bits (trace version 3,
+ * docs/tracer.md "Floating point"): loads, stores, phis, selects, calls
+ * and bitcasts move it like an integer's; the operators below build FP
+ * nodes through __gb_binop/__gb_unop. */
+
+static int is_fp_type(LLVMTypeRef t)
+{
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    return k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
+}
+
+/* The bits of float v (shadow sv) as an integer or in memory: through
+ * __gb_fp_bits, which pins "not NaN" (or "NaN", then concrete) where the
+ * trace's one NaN and the hardware's bits could differ. At the builder. */
+static LLVMValueRef emit_fp_bits(ictx_t *x, LLVMValueRef v, LLVMValueRef sv, uint32_t site)
+{
+    if (sv == x->nullp || !is_fp_type(LLVMTypeOf(v)))
+        return sv;
+    LLVMTypeRef ty[] = {x->i8p, x->i64, x->i32, x->i32};
+    LLVMValueRef args[] = {sv, as_u64(x, v), cu32(x, tracked_width(LLVMTypeOf(v))),
+                           cu32(x, site)};
+    return call_rt(x, "__gb_fp_bits", x->i8p, ty, args, 4);
+}
+
+static int fp_code(LLVMOpcode op)
+{
+    switch (op) {
+    case LLVMFAdd: return GBT_OP_FADD;
+    case LLVMFSub: return GBT_OP_FSUB;
+    case LLVMFMul: return GBT_OP_FMUL;
+    case LLVMFDiv: return GBT_OP_FDIV;
+    case LLVMSIToFP: return GBT_OP_SITOFP;
+    case LLVMUIToFP: return GBT_OP_UITOFP;
+    case LLVMFPToSI: return GBT_OP_FPTOSI;
+    case LLVMFPToUI: return GBT_OP_FPTOUI;
+    case LLVMFPExt: return GBT_OP_FPEXT;
+    case LLVMFPTrunc: return GBT_OP_FPTRUNC;
+    default: return 0;
+    }
+}
+
+/* x ^ k for a constant k (fneg flips the sign bit, fabs clears it with
+ * AND): exact on the bits, NaNs included. */
+static void emit_bits_op(ictx_t *x, LLVMValueRef inst, int op, LLVMValueRef a, uint64_t k)
+{
+    unsigned w = tracked_width(LLVMTypeOf(a));
+    LLVMValueRef sa = shadow(x, a);
+    if (!w || sa == x->nullp)
+        return;
+    after(x, inst);
+    LLVMTypeRef ty[] = {x->i32, x->i32, x->i8p, x->i64, x->i8p, x->i64};
+    LLVMValueRef args[] = {cu32(x, (unsigned)op), cu32(x, w), sa, as_u64(x, a), x->nullp,
+                           cu64(x, k)};
+    map_put(x, inst, call_rt(x, "__gb_binop", x->i8p, ty, args, 6));
+}
+
+/* Whether inst's function may fuse a multiply-add: its target has FMA.
+ * Without it llvm.fmuladd is a multiply then an add, each rounded. */
+static int may_fuse(LLVMValueRef inst)
+{
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
+    LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                                        "target-features", 15);
+    unsigned len = 0;
+    const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+    for (unsigned i = 0; v && i + 4 <= len; i++)
+        if (strncmp(v + i, "+fma", 4) == 0)
+            return 1;
+    return 0;
+}
+
+/* llvm.fmuladd (what a * b + c in one expression becomes under the
+ * default -ffp-contract=on): FMUL then FADD where the target cannot fuse;
+ * where it can, the result stays concrete (one rounding is not modelled). */
+static void emit_fmuladd(ictx_t *x, LLVMValueRef inst)
+{
+    LLVMValueRef a = LLVMGetOperand(inst, 0), b = LLVMGetOperand(inst, 1),
+                 c = LLVMGetOperand(inst, 2);
+    LLVMValueRef sa = shadow(x, a), sb = shadow(x, b), sc = shadow(x, c);
+    unsigned w = tracked_width(LLVMTypeOf(inst));
+    if (!w || (sa == x->nullp && sb == x->nullp && sc == x->nullp) || may_fuse(inst))
+        return;
+    after(x, inst);
+    LLVMValueRef prod = LLVMBuildFMul(x->b, a, b, "");
+    LLVMTypeRef ty[] = {x->i32, x->i32, x->i8p, x->i64, x->i8p, x->i64};
+    LLVMValueRef m[] = {cu32(x, GBT_OP_FMUL), cu32(x, w), sa, as_u64(x, a), sb, as_u64(x, b)};
+    LLVMValueRef sp = call_rt(x, "__gb_binop", x->i8p, ty, m, 6);
+    LLVMValueRef s[] = {cu32(x, GBT_OP_FADD), cu32(x, w), sp, as_u64(x, prod), sc, as_u64(x, c)};
+    map_put(x, inst, call_rt(x, "__gb_binop", x->i8p, ty, s, 6));
+}
+
+/* fcmp, FP arithmetic and conversions, fneg; frem (not modelled) pins its
+ * symbolic operands. Returns 1 if `op` is one of them. */
+static int do_fp(ictx_t *x, LLVMValueRef inst, LLVMOpcode op, uint32_t site)
+{
+    LLVMValueRef a = LLVMGetOperand(inst, 0);
+    unsigned to = tracked_width(LLVMTypeOf(inst)), from = tracked_width(LLVMTypeOf(a));
+    if (op == LLVMFCmp) {
+        LLVMRealPredicate p = LLVMGetFCmpPredicate(inst);
+        if (p > LLVMRealPredicateFalse && p < LLVMRealPredicateTrue)
+            emit_binop(x, inst, GBT_OP_FCMP_FIRST + (int)p - 1, a, LLVMGetOperand(inst, 1));
+    } else if (op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul || op == LLVMFDiv) {
+        emit_binop(x, inst, fp_code(op), a, LLVMGetOperand(inst, 1));
+    } else if (fp_code(op)) {
+        if (from && to)
+            emit_unop(x, inst, fp_code(op), to, a);
+    } else if (op == LLVMFNeg) {
+        emit_bits_op(x, inst, GBT_OP_XOR, a, 1ull << (from - 1));
+    } else if (op == LLVMFRem) {
+        for (unsigned i = 0; i < 2 && to; i++) {
+            LLVMValueRef v = LLVMGetOperand(inst, i), sv = shadow(x, v);
+            if (sv != x->nullp)
+                emit_concretize(x, inst, sv, v, site);
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static void do_load(ictx_t *x, LLVMValueRef inst, uint32_t site)
 {
     LLVMValueRef p = LLVMGetOperand(inst, 0), sp = shadow(x, p);
     LLVMTypeRef t = LLVMTypeOf(inst);
     unsigned w = tracked_width(t);
-    if (!w && do_float_load(x, inst, site))
-        return;
     if (!w && sp == x->nullp && !is_lazy(x, p))
         return;
     after(x, inst);
@@ -641,6 +748,7 @@ static void do_store(ictx_t *x, LLVMValueRef inst, uint32_t site)
     LLVMTypeRef t = LLVMTypeOf(v);
     LLVMValueRef sv = tracked_width(t) ? shadow(x, v) : x->nullp;
     LLVMPositionBuilderBefore(x->b, inst);
+    sv = emit_fp_bits(x, v, sv, site);
     lazy_args_t la;
     if (is_lazy(x, p) && gep_one_index(x, p, &la)) {
         LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i8p, x->i64, x->i8p, x->i64, x->i64, x->i32};
@@ -817,10 +925,19 @@ static void emit_intrin(ictx_t *x, LLVMValueRef at, LLVMValueRef key, int code, 
 static void do_scalar_intrinsic(ictx_t *x, LLVMValueRef inst, const char *name)
 {
     unsigned w = tracked_width(LLVMTypeOf(inst));
-    if (!w || LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMIntegerTypeKind)
+    if (!w || (LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMIntegerTypeKind &&
+               strncmp(name, "llvm.fabs.f", 11) != 0 && strncmp(name, "llvm.fmuladd.f", 14) != 0))
         return;
     if (strncmp(name, "llvm.expect.", 12) == 0) { /* the value passes through */
         map_put(x, inst, shadow(x, LLVMGetOperand(inst, 0)));
+        return;
+    }
+    if (strncmp(name, "llvm.fabs.f", 11) == 0) { /* the sign bit cleared */
+        emit_bits_op(x, inst, GBT_OP_AND, LLVMGetOperand(inst, 0), ~0ull >> (65 - w));
+        return;
+    }
+    if (strncmp(name, "llvm.fmuladd.f", 14) == 0) {
+        emit_fmuladd(x, inst);
         return;
     }
     for (size_t i = 0; i < sizeof intrins / sizeof intrins[0]; i++) {
@@ -1169,8 +1286,14 @@ static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
                    LLVMGetOperand(inst, 1));
         break;
     case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPtrToInt: case LLVMIntToPtr:
+        do_cast(x, inst, op);
+        break;
     case LLVMBitCast:
         do_cast(x, inst, op);
+        if (is_fp_type(LLVMTypeOf(LLVMGetOperand(inst, 0))) && !is_fp_type(LLVMTypeOf(inst))) {
+            after(x, inst);
+            map_put(x, inst, emit_fp_bits(x, LLVMGetOperand(inst, 0), shadow(x, inst), site));
+        }
         break;
     case LLVMSelect: do_select(x, inst); break;
     case LLVMPHI: do_phi(x, inst); break;
@@ -1193,6 +1316,8 @@ static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
         emit_binop(x, inst, binop_code(op), LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1));
         break;
     default:
+        if (do_fp(x, inst, op, site))
+            break;
         if (binop_code(op) && LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMIntegerTypeKind)
             emit_binop(x, inst, binop_code(op), LLVMGetOperand(inst, 0),
                        LLVMGetOperand(inst, 1));
