@@ -154,4 +154,94 @@ static inline uint64_t gb_fp_apply(unsigned op, unsigned width, unsigned aw0, co
     }
 }
 
+/* ---- Compares of a rounded quotient with a constant ---------------------
+ * x = M / D for an integer M below 2^p (p = 53 for width 64, 24 for 32:
+ * UITOFP(M) is exact) and an integer-valued constant D >= 1, rounded to
+ * nearest even: what a decimal parse's fast path computes (the strtod
+ * model). Rounding is monotone, so q >= c is M >= t for one integer t:
+ * an FP compare of q with a constant becomes bit-vector compares of M,
+ * which Z3 answers in milliseconds where fp.div took seconds. */
+
+__extension__ typedef unsigned __int128 gb_fp_u128;
+
+#define GB_FP_NEVER UINT64_MAX /* a threshold no M (< 2^53) reaches */
+
+/* bits (a positive float of width w) as S * 2^E. */
+static inline void gb_fp_split(uint64_t bits, unsigned w, uint64_t *S, int *E)
+{
+    unsigned p = w == 32 ? 24 : 53;
+    int bias = w == 32 ? 127 : 1023;
+    uint64_t ef = bits >> (p - 1), mant = bits & ((1ull << (p - 1)) - 1);
+    *S = ef ? mant | 1ull << (p - 1) : mant;
+    *E = (ef ? (int)ef : 1) - bias - (int)(p - 1);
+}
+
+/* The least integer t with RNE(M / D) >= c for every integer M, c > 0
+ * finite (bits cb, width w): M / D must pass the midpoint m between c and
+ * its predecessor, or reach it when the tie goes to c (even bits). */
+static inline uint64_t gb_fp_quot_thr(uint64_t cb, unsigned w, uint64_t D)
+{
+    uint64_t Sc, Sp = 0;
+    int Ec, Ep = 0;
+    gb_fp_split(cb, w, &Sc, &Ec);
+    if (cb > 1)
+        gb_fp_split(cb - 1, w, &Sp, &Ep);
+    int E0 = cb > 1 && Ep < Ec ? Ep : Ec; /* neighbours differ by one in E at most */
+    uint64_t A = (Sp << (cb > 1 ? Ep - E0 : 0)) + (Sc << (Ec - E0)); /* m = A * 2^(E0-1) */
+    gb_fp_u128 X = (gb_fp_u128)A * D, u;
+    int E = E0 - 1, exact = 1;
+    if (E >= 0) {
+        if (E >= 64 || X > ((gb_fp_u128)UINT64_MAX >> E))
+            return GB_FP_NEVER;
+        u = X << E;
+    } else if (-E >= 128) {
+        u = 0, exact = X == 0;
+    } else {
+        u = X >> -E;
+        exact = (X & (((gb_fp_u128)1 << -E) - 1)) == 0;
+    }
+    if (u >= GB_FP_NEVER)
+        return GB_FP_NEVER;
+    return exact && (cb & 1) == 0 ? (uint64_t)u : (uint64_t)u + 1;
+}
+
+/* t with (RNE(M / D) >= c) == (M >= t), for any c but NaN. */
+static inline uint64_t gb_fp_quot_ge(uint64_t cb, unsigned w, uint64_t D)
+{
+    uint64_t sign = 1ull << (w - 1), inf = w == 32 ? 0x7f800000u : 0x7ff0000000000000ull;
+    if ((cb & sign) || cb == 0)
+        return 0; /* c <= 0: q >= +0 >= c */
+    return cb >= inf ? GB_FP_NEVER : gb_fp_quot_thr(cb, w, D);
+}
+
+/* t with (RNE(M / D) > c) == (M >= t): q > c is q >= the float after c. */
+static inline uint64_t gb_fp_quot_gt(uint64_t cb, unsigned w, uint64_t D)
+{
+    uint64_t sign = 1ull << (w - 1);
+    if (cb & sign)
+        return cb == sign ? gb_fp_quot_thr(1, w, D) : 0; /* -0: q > 0; c < 0: always */
+    return gb_fp_quot_ge(cb + 1, w, D); /* +0 -> the least subnormal, MAX -> inf */
+}
+
+/* fcmp `op` (q, c) as (M >= t_ge, M >= t_gt) combined: the result is
+ * ge1 && !ge2 per the mask returned (bit 0: use M >= t1, bit 1: use
+ * !(M >= t2), bit 2: negate the whole), or -1 when op is ORD/UNO (a
+ * constant: q is never NaN). c must not be NaN. */
+static inline int gb_fp_quot_cmp(unsigned op, uint64_t cb, unsigned w, uint64_t D, uint64_t *t1,
+                                 uint64_t *t2)
+{
+    unsigned o = op >= GBT_OP_FUEQ ? op - (GBT_OP_FUEQ - GBT_OP_FOEQ) : op;
+    *t1 = gb_fp_quot_ge(cb, w, D);
+    *t2 = gb_fp_quot_gt(cb, w, D);
+    switch (o) {
+    case GBT_OP_FOGE: return 1;     /* M >= t_ge */
+    case GBT_OP_FOGT: *t1 = *t2; return 1;
+    case GBT_OP_FOLT: return 1 | 4; /* !(M >= t_ge) */
+    case GBT_OP_FOLE: *t1 = *t2; return 1 | 4;
+    case GBT_OP_FOEQ: return 1 | 2; /* M >= t_ge && !(M >= t_gt) */
+    case GBT_OP_FONE: return 1 | 2 | 4;
+    default: return -1;             /* ORD, UNO */
+    }
+}
+
 #endif

@@ -200,15 +200,67 @@ static void one_case(gb_z3_t *z, unsigned w, uint64_t va, uint64_t vc)
     tb_free(b);
 }
 
+/* gb_fp_quot_cmp's rewrite of fcmp(M / D rounded, c) against the compare
+ * itself, on quotients near c and on c's neighbours. */
+static void quot_case(unsigned w, uint64_t M, uint64_t D, uint64_t cb)
+{
+    double q = w == 32 ? (double)((float)M / (float)D) : (double)M / (double)D;
+    double c = gb_fp_val(cb, w);
+    if (c != c)
+        return;
+    for (unsigned op = GBT_OP_FCMP_FIRST; op <= GBT_OP_FCMP_LAST; op++) {
+        uint64_t t1, t2;
+        int form = gb_fp_quot_cmp(op, cb, w, D, &t1, &t2), got;
+        if (form < 0)
+            got = op == GBT_OP_FORD;
+        else {
+            got = M >= t1;
+            if (form & 2)
+                got = got && !(M >= t2);
+            if (form & 4)
+                got = !got;
+        }
+        CHECK_MSG(got == gb_fp_cmp(op, q, c), "quot: op %u w %u M %llu D %llu c 0x%llx", op, w,
+                  (unsigned long long)M, (unsigned long long)D, (unsigned long long)cb);
+        compared++;
+    }
+}
+
+static void quot_cases(void)
+{
+    static const uint64_t tens[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                    1000000000000000ull, 3, 7, 1ull << 20};
+    for (unsigned w = 32; w <= 64; w += 32) {
+        uint64_t lim = w == 32 ? 1ull << 24 : 1ull << 53;
+        for (unsigned i = 0; i < 20000; i++) {
+            uint64_t r = check_xorshift(&rng);
+            uint64_t D = tens[r % (sizeof tens / sizeof tens[0])];
+            if (w == 32 && D > 10000000)
+                D = 10;
+            uint64_t M = (r >> 8) % (i % 3 == 0 ? 100000 : lim);
+            double q = w == 32 ? (double)((float)M / (float)D) : (double)M / (double)D;
+            uint64_t qb = w == 32 ? bits32((float)q) : bits64(q);
+            int64_t dc = (int64_t)(check_xorshift(&rng) % 5) - 2; /* c near q */
+            quot_case(w, M, D, (qb + (uint64_t)dc) & gb_mask(w));
+            quot_case(w, M, D, qb | 1ull << (w - 1)); /* -q */
+            quot_case(w, M, D, pick(w, i % (sizeof edges / sizeof edges[0] + 6)));
+        }
+        quot_case(w, 0, 10, 0);
+        quot_case(w, 0, 10, 1ull << (w - 1)); /* -0 */
+        quot_case(w, 1, 10, 1);               /* the least subnormal */
+    }
+}
+
 int main(void)
 {
+    quot_cases();
     gb_z3_t *z;
     gb_err_t e;
     if (gb_z3_new(&z, &e) != 0) {
         fprintf(stderr, "%s\n", e.msg);
         return 1;
     }
-    size_t nv = sizeof edges / sizeof edges[0] + 6 + 24;
+    size_t nv = sizeof edges / sizeof edges[0] + 6 + 8; /* 8 random ones */
     for (unsigned w = 32; w <= 64; w += 32)
         for (unsigned i = 0; i < nv; i++) {
             one_case(z, w, pick(w, i), pick(w, (i * 7 + 3) % (unsigned)nv));

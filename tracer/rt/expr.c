@@ -173,7 +173,7 @@ RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
     if (!a || !b)
         return NULL;
     if (gbt_op_is_fp(op))
-        return rt_fp(op, gbt_op_is_fcmp(op) ? 1 : a->width, a, b);
+        return gbt_op_is_fcmp(op) ? rt_fcmp(op, a, b) : rt_fp(op, a->width, a, b);
     unsigned w = gbt_op_is_cmp(op) ? 1 : a->width;
     if (is_const(a) && is_const(b))
         return rt_const(w, gb_bv_binop(op, a->width, a->imm, b->imm));

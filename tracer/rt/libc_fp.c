@@ -119,7 +119,9 @@ static void decide_digits(const char *model, const void *ret, const uint8_t *s, 
 /* (float)N / 10^k, negated after a '-': the fast path as FP nodes. */
 static rt_expr_t *value_expr(const dec_parse_t *p, rt_expr_t *n, unsigned w)
 {
-    rt_expr_t *v = rt_unop(GBT_OP_UITOFP, w, n, 0);
+    /* N has at most 15 (7) digits here, so its low 53 (24) bits are N: a
+     * narrow N is what rt_fcmp's integer rewrite of compares looks for. */
+    rt_expr_t *v = rt_unop(GBT_OP_UITOFP, w, rt_resize(n, w == 32 ? 24 : 53), 0);
     if (p->nfrac > 0) {
         double d = pow10[p->nfrac];
         float f = (float)d;

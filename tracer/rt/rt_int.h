@@ -84,6 +84,8 @@ RT_HIDDEN rt_expr_t *rt_input(uint64_t offset);
 RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b);
 /* A floating-point node (op in gbt_op_is_fp; b NULL for one argument). */
 RT_HIDDEN rt_expr_t *rt_fp(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b);
+/* An FP compare (op in gbt_op_is_fcmp), rewritten where it can be (fp.c). */
+RT_HIDDEN rt_expr_t *rt_fcmp(unsigned op, rt_expr_t *a, rt_expr_t *b);
 RT_HIDDEN rt_expr_t *rt_unop(unsigned op, unsigned width, rt_expr_t *a, uint64_t imm);
 RT_HIDDEN rt_expr_t *rt_ite(rt_expr_t *c, rt_expr_t *a, rt_expr_t *b);
 RT_HIDDEN rt_expr_t *rt_extract(rt_expr_t *a, unsigned lo, unsigned width);

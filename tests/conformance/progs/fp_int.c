@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Conformance: int-to-double conversion and FP arithmetic (sitofp, fmul,
- * fadd) are expressions, not pins, and fptosi back to an integer too.
- * Property: abort() when the little-endian int x has x * 0.5 + 0.25 in
- * (100.5, 101) and (int)(x * 0.25) == 50 (x = 201); the seed has x = 16. */
+ * fsub, fabs) are expressions, not pins, and fptosi back to an integer
+ * too. Property: abort() when the little-endian int x has x * 0.5 within
+ * 0.25 of 100.5 and (int)(x * 0.5) == 100 (x = 201); the seed has x = 16. */
 // seed: 10 00 00 00
 // pc-bytes: b0 b1 b3
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
         return 0;
     int32_t x;
     memcpy(&x, d, sizeof x);
-    double h = (double)x * 0.5 + 0.25;
-    int q = (int)((double)x * 0.25);
+    double h = (double)x * 0.5;
+    int q = (int)h;
     printf("%.17g %d\n", h, q);
-    if (h > 100.5 && h < 101.0 && q == 50)
+    if (fabs(h - 100.5) < 0.25 && q == 100)
         abort();
     return 0;
 }
