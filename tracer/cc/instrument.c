@@ -704,6 +704,8 @@ static void emit_fmuladd(ictx_t *x, LLVMValueRef inst)
  * symbolic operands. Returns 1 if `op` is one of them. */
 static int do_fp(ictx_t *x, LLVMValueRef inst, LLVMOpcode op, uint32_t site)
 {
+    if (op != LLVMFCmp && op != LLVMFNeg && op != LLVMFRem && !fp_code(op))
+        return 0; /* before any operand: a cleanup landingpad has none */
     LLVMValueRef a = LLVMGetOperand(inst, 0);
     unsigned to = tracked_width(LLVMTypeOf(inst)), from = tracked_width(LLVMTypeOf(a));
     if (op == LLVMFCmp) {
