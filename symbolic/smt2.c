@@ -93,6 +93,89 @@ static void print_read(printer_t *p, const gb_node_t *x, unsigned aw)
         fputc(')', p->f);
 }
 
+/* ---- Floating point: bits viewed as FP, NaN results as the one NaN ---- */
+
+static const char *fp_sort_idx(unsigned w)
+{
+    return w == 32 ? "8 24" : "11 53";
+}
+
+/* (let ((fx VIEW0) (fy VIEW1)) ...: the arguments' bits as FP terms. */
+static void print_fp_let(printer_t *p, const gb_node_t *x, unsigned aw)
+{
+    fputs("(let ((fx ", p->f);
+    fprintf(p->f, "((_ to_fp %s) ", fp_sort_idx(aw));
+    print_ref(p, x->args[0]);
+    fputs("))", p->f);
+    if (x->nargs > 1) {
+        fprintf(p->f, " (fy ((_ to_fp %s) ", fp_sort_idx(aw));
+        print_ref(p, x->args[1]);
+        fputs("))", p->f);
+    }
+    fputs(") ", p->f);
+}
+
+static void print_fcmp(printer_t *p, unsigned op)
+{
+    static const char *const ord[] = {"fp.eq", "fp.gt", "fp.geq", "fp.lt", "fp.leq"};
+    const char *uno = "(or (fp.isNaN fx) (fp.isNaN fy))";
+    unsigned o = op >= GBT_OP_FUEQ ? op - (GBT_OP_FUEQ - GBT_OP_FOEQ) : op;
+    fputs("(ite ", p->f);
+    if (op == GBT_OP_FORD || op == GBT_OP_FUNO)
+        fprintf(p->f, op == GBT_OP_FORD ? "(not %s)" : "%s", uno);
+    else {
+        if (op >= GBT_OP_FUEQ)
+            fprintf(p->f, "(or %s ", uno);
+        if (o == GBT_OP_FONE)
+            fprintf(p->f, "(not (or (fp.eq fx fy) %s))", uno);
+        else
+            fprintf(p->f, "(%s fx fy)", ord[o - GBT_OP_FOEQ]);
+        if (op >= GBT_OP_FUEQ)
+            fputc(')', p->f);
+    }
+    fputs(" #b1 #b0)", p->f);
+}
+
+/* The FP term of an FP-valued node, with fx, fy bound. */
+static void print_fp_value(printer_t *p, const gb_node_t *x)
+{
+    static const char *const ar[] = {"fp.add", "fp.sub", "fp.mul", "fp.div"};
+    const char *to = fp_sort_idx(x->width);
+    if (x->op >= GBT_OP_FADD && x->op <= GBT_OP_FDIV)
+        fprintf(p->f, "(%s RNE fx fy)", ar[x->op - GBT_OP_FADD]);
+    else if (x->op == GBT_OP_SITOFP || x->op == GBT_OP_UITOFP) {
+        fprintf(p->f, "((_ %s %s) RNE ", x->op == GBT_OP_SITOFP ? "to_fp" : "to_fp_unsigned", to);
+        print_ref(p, x->args[0]);
+        fputc(')', p->f);
+    } else
+        fprintf(p->f, "((_ to_fp %s) RNE fx)", to);
+}
+
+static void print_fp(printer_t *p, const gb_node_t *x, unsigned aw)
+{
+    FILE *f = p->f;
+    int ints = x->op == GBT_OP_SITOFP || x->op == GBT_OP_UITOFP;
+    if (!ints)
+        print_fp_let(p, x, aw);
+    if (gbt_op_is_fcmp(x->op))
+        print_fcmp(p, x->op);
+    else if (x->op == GBT_OP_FPTOSI || x->op == GBT_OP_FPTOUI) {
+        int sg = x->op == GBT_OP_FPTOSI;
+        double top = 2.0 * (double)(1ull << (x->width - 1));
+        fprintf(f, "(let ((t (fp.roundToIntegral RTZ fx))) (ite (and (fp.geq t ((_ to_fp %s) "
+                "RNE %s%.1f%s)) (fp.lt t ((_ to_fp %s) RNE %.1f))) ((_ %s %u) RTZ fx) (_ bv0 %u)))",
+                fp_sort_idx(aw), sg ? "(- " : "", sg ? top / 2 : 0.0, sg ? ")" : "", fp_sort_idx(aw),
+                sg ? top / 2 : top, sg ? "fp.to_sbv" : "fp.to_ubv", x->width, x->width);
+    } else {
+        fputs("(let ((r ", f);
+        print_fp_value(p, x);
+        fprintf(f, ")) (ite (fp.isNaN r) #x%0*llx (fp.to_ieee_bv r)))", (int)x->width / 4,
+                (unsigned long long)(x->width == 32 ? GBT_FP_NAN32 : GBT_FP_NAN64));
+    }
+    if (!ints)
+        fputc(')', f);
+}
+
 static void print_term(printer_t *p, uint32_t node)
 {
     const gb_node_t *x = &p->d->nodes[node];
@@ -100,6 +183,10 @@ static void print_term(printer_t *p, uint32_t node)
     unsigned aw = x->nargs ? p->d->nodes[x->args[0]].width : 0;
     if (x->op == GBT_OP_READ) {
         print_read(p, x, aw);
+        return;
+    }
+    if (gbt_op_is_fp(x->op)) {
+        print_fp(p, x, aw);
         return;
     }
     switch (x->op) {
@@ -204,6 +291,14 @@ static int uses_tables(const printer_t *p)
     return 0;
 }
 
+static int uses_fp(const printer_t *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (gbt_op_is_fp(p->d->nodes[p->list[i]].op))
+            return 1;
+    return 0;
+}
+
 static int print_decls(printer_t *p)
 {
     print_tables(p);
@@ -287,7 +382,7 @@ int gb_trace_print_smt2(const gb_trace_t *t, FILE *out, gb_err_t *e)
         goto done;
     }
     print_header(t, out);
-    fputs(uses_tables(&p) ? "(set-logic QF_ABV)\n" : "(set-logic QF_BV)\n", out);
+    fprintf(out, "(set-logic QF_%sBV%s)\n", uses_tables(&p) ? "A" : "", uses_fp(&p) ? "FP" : "");
     if (print_decls(&p) != 0) {
         gb_err_set(e, "out of memory printing SMT-LIB2");
         goto done;

@@ -122,8 +122,10 @@ static void canon_hashes(const gb_trace_t *t, uint64_t *h)
         /* A READ is keyed by its table's contents (salt 1: the immediate
          * is a content hash); without them (out of memory), and for an
          * operator newer than this hash, by the trace's serial: sound, it
-         * only never matches another trace. */
-        uint64_t imm = x->imm, salt = x->op >= GBT_OP_READ ? t->serial : 0;
+         * only never matches another trace. The FP operators depend on
+         * their arguments alone, like the bit-vector ones. */
+        uint64_t imm = x->imm;
+        uint64_t salt = x->op >= GBT_OP_READ && !gbt_op_is_fp(x->op) ? t->serial : 0;
         size_t tk = x->op == GBT_OP_READ && th ? table_pos(d, x->imm) : d->ntables;
         if (tk < d->ntables) {
             imm = th[tk];

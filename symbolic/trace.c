@@ -27,7 +27,7 @@ typedef struct loader {
     size_t nids, idcap;
     blockset_t bset; /* block ids seen */
     gb_err_t *e;
-    unsigned version; /* from the header: 1, or 2 (tables) */
+    unsigned version; /* from the header: 1, 2 (tables) or 3 (floating point) */
 } loader_t;
 
 static _Atomic uint64_t next_serial = 1;
@@ -39,9 +39,9 @@ static int check_header(const uint8_t *p, size_t len, gb_err_t *e)
                           GBT_HEADER_SIZE);
     if (memcmp(p, GBT_MAGIC, 8) != 0)
         return gb_err_set(e, "bad magic at offset 0: not a .gbt trace");
-    if (gbt_get16(p + 8) != GBT_VERSION && gbt_get16(p + 8) != GBT_VERSION_TABLES)
-        return gb_err_set(e, "unsupported version %u at offset 8 (expected %u or %u)",
-                          gbt_get16(p + 8), GBT_VERSION, GBT_VERSION_TABLES);
+    if (gbt_get16(p + 8) < GBT_VERSION || gbt_get16(p + 8) > GBT_VERSION_FP)
+        return gb_err_set(e, "unsupported version %u at offset 8 (expected %u to %u)",
+                          gbt_get16(p + 8), GBT_VERSION, GBT_VERSION_FP);
     if (gbt_get16(p + 10) != GBT_HEADER_SIZE)
         return gb_err_set(e, "bad header size %u at offset 10 (expected %u)",
                           gbt_get16(p + 10), GBT_HEADER_SIZE);
@@ -53,6 +53,20 @@ static int check_header(const uint8_t *p, size_t len, gb_err_t *e)
 }
 
 /* ---- Records --------------------------------------------------------- */
+
+/* Floating-point operators (version 3): floats are 32 or 64 bits wide. */
+static int check_fp_widths(unsigned op, unsigned w, unsigned w0, unsigned w1)
+{
+    if (gbt_op_is_fcmp(op))
+        return gbt_fp_width(w0) && w1 == w0 && w == 1;
+    switch (op) {
+    case GBT_OP_SITOFP: case GBT_OP_UITOFP: return gbt_fp_width(w);
+    case GBT_OP_FPTOSI: case GBT_OP_FPTOUI: return gbt_fp_width(w0);
+    case GBT_OP_FPEXT: return w0 == 32 && w == 64;
+    case GBT_OP_FPTRUNC: return w0 == 64 && w == 32;
+    default: return gbt_fp_width(w) && w0 == w && w1 == w; /* FADD..FDIV */
+    }
+}
 
 static int check_widths(const gb_dag_t *d, unsigned op, unsigned w, const uint32_t *a,
                         uint64_t imm, size_t off, gb_err_t *e)
@@ -85,6 +99,8 @@ static int check_widths(const gb_dag_t *d, unsigned op, unsigned w, const uint32
         ok = w0 == 1 && w1 == w && w2 == w;
     else if (op == GBT_OP_READ)
         ok = w % 8 == 0 && imm <= UINT32_MAX && gb_dag_table(d, (uint32_t)imm) != NULL;
+    else if (gbt_op_is_fp(op))
+        ok = check_fp_widths(op, w, w0, w1);
     if (!ok)
         return gb_err_set(e, "NODE op %u width %u inconsistent with its arguments or imm "
                           "0x%llx at offset %zu", op, w, (unsigned long long)imm, off);
@@ -116,6 +132,8 @@ static int rec_node(loader_t *L, const uint8_t *b, size_t blen, size_t off)
     int arity = gbt_op_arity(op);
     if (op == GBT_OP_READ && L->version < GBT_VERSION_TABLES)
         arity = -1; /* READ exists from version 2 on */
+    if (gbt_op_is_fp(op) && L->version < GBT_VERSION_FP)
+        arity = -1; /* floating point from version 3 on */
     if (arity < 0)
         return gb_err_set(L->e, "NODE with unknown op %u at offset %zu", op, off);
     if ((int)nargs != arity)

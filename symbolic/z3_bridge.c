@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The only file that talks to Z3: translates DAG nodes to bit-vector terms
+/* The file that talks to Z3 (with z3_fp.c, its floating-point half):
+ * translates DAG nodes to bit-vector terms
  * (width-1 values stay 1-bit vectors), checks conjunctions, reads models.
  * Uses a reference-counted context, an error handler that never exits, and
  * leaves signals to the caller. */
 #include <stdio.h>
 #include <string.h>
-#include <z3.h>
 
-#include "symbolic_int.h"
+#include "z3_int.h"
 
 struct gb_z3 {
     Z3_context ctx;
@@ -19,6 +19,7 @@ struct gb_z3 {
     size_t ncache;
     int no_narrow;                   /* gb_z3_set_narrow(z, 0) */
     uint64_t narrowed;               /* terms translate_narrow narrowed */
+    int query_fp;                    /* the last translated query has FP nodes */
     const uint64_t *keep_off;        /* gb_z3_set_keep */
     const uint8_t *keep_val;
     size_t nkeep;
@@ -306,6 +307,12 @@ static Z3_ast translate_read(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x, 
     return r;
 }
 
+/* For z3_fp.c, the bridge's floating-point half (z3_int.h). */
+Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }
+Z3_ast gb_z3_keep(gb_z3_t *z, Z3_ast a) { return keep(z, a); }
+Z3_sort gb_z3_bv_sort(gb_z3_t *z, unsigned w) { return bv_sort(z, w); }
+Z3_ast gb_z3_bit(gb_z3_t *z, int one) { return one ? z->one : z->zero; }
+
 /* The term for node x, whose arguments are already in the cache. Each
  * intermediate result feeds the very next call, which is what keeps an
  * unreferenced term alive in a reference-counted context. */
@@ -317,6 +324,8 @@ static Z3_ast translate(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x)
     Z3_sort s = bv_sort(z, x->width);
     if (!s)
         return NULL;
+    if (gbt_op_is_fp(x->op))
+        return gb_z3_translate_fp(z, d, x, a0, a1);
     switch (x->op) {
     case GBT_OP_CONST: return Z3_mk_unsigned_int64(c, x->imm, s);
     case GBT_OP_INPUT: {
@@ -556,6 +565,9 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
     if (n == (size_t)-1)
         return gb_err_set(e, "out of memory translating a query");
     int r = 0;
+    z->query_fp = 0;
+    for (size_t i = 0; i < n; i++)
+        z->query_fp |= gbt_op_is_fp(t->dag.nodes[list[i]].op);
     for (size_t i = 0; i < n && r == 0; i++) {
         if (z->cache[list[i]])
             continue;
@@ -572,13 +584,34 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
 
 /* ---- Checking -------------------------------------------------------- */
 
+/* For queries with floating point: QF_FPBV's tactic (fpa2bv, then the
+ * bit-vector preprocessing and SAT), bounded by try_for since a tactic
+ * does not read the solver's timeout. The simple solver's FP theory took
+ * 10-50 s on queries this answers in 0.5-2 s (a strtod parse, fp.div). */
+static Z3_solver mk_fp_solver(gb_z3_t *z, unsigned timeout_ms)
+{
+    Z3_context c = z->ctx;
+    Z3_tactic t = Z3_mk_tactic(c, "qffpbv");
+    if (!t || z3_failed)
+        return NULL;
+    Z3_tactic_inc_ref(c, t);
+    Z3_tactic tt = timeout_ms ? Z3_tactic_try_for(c, t, timeout_ms) : t;
+    if (tt && tt != t)
+        Z3_tactic_inc_ref(c, tt);
+    Z3_solver s = tt && !z3_failed ? Z3_mk_solver_from_tactic(c, tt) : NULL;
+    if (tt && tt != t)
+        Z3_tactic_dec_ref(c, tt);
+    Z3_tactic_dec_ref(c, t);
+    return z3_failed ? NULL : s;
+}
+
 static Z3_solver mk_solver(gb_z3_t *z, unsigned timeout_ms)
 {
     Z3_context c = z->ctx;
     /* The simple solver skips the logic-specific tactic setup, which cost
      * ~1 ms per query and dominated small queries; the queries are QF_BV
      * all the same, and the timeout still applies. */
-    Z3_solver s = Z3_mk_simple_solver(c);
+    Z3_solver s = z->query_fp ? mk_fp_solver(z, timeout_ms) : Z3_mk_simple_solver(c);
     if (!s || z3_failed)
         return NULL;
     Z3_solver_inc_ref(c, s);

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "gb_fp.h"
 #include "gbt.h"
 
 /* A value of width w (1 <= w <= 64) is a uint64_t whose bits at and above
@@ -149,7 +150,8 @@ static inline uint64_t gb_bv_binop(unsigned op, unsigned w, uint64_t a, uint64_t
 /* The value of a node: `op` with result width `width` on argument values
  * a[0..2], where aw0 and aw1 are the widths of arguments 0 and 1, and `imm`
  * the node's immediate (docs/trace-format.md, NODE). Every operator but
- * INPUT and READ, which need the input or a table (0 for those). */
+ * INPUT and READ, which need the input or a table (0 for those); the
+ * floating-point ones are in gb_fp.h. */
 static inline uint64_t gb_bv_apply(unsigned op, unsigned width, unsigned aw0, unsigned aw1,
                                    const uint64_t *a, uint64_t imm)
 {
@@ -157,6 +159,8 @@ static inline uint64_t gb_bv_apply(unsigned op, unsigned width, unsigned aw0, un
         return gb_bv_binop(op, width, a[0], a[1]);
     if (gbt_op_is_cmp(op))
         return gb_bv_binop(op, aw0, a[0], a[1]);
+    if (gbt_op_is_fp(op))
+        return gb_fp_apply(op, width, aw0, a);
     switch (op) {
     case GBT_OP_CONST: return imm & gb_bv_mask(width);
     case GBT_OP_NOT: return ~a[0] & gb_bv_mask(width);

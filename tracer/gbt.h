@@ -13,6 +13,7 @@
 #define GBT_MAGIC "GBTRACE\0"      /* 8 bytes at offset 0 */
 #define GBT_VERSION 1u             /* a trace with no table reads (also the base version) */
 #define GBT_VERSION_TABLES 2u      /* a trace with TABLE records and READ nodes */
+#define GBT_VERSION_FP 3u          /* a trace with floating-point nodes (and maybe tables) */
 #define GBT_HEADER_SIZE 40u        /* magic, version, hsize, flags, len, hash, csum */
 #define GBT_BLOCK_MAGIC 0x4b4c4247u /* "GBLK" little-endian */
 #define GBT_BLOCK_HEADER_SIZE 16u  /* magic, payload length, checksum */
@@ -99,8 +100,42 @@ enum gbt_op {
     GBT_OP_SGE = 31,
     GBT_OP_ITE = 32, /* 3 args: arg0 width 1, arg1 and arg2 the result width */
     GBT_OP_READ = 33, /* version 2. 1 arg: byte offset into table `imm`; width/8 bytes, LE */
-    GBT_OP_LAST = 33
+    /* Version 3: floating point. A float is the bit-vector of its IEEE-754
+     * bits (width 32 binary32, 64 binary64); docs/trace-format.md. The
+     * compares are LLVM's fcmp predicates in LLVM's order (FCMP_FIRST +
+     * predicate - 1), on two args of one FP width, result width 1. */
+    GBT_OP_FOEQ = 34,
+    GBT_OP_FOGT = 35,
+    GBT_OP_FOGE = 36,
+    GBT_OP_FOLT = 37,
+    GBT_OP_FOLE = 38,
+    GBT_OP_FONE = 39,
+    GBT_OP_FORD = 40,
+    GBT_OP_FUNO = 41,
+    GBT_OP_FUEQ = 42,
+    GBT_OP_FUGT = 43,
+    GBT_OP_FUGE = 44,
+    GBT_OP_FULT = 45,
+    GBT_OP_FULE = 46,
+    GBT_OP_FUNE = 47,
+    GBT_OP_FADD = 48, /* 2 args, rounding to nearest even; all three widths equal */
+    GBT_OP_FSUB = 49,
+    GBT_OP_FMUL = 50,
+    GBT_OP_FDIV = 51,
+    GBT_OP_SITOFP = 52,  /* 1 arg: signed integer (any width) to FP, nearest even */
+    GBT_OP_UITOFP = 53,  /* 1 arg: unsigned integer to FP */
+    GBT_OP_FPTOSI = 54,  /* 1 arg: FP to signed integer, toward zero; 0 out of range */
+    GBT_OP_FPTOUI = 55,  /* 1 arg: FP to unsigned integer, toward zero; 0 out of range */
+    GBT_OP_FPEXT = 56,   /* 1 arg: binary32 to binary64 */
+    GBT_OP_FPTRUNC = 57, /* 1 arg: binary64 to binary32, nearest even */
+    GBT_OP_LAST = 57
 };
+#define GBT_OP_FCMP_FIRST GBT_OP_FOEQ
+#define GBT_OP_FCMP_LAST GBT_OP_FUNE
+/* The IEEE bits every FP operator gives for a NaN result (docs/trace-format.md,
+ * "Floating point"): hardware NaNs differ in sign and payload, Z3 has one NaN. */
+#define GBT_FP_NAN32 0x7fc00000u
+#define GBT_FP_NAN64 0x7ff8000000000000ull
 
 /* Node body: u8 op, u8 width, u8 nargs, u8 reserved(0), u32 args[nargs], u64 imm. */
 #define GBT_NODE_BODY(nargs) (4u + 4u * (unsigned)(nargs) + 8u)
@@ -153,7 +188,7 @@ static inline int gbt_op_arity(unsigned op)
     if (op == GBT_OP_CONST || op == GBT_OP_INPUT)
         return 0;
     if (op == GBT_OP_NOT || op == GBT_OP_NEG || op == GBT_OP_ZEXT || op == GBT_OP_SEXT ||
-        op == GBT_OP_EXTRACT || op == GBT_OP_READ)
+        op == GBT_OP_EXTRACT || op == GBT_OP_READ || (op >= GBT_OP_SITOFP && op <= GBT_OP_LAST))
         return 1;
     if (op == GBT_OP_ITE)
         return 3;
@@ -162,9 +197,26 @@ static inline int gbt_op_arity(unsigned op)
     return -1;
 }
 
+/* Bit-vector comparisons (FP compares are not: see gbt_op_is_fcmp). */
 static inline int gbt_op_is_cmp(unsigned op)
 {
     return op >= GBT_OP_EQ && op <= GBT_OP_SGE;
+}
+
+static inline int gbt_op_is_fcmp(unsigned op)
+{
+    return op >= GBT_OP_FCMP_FIRST && op <= GBT_OP_FCMP_LAST;
+}
+
+/* The floating-point operators (version 3). */
+static inline int gbt_op_is_fp(unsigned op)
+{
+    return op >= GBT_OP_FCMP_FIRST && op <= GBT_OP_FPTRUNC;
+}
+
+static inline int gbt_fp_width(unsigned w)
+{
+    return w == 32 || w == 64;
 }
 
 /* Encoders write one record into `p` and return its total size

@@ -57,7 +57,7 @@ static void header_cases(void)
     EXPECT_REJECT(b->file, 39, GB_TRACE_PREFIX_OK, "short header", 0);
     struct { size_t at; uint8_t val; const char *what; long off; } m[] = {
         {0, 'X', "bad magic", 0},     {7, 1, "bad magic", 0},
-        {8, 3, "version", 8},         {9, 1, "version", 8},
+        {8, 4, "version", 8},         {9, 1, "version", 8},
         {10, 41, "header size", 10},  {12, 1, "flags", 12},
         {15, 0x80, "flags", 12},
     };
@@ -193,6 +193,46 @@ static void node_cases(void)
     EXPECT_RECORD(tiny, sizeof tiny, "too short");
 }
 
+/* Floating point (version 3): in a version-3 trace whose nodes are 1 =
+ * 32-bit const, 2 = 64-bit const, 3 = 8-bit input; the bad node is 4. */
+static void fp_node(unsigned op, unsigned w, unsigned nargs, uint32_t a0, uint32_t a1,
+                    const char *what, int line)
+{
+    tb_t *b = tb_new(1, 0);
+    gbt_enc_header_v(b->file, GBT_VERSION_FP, 1, 0, gb_hash64);
+    tb_const(b, 32, 0x3f800000);
+    tb_const(b, 64, 0x3ff0000000000000ull);
+    tb_in(b, 0);
+    uint8_t r[64];
+    uint32_t args[3] = {a0, a1, 0};
+    size_t n = gbt_enc_node(r, op, w, nargs, args, 0);
+    long off = (long)(b->len + GBT_BLOCK_HEADER_SIZE + b->blen);
+    tb_raw(b, r, n);
+    tb_flush(b);
+    expect_reject_at(__FILE__, line, b->file, b->len, GB_TRACE_PREFIX_OK, what, off);
+    tb_free(b);
+}
+#define BAD_FP_NODE(op, w, nargs, a0, a1, what) fp_node(op, w, nargs, a0, a1, what, __LINE__)
+
+static void fp_node_cases(void)
+{
+    BAD_NODE(GBT_OP_FADD, 8, 2, 1, 3, 0, 0, "unknown op 48"); /* version 1 */
+    BAD_NODE(GBT_OP_FOLT, 1, 2, 1, 3, 0, 0, "unknown op 37");
+    BAD_FP_NODE(GBT_OP_FADD, 32, 2, 1, 2, "inconsistent");   /* 32 + 64 */
+    BAD_FP_NODE(GBT_OP_FADD, 64, 2, 1, 1, "inconsistent");   /* result width */
+    BAD_FP_NODE(GBT_OP_FMUL, 8, 2, 3, 3, "inconsistent");    /* not a float width */
+    BAD_FP_NODE(GBT_OP_FOLT, 1, 2, 1, 2, "inconsistent");    /* 32 vs 64 */
+    BAD_FP_NODE(GBT_OP_FUNE, 8, 2, 1, 1, "inconsistent");    /* result not 1 */
+    BAD_FP_NODE(GBT_OP_FOEQ, 1, 2, 3, 3, "inconsistent");    /* 8-bit floats */
+    BAD_FP_NODE(GBT_OP_SITOFP, 16, 1, 3, 0, "inconsistent"); /* 16-bit float */
+    BAD_FP_NODE(GBT_OP_FPTOSI, 32, 1, 3, 0, "inconsistent"); /* from 8 bits */
+    BAD_FP_NODE(GBT_OP_FPEXT, 64, 1, 2, 0, "inconsistent");  /* from 64 */
+    BAD_FP_NODE(GBT_OP_FPTRUNC, 32, 1, 1, 0, "inconsistent"); /* from 32 */
+    BAD_FP_NODE(GBT_OP_FDIV, 64, 1, 2, 0, "with 1 args (needs 2)");
+    BAD_FP_NODE(GBT_OP_UITOFP, 64, 2, 3, 3, "with 2 args (needs 1)");
+    BAD_FP_NODE(GBT_OP_FPTRUNC + 1, 32, 1, 2, 0, "unknown op 58");
+}
+
 static void other_record_cases(void)
 {
     uint8_t r[64];
@@ -263,6 +303,7 @@ int main(void)
     header_cases();
     block_cases();
     node_cases();
+    fp_node_cases();
     other_record_cases();
     sequence_cases();
     return check_exit("symbolic_reject");

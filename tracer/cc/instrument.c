@@ -92,6 +92,7 @@ static const struct fast_spec {
 } fasts[] = {
     {"__gb_binop", FAST_NULL, 1u << 2 | 1u << 4},
     {"__gb_unop", FAST_NULL, 1u << 2},
+    {"__gb_fp_bits", FAST_NULL, 1u << 0},
     {"__gb_intrin", FAST_NULL, 1u << 2 | 1u << 4 | 1u << 6},
     {"__gb_select", FAST_SELECT, 1u << 0},
     {"__gb_branch", FAST_NULL, 1u << 0},
@@ -335,12 +336,15 @@ static LLVMValueRef shadow(ictx_t *x, LLVMValueRef v)
 /* ---- types and values ---------------------------------------------- */
 
 /* Width in bits of a tracked value type (integers up to 64, pointers as
- * 64), or 0 for types whose values stay concrete. */
+ * 64, float and double as their IEEE bits), or 0 for types whose values
+ * stay concrete. */
 static unsigned tracked_width(LLVMTypeRef t)
 {
     LLVMTypeKind k = LLVMGetTypeKind(t);
-    if (k == LLVMPointerTypeKind)
+    if (k == LLVMPointerTypeKind || k == LLVMDoubleTypeKind)
         return 64;
+    if (k == LLVMFloatTypeKind)
+        return 32;
     if (k == LLVMIntegerTypeKind) {
         unsigned w = LLVMGetIntTypeWidth(t);
         return w <= 64 ? w : 0;
@@ -353,6 +357,10 @@ static LLVMValueRef as_u64(ictx_t *x, LLVMValueRef v)
     LLVMTypeRef t = LLVMTypeOf(v);
     if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
         return LLVMBuildPtrToInt(x->b, v, x->i64, "");
+    if (LLVMGetTypeKind(t) == LLVMFloatTypeKind)
+        return LLVMBuildZExt(x->b, LLVMBuildBitCast(x->b, v, x->i32, ""), x->i64, "");
+    if (LLVMGetTypeKind(t) == LLVMDoubleTypeKind)
+        return LLVMBuildBitCast(x->b, v, x->i64, "");
     if (LLVMGetIntTypeWidth(t) == 64)
         return v;
     return LLVMBuildZExt(x->b, v, x->i64, "");
@@ -571,30 +579,9 @@ static LLVMValueRef emit_load(ictx_t *x, LLVMValueRef p, unsigned long long size
     return call_rt(x, "__gb_load", x->i8p, ty, args, 4);
 }
 
-/* float and double loads: the bytes' shadow, pinned to the loaded bits
- * (floating point is concretised, docs/tracer.md "Untracked values"). */
-static int do_float_load(ictx_t *x, LLVMValueRef inst, uint32_t site)
-{
-    LLVMTypeRef t = LLVMTypeOf(inst);
-    LLVMTypeKind k = LLVMGetTypeKind(t);
-    if (k != LLVMFloatTypeKind && k != LLVMDoubleTypeKind)
-        return 0;
-    LLVMValueRef p = LLVMGetOperand(inst, 0);
-    after(x, inst);
-    LLVMTypeRef ity = k == LLVMFloatTypeKind ? x->i32 : x->i64;
-    LLVMValueRef s = emit_load(x, p, LLVMStoreSizeOfType(x->td, t), site);
-    LLVMValueRef bits = LLVMBuildBitCast(x->b, inst, ity, "");
-    if (ity != x->i64)
-        bits = LLVMBuildZExt(x->b, bits, x->i64, "");
-    LLVMTypeRef cty[] = {x->i8p, x->i64, x->i32};
-    LLVMValueRef cargs[] = {s, bits, cu32(x, site)};
-    call_rt(x, "__gb_concretize", x->vd, cty, cargs, 3);
-    return 1;
-}
-
 /* A symbolic operand of an instruction whose result the tracer does not
- * track (int-to-float conversions, bitcasts to floats, integers wider than
- * 64 bits, insertvalue/insertelement, a select of such values) is pinned
+ * track (integers wider than 64 bits, long double, vectors,
+ * insertvalue/insertelement, a select of such values) is pinned
  * before it: concretised with a recorded PIN, never silently. Loads, calls
  * and extractvalue have their own handling. */
 static void pin_escapes(ictx_t *x, LLVMValueRef inst, LLVMOpcode op, uint32_t site)
@@ -620,13 +607,15 @@ static void pin_escapes(ictx_t *x, LLVMValueRef inst, LLVMOpcode op, uint32_t si
     }
 }
 
+/* ---- floating point ------------------------------------------------ */
+
+#include "instrument_fp.inc" /* fcmp, FP arithmetic and conversions, fabs, fmuladd */
+
 static void do_load(ictx_t *x, LLVMValueRef inst, uint32_t site)
 {
     LLVMValueRef p = LLVMGetOperand(inst, 0), sp = shadow(x, p);
     LLVMTypeRef t = LLVMTypeOf(inst);
     unsigned w = tracked_width(t);
-    if (!w && do_float_load(x, inst, site))
-        return;
     if (!w && sp == x->nullp && !is_lazy(x, p))
         return;
     after(x, inst);
@@ -641,6 +630,7 @@ static void do_store(ictx_t *x, LLVMValueRef inst, uint32_t site)
     LLVMTypeRef t = LLVMTypeOf(v);
     LLVMValueRef sv = tracked_width(t) ? shadow(x, v) : x->nullp;
     LLVMPositionBuilderBefore(x->b, inst);
+    sv = emit_fp_bits(x, v, sv, site);
     lazy_args_t la;
     if (is_lazy(x, p) && gep_one_index(x, p, &la)) {
         LLVMTypeRef ty[] = {x->i8p, x->i32, x->i8p, x->i8p, x->i64, x->i8p, x->i64, x->i64, x->i32};
@@ -817,10 +807,19 @@ static void emit_intrin(ictx_t *x, LLVMValueRef at, LLVMValueRef key, int code, 
 static void do_scalar_intrinsic(ictx_t *x, LLVMValueRef inst, const char *name)
 {
     unsigned w = tracked_width(LLVMTypeOf(inst));
-    if (!w || LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMIntegerTypeKind)
+    if (!w || (LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMIntegerTypeKind &&
+               strncmp(name, "llvm.fabs.f", 11) != 0 && strncmp(name, "llvm.fmuladd.f", 14) != 0))
         return;
     if (strncmp(name, "llvm.expect.", 12) == 0) { /* the value passes through */
         map_put(x, inst, shadow(x, LLVMGetOperand(inst, 0)));
+        return;
+    }
+    if (strncmp(name, "llvm.fabs.f", 11) == 0) { /* the sign bit cleared */
+        emit_bits_op(x, inst, GBT_OP_AND, LLVMGetOperand(inst, 0), ~0ull >> (65 - w));
+        return;
+    }
+    if (strncmp(name, "llvm.fmuladd.f", 14) == 0) {
+        emit_fmuladd(x, inst);
         return;
     }
     for (size_t i = 0; i < sizeof intrins / sizeof intrins[0]; i++) {
@@ -1169,8 +1168,14 @@ static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
                    LLVMGetOperand(inst, 1));
         break;
     case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPtrToInt: case LLVMIntToPtr:
+        do_cast(x, inst, op);
+        break;
     case LLVMBitCast:
         do_cast(x, inst, op);
+        if (is_fp_type(LLVMTypeOf(LLVMGetOperand(inst, 0))) && !is_fp_type(LLVMTypeOf(inst))) {
+            after(x, inst);
+            map_put(x, inst, emit_fp_bits(x, LLVMGetOperand(inst, 0), shadow(x, inst), site));
+        }
         break;
     case LLVMSelect: do_select(x, inst); break;
     case LLVMPHI: do_phi(x, inst); break;
@@ -1193,6 +1198,8 @@ static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
         emit_binop(x, inst, binop_code(op), LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1));
         break;
     default:
+        if (do_fp(x, inst, op, site))
+            break;
         if (binop_code(op) && LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMIntegerTypeKind)
             emit_binop(x, inst, binop_code(op), LLVMGetOperand(inst, 0),
                        LLVMGetOperand(inst, 1));

@@ -155,10 +155,25 @@ static rt_expr_t *simplify_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
     return NULL;
 }
 
+/* Floating-point nodes (tracer/gb_fp.h): folded only when every argument
+ * is constant, never simplified (x + 0.0 is not x when x is -0.0). */
+RT_HIDDEN rt_expr_t *rt_fp(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b)
+{
+    if (!a || (gbt_op_arity(op) == 2 && !b))
+        return NULL;
+    if (is_const(a) && (!b || is_const(b))) {
+        uint64_t v[3] = {a->imm, b ? b->imm : 0, 0};
+        return rt_const(width, gb_bv_apply(op, width, a->width, b ? b->width : 0, v, 0));
+    }
+    return mk(op, width, a, b, NULL, 0);
+}
+
 RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
 {
     if (!a || !b)
         return NULL;
+    if (gbt_op_is_fp(op))
+        return gbt_op_is_fcmp(op) ? rt_fcmp(op, a, b) : rt_fp(op, a->width, a, b);
     unsigned w = gbt_op_is_cmp(op) ? 1 : a->width;
     if (is_const(a) && is_const(b))
         return rt_const(w, gb_bv_binop(op, a->width, a->imm, b->imm));
@@ -208,7 +223,7 @@ RT_HIDDEN rt_expr_t *rt_unop(unsigned op, unsigned width, rt_expr_t *a, uint64_t
             return fold1(op, a->width, a, 0);
         return mk(op, a->width, a, NULL, NULL, 0);
     default:
-        return NULL;
+        return gbt_op_is_fp(op) ? rt_fp(op, width, a, NULL) : NULL;
     }
 }
 

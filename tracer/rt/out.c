@@ -28,7 +28,7 @@ static int ended;
  * sets every bit when no trace can open. */
 RT_EXPORT uint8_t __gb_block_seen[GB_MAP_SIZE / 8];
 static uint8_t header[GBT_HEADER_SIZE];
-static int header_v2; /* the header says version 2 (tables) */
+static unsigned header_version = GBT_VERSION; /* raised by the first TABLE or FP node */
 
 static uint64_t hash_fn(const void *p, size_t n, uint64_t seed)
 {
@@ -68,22 +68,27 @@ static uint8_t *room_for(size_t n)
 
 static uint8_t *room(void) { return room_for(REC_MAX); }
 
-/* The TABLE record of a READ node's table, once, before the node. The
- * first one rewrites the header to version 2 (version-1 readers would
- * reject the READ op; traces without tables stay version 1). */
+/* Rewrites the header to version v when it says less: older readers
+ * would reject the new ops (READ: 2, floating point: 3), and a trace
+ * without them keeps the oldest version that reads it. 0 if written. */
+static int raise_version(unsigned v)
+{
+    if (header_version >= v)
+        return 0;
+    header_version = v;
+    gbt_enc_header_v(header, v, gbt_get64(header + 16), gbt_get64(header + 24), hash_fn);
+    return pwrite(fd, header, sizeof header, 0) == (ssize_t)sizeof header ? 0 : -1;
+}
+
+/* The TABLE record of a READ node's table, once, before the node. */
 static void write_table(uint32_t id)
 {
     rt_table_t *t = rt_table_by_id(id);
     if (!t || t->written)
         return;
     t->written = 1;
-    if (!header_v2) {
-        header_v2 = 1;
-        gbt_enc_header_v(header, GBT_VERSION_TABLES, gbt_get64(header + 16),
-                         gbt_get64(header + 24), hash_fn);
-        if (pwrite(fd, header, sizeof header, 0) != (ssize_t)sizeof header)
-            return;
-    }
+    if (raise_version(GBT_VERSION_TABLES) != 0)
+        return;
     size_t n = 3 + GBT_TABLE_BODY(t->size);
     used += gbt_enc_table(room_for(n), id, (const uint8_t *)t->start, t->size);
 }
@@ -96,6 +101,8 @@ static void write_node(rt_expr_t *e)
         args[i] = e->arg[i]->id;
     if (e->op == GBT_OP_READ)
         write_table((uint32_t)e->imm);
+    if (gbt_op_is_fp(e->op))
+        raise_version(GBT_VERSION_FP);
     used += gbt_enc_node(room(), e->op, e->width, (unsigned)n, args, n < 3 ? e->imm : 0);
     e->id = (uint32_t)++rt.written;
 }

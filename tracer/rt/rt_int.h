@@ -82,6 +82,10 @@ RT_HIDDEN extern RT_TLS int rt_active;
 RT_HIDDEN rt_expr_t *rt_const(unsigned width, uint64_t v);
 RT_HIDDEN rt_expr_t *rt_input(uint64_t offset);
 RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b);
+/* A floating-point node (op in gbt_op_is_fp; b NULL for one argument). */
+RT_HIDDEN rt_expr_t *rt_fp(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b);
+/* An FP compare (op in gbt_op_is_fcmp), rewritten where it can be (fp.c). */
+RT_HIDDEN rt_expr_t *rt_fcmp(unsigned op, rt_expr_t *a, rt_expr_t *b);
 RT_HIDDEN rt_expr_t *rt_unop(unsigned op, unsigned width, rt_expr_t *a, uint64_t imm);
 RT_HIDDEN rt_expr_t *rt_ite(rt_expr_t *c, rt_expr_t *a, rt_expr_t *b);
 RT_HIDDEN rt_expr_t *rt_extract(rt_expr_t *a, unsigned lo, unsigned width);
@@ -153,6 +157,7 @@ RT_EXPORT void __gb_check_bound(void *idx, uint64_t v, uint32_t width, uint64_t 
 RT_EXPORT void __gb_memcpy(void *dst, const void *src, uint64_t n);
 RT_EXPORT void __gb_memset(void *dst, void *v, uint64_t n);
 RT_EXPORT void __gb_concretize(void *s, uint64_t v, uint32_t site);
+RT_EXPORT void *__gb_fp_bits(void *s, uint64_t v, uint32_t width, uint32_t site);
 RT_EXPORT void __gb_clear(void *p, uint64_t n);
 RT_EXPORT void __gb_block(uint32_t id);
 RT_EXPORT void __gb_table_register(const void *addr, uint64_t size);
@@ -240,6 +245,9 @@ RT_EXPORT unsigned long __gb_model_strtoul(const char *s, char **endptr, int bas
 RT_EXPORT unsigned long long __gb_model_strtoull(const char *s, char **endptr, int base);
 RT_EXPORT int __gb_model_atoi(const char *s);
 RT_EXPORT long __gb_model_atol(const char *s);
+RT_EXPORT double __gb_model_strtod(const char *s, char **endptr);
+RT_EXPORT float __gb_model_strtof(const char *s, char **endptr);
+RT_EXPORT double __gb_model_atof(const char *s);
 RT_EXPORT uint16_t __gb_model_htons(uint16_t x);
 RT_EXPORT uint16_t __gb_model_ntohs(uint16_t x);
 RT_EXPORT uint32_t __gb_model_htonl(uint32_t x);

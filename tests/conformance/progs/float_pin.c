@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Conformance: floating point is concretised with recorded pins, never
- * silently. Property: the gate needs d[1] == 'G' reached only when the
- * float computed from d[0] passes a threshold: the search may not change
- * d[0] (pinned at the int-to-float conversion) while solving for d[1], so
- * the child keeps the path through the float compare. */
+/* Conformance: values the tracer does not track (here long double, x87's
+ * 80 bits) are concretised with recorded pins, never silently. Property:
+ * the gate needs d[1] == 'G' reached only when the long double computed
+ * from d[0] passes a threshold: the search may not change d[0] (pinned at
+ * the int-to-long-double conversion) while solving for d[1], so the child
+ * keeps the path through the compare. */
 // seed: 64 00
 #include <stdint.h>
 #include <stdio.h>
@@ -12,12 +13,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
     if (n < 2)
         return 0;
-    double scale = d[0] / 4.0; /* 100 -> 25.0 */
-    if (scale > 20.0 && scale < 30.0) {
+    long double scale = d[0] / 4.0L; /* 100 -> 25.0 */
+    if (scale > 20.0L && scale < 30.0L) {
         if (d[1] == 'G' && (d[0] & 1) == 0)
             abort();
         puts("in range");
     }
-    printf("%.2f\n", scale);
+    printf("%.2Lf\n", scale);
     return 0;
 }
