@@ -292,7 +292,8 @@ int gb_entries_list_at(int dirfd, gb_entry_t **entries, size_t *n, gb_err_t *e)
         *n = 0;
         return gb_err_set(e, "out of memory listing a directory");
     }
-    qsort(*entries, *n, sizeof **entries, cmp_entry);
+    if (*n > 1) /* an empty directory leaves *entries NULL, which qsort may not take */
+        qsort(*entries, *n, sizeof **entries, cmp_entry);
     return 0;
 }
 
