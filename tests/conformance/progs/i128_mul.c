@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Conformance: a 64x64->128-bit product (unsigned __int128) whose high
+ * and low halves are both compared, as mulh-style hashes and parsers do.
+ * Property: abort() reached (a = 0x91a000000002b3c0, b = 0x2000 is one
+ * answer). The remainder printed after the gate divides an i128, which
+ * stays pinned (e2e.untracked). */
+// seed: 01 00 00 00 00 00 00 00 01 00
+// pc-bytes: b0 b7 b8 b9
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+    if (n < 10)
+        return 0;
+    uint64_t a;
+    uint16_t b;
+    memcpy(&a, d, 8);
+    memcpy(&b, d + 8, 2);
+    unsigned __int128 p = (unsigned __int128)a * b;
+    if ((uint64_t)(p >> 64) == 0x1234 && (uint64_t)p == 0x56780000)
+        abort();
+    printf("%016llx %016llx %u\n", (unsigned long long)(p >> 64), (unsigned long long)p,
+           (unsigned)(p % 1000000007u));
+    return 0;
+}
