@@ -105,11 +105,12 @@ static const struct fast_spec {
     {"__gb_load_ix", FAST_MEM, 1u << 2 | 1u << 4},
     {"__gb_store_ix", FAST_MEM, 1u << 2 | 1u << 3 | 1u << 5},
     {"__gb_block", FAST_BLOCK, 0},
-    /* i128 (instrument_wide.inc): shadows are pairs, values two halves */
-    {"__gb_w_binop", FAST_NULL, 1u << 1 | 1u << 4},
-    {"__gb_w_cmp", FAST_NULL, 1u << 1 | 1u << 4},
-    {"__gb_w_ext", FAST_NULL, 1u << 2},
-    {"__gb_w_trunc", FAST_NULL, 1u << 1},
+    /* 65 to 128 bits (instrument_wide.inc): shadows are pairs, values two halves */
+    {"__gb_w_binop", FAST_NULL, 1u << 2 | 1u << 5},
+    {"__gb_w_cmp", FAST_NULL, 1u << 2 | 1u << 5},
+    {"__gb_w_ext", FAST_NULL, 1u << 3},
+    {"__gb_w_trunc", FAST_NULL, 1u << 2},
+    {"__gb_w_resize", FAST_NULL, 1u << 3},
     {"__gb_w_select", FAST_SELECT, 1u << 0},
     {"__gb_w_pin", FAST_NULL, 1u << 0},
     {"__gb_w_load", FAST_MEM, 1u << 2},
@@ -359,10 +360,14 @@ static unsigned tracked_width(LLVMTypeRef t)
     return 0;
 }
 
-/* i128, whose shadow is a pair of 64-bit expressions (instrument_wide.inc). */
-static int is_wide(LLVMTypeRef t)
+/* Width in bits of an integer type of 65 to 128 bits, whose shadow is a
+ * pair (instrument_wide.inc), else 0. */
+static unsigned is_wide(LLVMTypeRef t)
 {
-    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 128;
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+        return 0;
+    unsigned w = LLVMGetIntTypeWidth(t);
+    return w > 64 && w <= 128 ? w : 0;
 }
 
 /* Types whose shadows phis, freeze, calls and returns carry. */
