@@ -111,6 +111,8 @@ static const struct fast_spec {
     {"__gb_w_ext", FAST_NULL, 1u << 3},
     {"__gb_w_trunc", FAST_NULL, 1u << 2},
     {"__gb_w_resize", FAST_NULL, 1u << 3},
+    {"__gb_w_field", FAST_NULL, 1u << 0},
+    {"__gb_w_insert", FAST_NULL, 1u << 0 | 1u << 2},
     {"__gb_w_select", FAST_SELECT, 1u << 0},
     {"__gb_w_pin", FAST_NULL, 1u << 0},
     {"__gb_w_load", FAST_MEM, 1u << 2},
@@ -360,10 +362,26 @@ static unsigned tracked_width(LLVMTypeRef t)
     return 0;
 }
 
-/* Width in bits of an integer type of 65 to 128 bits, whose shadow is a
- * pair (instrument_wide.inc), else 0. */
+/* Whether t is a struct of two i64: what clang passes an __int128 (and a
+ * struct of two 64-bit integers) as, by value. */
+static int is_i64_pair(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) != LLVMStructTypeKind || LLVMCountStructElementTypes(t) != 2)
+        return 0;
+    for (unsigned i = 0; i < 2; i++) {
+        LLVMTypeRef e = LLVMStructGetTypeAtIndex(t, i);
+        if (LLVMGetTypeKind(e) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(e) != 64)
+            return 0;
+    }
+    return 1;
+}
+
+/* Width in bits of an integer type of 65 to 128 bits, or 128 for a
+ * struct of two i64, whose shadow is a pair (instrument_wide.inc); else 0. */
 static unsigned is_wide(LLVMTypeRef t)
 {
+    if (is_i64_pair(t))
+        return 128;
     if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
         return 0;
     unsigned w = LLVMGetIntTypeWidth(t);

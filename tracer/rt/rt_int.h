@@ -171,6 +171,8 @@ RT_EXPORT void *__gb_w_cmp(uint32_t op, uint32_t width, void *a, uint64_t alo, u
 RT_EXPORT void *__gb_w_ext(uint32_t op, uint32_t from, uint32_t to, void *a);
 RT_EXPORT void *__gb_w_trunc(uint32_t to, uint32_t from, void *a);
 RT_EXPORT void *__gb_w_resize(uint32_t op, uint32_t from, uint32_t to, void *a);
+RT_EXPORT void *__gb_w_field(void *agg, uint32_t idx);
+RT_EXPORT void *__gb_w_insert(void *agg, uint32_t idx, void *v);
 RT_EXPORT void *__gb_w_select(void *c, uint64_t vc, void *a, uint64_t alo, void *b, uint64_t blo,
                               uint64_t ahi, uint64_t bhi, uint32_t width);
 RT_EXPORT void __gb_w_pin(void *a, uint64_t lo, uint64_t hi, uint32_t width, uint32_t site);

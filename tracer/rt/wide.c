@@ -246,6 +246,26 @@ RT_EXPORT void *__gb_w_trunc(uint32_t to, uint32_t from, void *a)
     return p ? fit(p->arg[0], to) : NULL;
 }
 
+/* The {i64, i64} struct clang passes an __int128 as (its return value,
+ * a struct of two 64-bit fields) has the shadow of an i128: a pair of
+ * width 128 whose halves are its fields. extractvalue of field `idx`: */
+RT_EXPORT void *__gb_w_field(void *agg, uint32_t idx)
+{
+    rt_expr_t *p = pair_of(agg, 128);
+    return p && idx < 2 ? p->arg[idx] : NULL;
+}
+
+/* insertvalue of the 64-bit value with shadow `v` as field `idx`. */
+RT_EXPORT void *__gb_w_insert(void *agg, uint32_t idx, void *v)
+{
+    rt_expr_t *p = pair_of(agg, 128), *e = v;
+    rt_expr_t *f[2] = {p ? p->arg[0] : NULL, p ? p->arg[1] : NULL};
+    if (idx >= 2)
+        return NULL;
+    f[idx] = e && e->width == 64 ? e : NULL;
+    return rt_pair(128, f[0], f[1]);
+}
+
 /* select on a symbolic condition: an ite per half. */
 RT_EXPORT void *__gb_w_select(void *c, uint64_t vc, void *a, uint64_t alo, void *b, uint64_t blo,
                               uint64_t ahi, uint64_t bhi, uint32_t width)
