@@ -3,8 +3,8 @@
  * inlined. clang returns it as a struct of two i64 (built with
  * insertvalue at -O2, loaded from memory at -O0) and the caller takes it
  * apart with extractvalue. Property: abort() reached. */
-// seed: 00 00 00 00 00 00 00 00 00 00 00 00
-// pc-bytes: b0 b4 b8
+// seed: 00 00 00 00 00 00 00 00 00 00 00
+// pc-bytes: b0 b7 b8
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,14 +15,14 @@ __attribute__((noinline)) static unsigned __int128 mul_add(uint64_t a, uint64_t 
 }
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
-    if (n < 12)
+    if (n < 11)
         return 0;
-    uint32_t a, b, c;
-    memcpy(&a, d, 4);
-    memcpy(&b, d + 4, 4);
-    memcpy(&c, d + 8, 4);
-    unsigned __int128 r = mul_add((uint64_t)a << 32, b, c);
-    if ((uint64_t)(r >> 64) == 0x1234 && (uint16_t)r == 0xbeef)
+    uint64_t a;
+    uint16_t c;
+    memcpy(&a, d, 8);
+    memcpy(&c, d + 9, 2);
+    unsigned __int128 r = mul_add(a, d[8], c);
+    if ((uint64_t)(r >> 64) == 0x12 && (uint16_t)r == 0xbeef)
         abort();
     printf("%016llx %016llx\n", (unsigned long long)(r >> 64), (unsigned long long)r);
     return 0;
