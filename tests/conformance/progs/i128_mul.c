@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Conformance: a 64x64->128-bit product (unsigned __int128) whose high
- * and low halves are both compared, as mulh-style hashes and parsers do.
+/* Conformance: a 128-bit product of 64-bit operands (unsigned __int128)
+ * whose high and low halves are both compared, as mulh-style hashes and
+ * parsers do.
  * Property: abort() reached (a = 0x1d1ffcf7566148, b = 0x9e37 is one
  * answer). The low half is compared in 16 bits and b has 16: a full
  * 64-bit low half makes Z3 factor a 77-bit number, seconds on a loaded
