@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Values the tracer does not track are concretised with recorded pins,
-# never silently: an int-to-long-double conversion of an input byte leaves
-# a PIN entry over that byte in `glassbox show`. Floats and doubles are
-# tracked (their IEEE bits, trace version 3): a float loaded from input
-# bytes is not pinned, and its compare is an FP branch on those bytes.
-# Uses the conformance suite's builds.
+# never silently: an int-to-long-double conversion of an input byte and an
+# i128 division each leave a PIN entry over those bytes in `glassbox show`.
+# Floats and doubles are tracked (their IEEE bits, trace version 3): a
+# float loaded from input bytes is not pinned, and its compare is an FP
+# branch on those bytes. Uses the conformance suite's builds.
 . "$(dirname "$0")/lib.sh"
 C=$BUILD/tests/conformance
 for opt in O0 O2; do
@@ -27,6 +27,21 @@ for opt in O0 O2; do
     fail "float_bytes-$opt: no FP branch on the float's bytes: $(cat "$WORK/t2.smt2")"
 done
 pass "untracked: long double is pinned, floats are tracked without pins, at -O0 and -O2"
+
+# i128 arithmetic is tracked as two 64-bit halves, i128 division is not:
+# after i128_mul's gate (a branch on the product's halves, over a's bytes
+# b0..b7 and b's b8 b9), the remainder it prints pins the product, so a
+# PIN over the same bytes follows the branch.
+for opt in O0 O2; do
+  printf '\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00' >"$WORK/in4"
+  "$BIN/glassbox" trace "$WORK/in4" -o "$WORK/t4.gbt" -- "$C/c-i128_mul-$opt.trace" >/dev/null
+  "$BIN/glassbox" show --inputs "$WORK/t4.gbt" >"$WORK/t4.txt"
+  grep -qE '^[0-9]+ branch taken 0: b0 .*b7 b8 b9$' "$WORK/t4.txt" ||
+    fail "i128_mul-$opt: no branch over the product's bytes: $(cat "$WORK/t4.txt")"
+  grep -qE '^[0-9]+ pin taken 1: b0 .*b7 b8 b9$' "$WORK/t4.txt" ||
+    fail "i128_mul-$opt: the i128 remainder is not pinned: $(cat "$WORK/t4.txt")"
+done
+pass "untracked: i128 products are tracked, an i128 remainder is pinned, at -O0 and -O2"
 
 # External calls clear the shadows of what they were given: after
 # clock_gettime overwrites a struct that held input bytes 0..7, the

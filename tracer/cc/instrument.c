@@ -106,6 +106,20 @@ static const struct fast_spec {
     {"__gb_load_ix", FAST_MEM, 1u << 2 | 1u << 4},
     {"__gb_store_ix", FAST_MEM, 1u << 2 | 1u << 3 | 1u << 5},
     {"__gb_block", FAST_BLOCK, 0},
+    /* 65 to 128 bits (instrument_wide.inc): shadows are pairs, values two halves */
+    {"__gb_w_binop", FAST_NULL, 1u << 2 | 1u << 5},
+    {"__gb_w_cmp", FAST_NULL, 1u << 2 | 1u << 5},
+    {"__gb_w_ext", FAST_NULL, 1u << 3},
+    {"__gb_w_trunc", FAST_NULL, 1u << 2},
+    {"__gb_w_resize", FAST_NULL, 1u << 3},
+    {"__gb_w_field", FAST_NULL, 1u << 0},
+    {"__gb_w_insert", FAST_NULL, 1u << 0 | 1u << 2},
+    {"__gb_w_select", FAST_SELECT, 1u << 0},
+    {"__gb_w_pin", FAST_NULL, 1u << 0},
+    {"__gb_w_load", FAST_MEM, 1u << 2},
+    {"__gb_w_store", FAST_MEM, 1u << 2 | 1u << 3},
+    {"__gb_w_load_ix", FAST_MEM, 1u << 2 | 1u << 4},
+    {"__gb_w_store_ix", FAST_MEM, 1u << 2 | 1u << 3 | 1u << 5},
 };
 
 /* Marks conditional branch `br` as rarely taking its first successor. */
@@ -351,6 +365,35 @@ static unsigned tracked_width(LLVMTypeRef t)
     }
     return 0;
 }
+
+/* Whether t is a struct of two i64: what clang passes an __int128 (and a
+ * struct of two 64-bit integers) as, by value. */
+static int is_i64_pair(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) != LLVMStructTypeKind || LLVMCountStructElementTypes(t) != 2)
+        return 0;
+    for (unsigned i = 0; i < 2; i++) {
+        LLVMTypeRef e = LLVMStructGetTypeAtIndex(t, i);
+        if (LLVMGetTypeKind(e) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(e) != 64)
+            return 0;
+    }
+    return 1;
+}
+
+/* Width in bits of an integer type of 65 to 128 bits, or 128 for a
+ * struct of two i64, whose shadow is a pair (instrument_wide.inc); else 0. */
+static unsigned is_wide(LLVMTypeRef t)
+{
+    if (is_i64_pair(t))
+        return 128;
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+        return 0;
+    unsigned w = LLVMGetIntTypeWidth(t);
+    return w > 64 && w <= 128 ? w : 0;
+}
+
+/* Types whose shadows phis, freeze, calls and returns carry. */
+static int carried(LLVMTypeRef t) { return tracked_width(t) || is_wide(t); }
 
 static LLVMValueRef as_u64(ictx_t *x, LLVMValueRef v)
 {
@@ -1030,7 +1073,7 @@ static void do_call(ictx_t *x, LLVMValueRef inst, uint32_t site)
     unsigned n = LLVMGetNumArgOperands(inst);
     for (unsigned i = 0; i < n && i < MAX_PARAMS; i++) {
         LLVMValueRef a = LLVMGetOperand(inst, i);
-        if (!tracked_width(LLVMTypeOf(a)))
+        if (!carried(LLVMTypeOf(a)))
             continue;
         LLVMValueRef idx[] = {cu32(x, 0), cu32(x, i)};
         LLVMValueRef slot =
@@ -1041,7 +1084,7 @@ static void do_call(ictx_t *x, LLVMValueRef inst, uint32_t site)
     LLVMBuildStore(x->b, x->nullp, x->ret);
     enter_context(x, inst, site);
     clear_external_args(x, inst, callee);
-    if (tracked_width(LLVMTypeOf(inst)) && !LLVMIsAInvokeInst(inst)) {
+    if (carried(LLVMTypeOf(inst)) && !LLVMIsAInvokeInst(inst)) {
         after(x, inst);
         map_put(x, inst, LLVMBuildLoad2(x->b, x->i8p, x->ret, ""));
     }
@@ -1093,7 +1136,7 @@ static void do_ret(ictx_t *x, LLVMValueRef inst)
     if (LLVMGetNumOperands(inst) == 0)
         return;
     LLVMValueRef v = LLVMGetOperand(inst, 0);
-    if (!tracked_width(LLVMTypeOf(v)))
+    if (!carried(LLVMTypeOf(v)))
         return;
     LLVMPositionBuilderBefore(x->b, inst);
     LLVMBuildStore(x->b, shadow(x, v), x->ret);
@@ -1101,7 +1144,7 @@ static void do_ret(ictx_t *x, LLVMValueRef inst)
 
 static void do_phi(ictx_t *x, LLVMValueRef inst)
 {
-    if (!tracked_width(LLVMTypeOf(inst)))
+    if (!carried(LLVMTypeOf(inst)))
         return;
     after(x, inst);
     LLVMValueRef p = LLVMBuildPhi(x->b, x->i8p, "");
@@ -1148,7 +1191,7 @@ static void prologue(ictx_t *x, LLVMValueRef fn)
     unsigned n = LLVMCountParams(fn);
     for (unsigned i = 0; i < n && i < MAX_PARAMS; i++) {
         LLVMValueRef p = LLVMGetParam(fn, i);
-        if (!tracked_width(LLVMTypeOf(p)))
+        if (!carried(LLVMTypeOf(p)))
             continue;
         LLVMValueRef idx[] = {cu32(x, 0), cu32(x, i)};
         LLVMValueRef slot =
@@ -1158,9 +1201,13 @@ static void prologue(ictx_t *x, LLVMValueRef fn)
     }
 }
 
+#include "instrument_wide.inc"
+
 static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    if (do_wide(x, inst, op, site))
+        return;
     pin_escapes(x, inst, op, site);
     switch (op) {
     case LLVMICmp:
@@ -1187,7 +1234,7 @@ static void do_inst(ictx_t *x, LLVMValueRef inst, uint32_t site)
     case LLVMSwitch: do_switch(x, inst, site); break;
     case LLVMRet: do_ret(x, inst); break;
     case LLVMFreeze:
-        if (tracked_width(LLVMTypeOf(inst)))
+        if (carried(LLVMTypeOf(inst)))
             map_put(x, inst, shadow(x, LLVMGetOperand(inst, 0)));
         break;
     case LLVMExtractValue: do_extractvalue(x, inst); break;

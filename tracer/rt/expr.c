@@ -301,6 +301,19 @@ RT_HIDDEN rt_expr_t *rt_read(rt_expr_t *off, rt_table_t *t, unsigned width)
     return mk(GBT_OP_READ, width, off, NULL, NULL, t->id);
 }
 
+/* Constant halves are kept as NULL: the entry points get every half's
+ * concrete value beside the pair, and a NULL pair skips them inline. */
+RT_HIDDEN rt_expr_t *rt_pair(unsigned width, rt_expr_t *lo, rt_expr_t *hi)
+{
+    if (lo && is_const(lo))
+        lo = NULL;
+    if (hi && is_const(hi))
+        hi = NULL;
+    if (!lo && !hi)
+        return NULL;
+    return mk(RT_OP_PAIR, width, lo, hi, NULL, 0);
+}
+
 RT_HIDDEN rt_expr_t *rt_resize(rt_expr_t *a, unsigned width)
 {
     if (!a || a->width == width)

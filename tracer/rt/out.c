@@ -121,6 +121,8 @@ static void write_dag(rt_expr_t *root)
     while (sp > 0) {
         rt_expr_t *e = stack[sp - 1];
         int n = gbt_op_arity(e->op);
+        if (n < 0)
+            return; /* a pair (rt_pair) under a node: rt_out_pc drops the entry */
         if (state[sp - 1] < n) {
             rt_expr_t *a = e->arg[state[sp - 1]++];
             if (!a->id && sp < STACK) {
@@ -168,7 +170,11 @@ RT_HIDDEN void rt_out_pc(unsigned kind, int taken, uint32_t site, rt_expr_t *con
         return;
     }
     write_dag(cond);
-    if (!cond->id) { /* the DAG was too deep for the writer's stack */
+    /* The DAG was too deep for the writer's stack, or held the pair of an
+     * integer wider than 64 bits, which only a call through a mismatched
+     * function type can put under a 64-bit node (docs/tracer.md,
+     * "Integers wider than 64 bits"). */
+    if (!cond->id) {
         rt.dropped++;
         return;
     }

@@ -92,6 +92,13 @@ RT_HIDDEN rt_expr_t *rt_extract(rt_expr_t *a, unsigned lo, unsigned width);
 RT_HIDDEN rt_expr_t *rt_concat(rt_expr_t *hi, rt_expr_t *lo);
 RT_HIDDEN rt_expr_t *rt_resize(rt_expr_t *a, unsigned width); /* zext or extract */
 RT_HIDDEN rt_expr_t *rt_read(rt_expr_t *off, rt_table_t *t, unsigned width);
+/* The shadow of an integer of 65 to 128 bits (wide.c): a node of its own
+ * kind, of the integer's width, whose arg[0] is the low 64 bits and arg[1]
+ * the other width - 64 (NULL = that half concrete); NULL when both are.
+ * Only the wide entry points read it; it is never written to a trace
+ * (docs/tracer.md, "Integers wider than 64 bits"). */
+#define RT_OP_PAIR 0xffu
+RT_HIDDEN rt_expr_t *rt_pair(unsigned width, rt_expr_t *lo, rt_expr_t *hi);
 RT_HIDDEN uint64_t rt_mask(unsigned width);
 
 /* shadow.c: one shadow pointer per byte of memory. */
@@ -161,6 +168,27 @@ RT_EXPORT void *__gb_fp_bits(void *s, uint64_t v, uint32_t width, uint32_t site)
 RT_EXPORT void __gb_clear(void *p, uint64_t n);
 RT_EXPORT void __gb_block(uint32_t id);
 RT_EXPORT void __gb_table_register(const void *addr, uint64_t size);
+/* wide.c: integers of 65 to 128 bits, whose shadows are pairs (rt_pair). */
+RT_EXPORT void *__gb_w_binop(uint32_t op, uint32_t width, void *a, uint64_t alo, uint64_t ahi,
+                             void *b, uint64_t blo, uint64_t bhi, uint32_t site);
+RT_EXPORT void *__gb_w_cmp(uint32_t op, uint32_t width, void *a, uint64_t alo, uint64_t ahi,
+                           void *b, uint64_t blo, uint64_t bhi);
+RT_EXPORT void *__gb_w_ext(uint32_t op, uint32_t from, uint32_t to, void *a);
+RT_EXPORT void *__gb_w_trunc(uint32_t to, uint32_t from, void *a);
+RT_EXPORT void *__gb_w_resize(uint32_t op, uint32_t from, uint32_t to, void *a);
+RT_EXPORT void *__gb_w_field(void *agg, uint32_t idx);
+RT_EXPORT void *__gb_w_insert(void *agg, uint32_t idx, void *v);
+RT_EXPORT void *__gb_w_select(void *c, uint64_t vc, void *a, uint64_t alo, void *b, uint64_t blo,
+                              uint64_t ahi, uint64_t bhi, uint32_t width);
+RT_EXPORT void __gb_w_pin(void *a, uint64_t lo, uint64_t hi, uint32_t width, uint32_t site);
+RT_EXPORT void *__gb_w_load(const void *addr, uint32_t size, void *addr_shadow, uint32_t site,
+                            uint32_t width);
+RT_EXPORT void __gb_w_store(void *addr, uint32_t size, void *v, void *addr_shadow, uint32_t site,
+                            uint32_t width);
+RT_EXPORT void *__gb_w_load_ix(const void *addr, uint32_t size, void *base, uint64_t vbase,
+                               void *idx, uint64_t c, uint64_t scale, uint32_t site, uint32_t width);
+RT_EXPORT void __gb_w_store_ix(void *addr, uint32_t size, void *v, void *base, uint64_t vbase,
+                               void *idx, uint64_t c, uint64_t scale, uint32_t site, uint32_t width);
 RT_EXPORT int __gb_model_memcmp(const void *a, const void *b, size_t n);
 RT_EXPORT int __gb_model_bcmp(const void *a, const void *b, size_t n);
 RT_EXPORT int __gb_model_strcmp(const char *a, const char *b);
