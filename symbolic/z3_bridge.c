@@ -9,21 +9,6 @@
 
 #include "z3_int.h"
 
-struct gb_z3 {
-    Z3_context ctx;
-    Z3_sort sort[GBT_MAX_WIDTH + 1]; /* bit-vector sorts by width, referenced */
-    Z3_ast one, zero;                /* #b1 and #b0 */
-    uint64_t serial;                 /* trace whose terms `cache` holds; 0 = none */
-    Z3_ast *cache;                   /* DAG index -> term (referenced) or NULL */
-    gb_range_t *range;               /* DAG index -> its values' bounds, set with cache */
-    size_t ncache;
-    int no_narrow;                   /* gb_z3_set_narrow(z, 0) */
-    uint64_t narrowed;               /* terms translate_narrow narrowed */
-    int query_fp;                    /* the last translated query has FP nodes */
-    const uint64_t *keep_off;        /* gb_z3_set_keep */
-    const uint8_t *keep_val;
-    size_t nkeep;
-};
 
 void gb_z3_set_keep(gb_z3_t *z, const uint64_t *offs, const uint8_t *vals, size_t n)
 {
@@ -102,14 +87,8 @@ void gb_z3_free(gb_z3_t *z)
 
 static Z3_sort bv_sort(gb_z3_t *z, unsigned w)
 {
-    if (!z->sort[w]) {
-        Z3_sort s = Z3_mk_bv_sort(z->ctx, w);
-        if (!s || z3_failed)
-            return NULL;
-        Z3_inc_ref(z->ctx, Z3_sort_to_ast(z->ctx, s));
-        z->sort[w] = s;
-    }
-    return z->sort[w];
+    Z3_sort s = gb_z3_bv_sort(z, w);
+    return z3_failed ? NULL : s;
 }
 
 int gb_z3_new(gb_z3_t **out, gb_err_t *e)
@@ -308,10 +287,6 @@ static Z3_ast translate_read(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x, 
 }
 
 /* For z3_fp.c, the bridge's floating-point half (z3_int.h). */
-Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }
-Z3_ast gb_z3_keep(gb_z3_t *z, Z3_ast a) { return keep(z, a); }
-Z3_sort gb_z3_bv_sort(gb_z3_t *z, unsigned w) { return bv_sort(z, w); }
-Z3_ast gb_z3_bit(gb_z3_t *z, int one) { return one ? z->one : z->zero; }
 
 /* The term for node x, whose arguments are already in the cache. Each
  * intermediate result feeds the very next call, which is what keeps an

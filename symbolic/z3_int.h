@@ -8,12 +8,52 @@
 
 #include "symbolic_int.h"
 
-/* Accessors z3_bridge.c gives z3_fp.c. */
-Z3_context gb_z3_ctx(gb_z3_t *z);
-/* A reference on a fresh term, or NULL when it or an earlier step failed. */
-Z3_ast gb_z3_keep(gb_z3_t *z, Z3_ast a);
-Z3_sort gb_z3_bv_sort(gb_z3_t *z, unsigned w); /* cached, referenced by the bridge */
-Z3_ast gb_z3_bit(gb_z3_t *z, int one);          /* #b1 or #b0 */
+/* The bridge's state. Defined here, with the accessors below inline, so
+ * that z3_fp.c uses it without calling back into z3_bridge.c, which calls
+ * z3_fp.c (no file-level cycle, scripts/check-cycles). */
+struct gb_z3 {
+    Z3_context ctx;
+    Z3_sort sort[GBT_MAX_WIDTH + 1]; /* bit-vector sorts by width, referenced */
+    Z3_ast one, zero;                /* #b1 and #b0 */
+    uint64_t serial;                 /* trace whose terms `cache` holds; 0 = none */
+    Z3_ast *cache;                   /* DAG index -> term (referenced) or NULL */
+    gb_range_t *range;               /* DAG index -> its values' bounds, set with cache */
+    size_t ncache;
+    int no_narrow;                   /* gb_z3_set_narrow(z, 0) */
+    uint64_t narrowed;               /* terms translate_narrow narrowed */
+    int query_fp;                    /* the last translated query has FP nodes */
+    const uint64_t *keep_off;        /* gb_z3_set_keep */
+    const uint8_t *keep_val;
+    size_t nkeep;
+};
+
+static inline Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }
+
+/* #b1 or #b0. */
+static inline Z3_ast gb_z3_bit(gb_z3_t *z, int one) { return one ? z->one : z->zero; }
+
+/* A reference on a fresh term, or NULL. A Z3 error between two steps is
+ * caught by the bridge, which checks for one when it takes its own
+ * reference on the finished term. */
+static inline Z3_ast gb_z3_keep(gb_z3_t *z, Z3_ast a)
+{
+    if (a)
+        Z3_inc_ref(z->ctx, a);
+    return a;
+}
+
+/* The bit-vector sort of width w, made once and referenced by the bridge. */
+static inline Z3_sort gb_z3_bv_sort(gb_z3_t *z, unsigned w)
+{
+    if (!z->sort[w]) {
+        Z3_sort s = Z3_mk_bv_sort(z->ctx, w);
+        if (!s)
+            return NULL;
+        Z3_inc_ref(z->ctx, Z3_sort_to_ast(z->ctx, s));
+        z->sort[w] = s;
+    }
+    return z->sort[w];
+}
 
 /* The term of floating-point node x (arguments' terms a0, a1; a1 NULL for
  * one argument), unreferenced, or NULL on failure (z3_fp.c). */

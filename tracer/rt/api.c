@@ -23,6 +23,8 @@ RT_EXPORT void *__gb_binop(uint32_t op, uint32_t width, void *a, uint64_t va, vo
 {
     if (!a && !b)
         return NULL;
+    if (gbt_op_is_fcmp(op))
+        return rt_fcmp(op, val(a, va, width), val(b, vb, width));
     return rt_binop(op, val(a, va, width), val(b, vb, width));
 }
 

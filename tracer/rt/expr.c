@@ -172,8 +172,11 @@ RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
 {
     if (!a || !b)
         return NULL;
+    /* FP compares from the target go through rt_fcmp (fp_cmp.c, called by
+     * __gb_binop), which rewrites a parsed decimal's compare and calls back
+     * here; one built here is the plain FP node. */
     if (gbt_op_is_fp(op))
-        return gbt_op_is_fcmp(op) ? rt_fcmp(op, a, b) : rt_fp(op, a->width, a, b);
+        return rt_fp(op, gbt_op_is_fcmp(op) ? 1u : a->width, a, b);
     unsigned w = gbt_op_is_cmp(op) ? 1 : a->width;
     if (is_const(a) && is_const(b))
         return rt_const(w, gb_bv_binop(op, a->width, a->imm, b->imm));
