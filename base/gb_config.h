@@ -110,6 +110,12 @@
  * while loops that repeat one branch stop costing a query per iteration. */
 #define GB_SITE_FREE_TRIES 8
 
+/* Frontier blocks (hit, with a successor no run covered) kept per waiting
+ * input: they order inputs that score alike, and are recounted when the
+ * input is popped (generational/frontier.c). 64 of them cost 256 bytes an
+ * input; an input with more counts as 64. */
+#define GB_FRONTIER_MAX 64
+
 /* An expansion stops after this many flips when an input that covered
  * new blocks waits (and goes back on the worklist, after it, with the
  * flips it has left): a real parser's trace has hundreds of branches, and

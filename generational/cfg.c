@@ -422,3 +422,5 @@ int gb_cfg_flip_may_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned ta
     a->witness = w;
     return w != NONE;
 }
+
+const gb_cfg_graph_t *gb_cfg_graph_of(const gb_cfg_t *c) { return &c->g; }

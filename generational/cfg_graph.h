@@ -107,4 +107,9 @@ int gb_cfg_graph_read_elf(const char *path, uint8_t **data, size_t *len, gb_err_
 /* The branch or switch site with this id, or NULL (unknown, or shared). */
 const gb_cfg_site_t *gb_cfg_graph_site(const gb_cfg_graph_t *g, uint32_t site);
 
+/* The graph behind a loaded CFG (cfg_int.h's gb_cfg_t), for readers other
+ * than the flip check (frontier.c). */
+struct gb_cfg;
+const gb_cfg_graph_t *gb_cfg_graph_of(const struct gb_cfg *c);
+
 #endif

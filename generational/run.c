@@ -4,6 +4,7 @@
  * keeping to storage (queue/, the peers) and to the worklist. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "search_int.h"
 
@@ -60,6 +61,22 @@ static int run_target(gb_search_t *s, const gb_item_t *it, gb_run_result_t *r, g
     return gb_run_start(s, e) == 0 ? 1 : fsrv_lost(e);
 }
 
+/* The run's frontier blocks into it->front (none when out of memory: the
+ * input then only loses its place among equals). */
+static void measure_frontier(gb_search_t *s, gb_item_t *it)
+{
+    it->nfront = 0;
+    if (!s->front)
+        return;
+    uint32_t buf[GB_FRONTIER_MAX];
+    uint32_t n = gb_frontier_measure(s->front, gb_fsrv_map(s->fsrv), gb_fsrv_map_size(s->fsrv),
+                                     s->cov.virgin, buf, GB_FRONTIER_MAX);
+    if (n && !it->front && !(it->front = gb_malloc(GB_FRONTIER_MAX * sizeof *it->front)))
+        return;
+    memcpy(it->front, buf, n * sizeof *buf);
+    it->nfront = n;
+}
+
 /* Runs and scores `it`; the run's result in *r, its signature in *sig. */
 static int run_scored(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, uint64_t *sig,
                       gb_err_t *e)
@@ -76,6 +93,7 @@ static int run_scored(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, uint64_
     it->score = sc.fresh;
     it->novelty = sc.novelty;
     *sig = sc.sig;
+    measure_frontier(s, it);
     return 0;
 }
 

@@ -47,6 +47,7 @@ static int load_cfg(gb_search_t *s, gb_err_t *e)
     if (!s->cfg)
         gb_notice(s, GB_NOTE_NOCFG, "the targets carry no static CFG (built by an older "
                                     "glassbox-cc): every flip is solved");
+    s->front = gb_frontier_new(s->cfg); /* NULL: inputs that score alike keep arrival order */
     return 0;
 }
 
@@ -177,6 +178,26 @@ static int retry_round(gb_search_t *s)
     return 1;
 }
 
+/* The best waiting input, its frontier recounted: coverage grew since it
+ * ran, so an input whose uncovered neighbours others have covered since
+ * goes back to its new place. Each push back lowers a count, so this ends. */
+static gb_item_t *pop_best(gb_search_t *s)
+{
+    gb_item_t *it;
+    while ((it = gb_worklist_pop(&s->work)) && it->nfront) {
+        uint32_t now = gb_frontier_recount(s->front, it->front, it->nfront, s->cov.virgin);
+        if (now == it->nfront)
+            break;
+        it->nfront = now;
+        const gb_item_t *next = gb_worklist_peek(&s->work);
+        if (!next || !gb_worklist_before(next, it))
+            break;
+        if (gb_worklist_push(&s->work, it) != 0)
+            break; /* out of memory: expand it now */
+    }
+    return it;
+}
+
 int gb_search_run(gb_search_t *s, gb_err_t *e)
 {
     if (s->cov.blocks == 0 && s->work.n > 0)
@@ -185,7 +206,7 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
                              "or it is not a glassbox-cc --mode=cov build", s->o.cov_bin);
     int rc = gb_pulse_sync(s, e);
     while (rc == 0 && !gb_search_out_of_time(s) && !s->sync_failed) {
-        gb_item_t *it = gb_worklist_pop(&s->work);
+        gb_item_t *it = pop_best(s);
         if (!it && !s->dry) {
             /* A cycle: every input so far is expanded (AFL++'s cycles_done
              * counts passes over its queue). */
@@ -233,6 +254,7 @@ void gb_search_free(gb_search_t *s)
     }
     gb_fsrv_stop(s->fsrv);
     gb_solver_free(s->solver);
+    gb_frontier_free(s->front);
     gb_cfg_free(s->cfg);
     gb_peers_free(s->peers);
     gb_journal_close(s->journal);

@@ -53,6 +53,8 @@ typedef struct gb_item {
     uint32_t *pending; /* PC positions a suspended expansion has still to flip */
     size_t npending;
     uint8_t suspended; /* its expansion stopped for a better input: put it back */
+    uint32_t *front;   /* blocks of its run with an uncovered successor (frontier.c) */
+    uint32_t nfront;   /* how many (at most GB_FRONTIER_MAX): the worklist's tie-breaker */
 } gb_item_t;
 
 /* Progress a child makes that no block shows, best last: the worklist
@@ -67,8 +69,8 @@ typedef enum gb_hint {
                             trace took before */
 } gb_hint_t;
 
-/* Max-heap by (score, then hint, then novelty, then shorter input, then
- * newer). */
+/* Max-heap by (score, then hint, then novelty, then frontier, then shorter
+ * input, then newer). */
 typedef struct gb_worklist {
     gb_item_t **heap;
     size_t n, cap;
@@ -77,9 +79,25 @@ typedef struct gb_worklist {
 int gb_worklist_push(gb_worklist_t *w, gb_item_t *it);
 gb_item_t *gb_worklist_pop(gb_worklist_t *w);
 const gb_item_t *gb_worklist_peek(const gb_worklist_t *w); /* the next to pop, or NULL */
+int gb_worklist_before(const gb_item_t *a, const gb_item_t *b); /* 1: a pops before b */
 void gb_worklist_free(gb_worklist_t *w);
 gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq);
 void gb_item_free(gb_item_t *it);
+
+/* ---- frontier.c: uncovered directions beside a run's path -------------- */
+
+typedef struct gb_frontier gb_frontier_t;
+
+/* NULL without a CFG (or out of memory): every frontier is then 0. */
+gb_frontier_t *gb_frontier_new(const gb_cfg_t *cfg);
+void gb_frontier_free(gb_frontier_t *f);
+/* The blocks a run hit (`map`, n bytes) that have a successor `virgin`
+ * never saw, up to `max` of them into `out`; their count. */
+uint32_t gb_frontier_measure(const gb_frontier_t *f, const uint8_t *map, size_t n,
+                             const uint8_t *virgin, uint32_t *out, uint32_t max);
+/* Keeps those of blocks[0..n) that still have one; their count. */
+uint32_t gb_frontier_recount(const gb_frontier_t *f, uint32_t *blocks, uint32_t n,
+                             const uint8_t *virgin);
 
 /* ---- coverage.c: what all runs covered --------------------------------- */
 
@@ -139,6 +157,7 @@ struct gb_search {
     gb_fsrv_t *fsrv;       /* fuzz-bridge/: the cov build */
     gb_solver_t *solver;   /* symbolic/ */
     gb_cfg_t *cfg;         /* the targets' static CFG; NULL = none (never skip) */
+    gb_frontier_t *front;  /* NULL without a CFG */
     gb_worklist_t work;
     gb_cov_t cov;
     gb_sites_t sites;

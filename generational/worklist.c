@@ -13,10 +13,14 @@ static int before(const gb_item_t *a, const gb_item_t *b)
         return a->hint > b->hint;
     if (a->novelty != b->novelty)
         return a->novelty > b->novelty;
+    if (a->nfront != b->nfront)
+        return a->nfront > b->nfront;
     if (a->len != b->len)
         return a->len < b->len;
     return a->seq > b->seq;
 }
+
+int gb_worklist_before(const gb_item_t *a, const gb_item_t *b) { return before(a, b); }
 
 static void swap(gb_item_t **h, size_t i, size_t j)
 {
@@ -86,6 +90,7 @@ void gb_item_free(gb_item_t *it)
     gb_free(it->predicted);
     gb_free(it->skipped);
     gb_free(it->pending);
+    gb_free(it->front);
     gb_free(it);
 }
 
