@@ -8,9 +8,9 @@ for b in trace cov lf asan; do [ -x "$WORK/top.$b" ] || fail "no top.$b"; done
 "$BIN/glassbox" fuzz -q -i "$SRC/harnesses/top/seeds" -o "$WORK/out" -V 30 -- "$WORK/top.trace" "$WORK/top.cov"
 [ "$(stat_of "$WORK/out/glassbox/fuzzer_stats" saved_crashes)" -ge 1 ] || fail "no crash with the built targets"
 "$WORK/top.lf" -runs=1 "$SRC/harnesses/top/seeds/good" >/dev/null 2>&1 || fail "top.lf does not run"
-"$WORK/top.asan" "$SRC/harnesses/top/seeds/good" || fail "top.asan fails on the seed"
+as_target "$WORK/top.asan" "$SRC/harnesses/top/seeds/good" || fail "top.asan fails on the seed"
 printf 'bad!' >"$WORK/bad"
-if "$WORK/top.asan" "$WORK/bad" 2>"$WORK/abort.txt"; then fail "top.asan does not replay the crash"; fi
+if as_target "$WORK/top.asan" "$WORK/bad" 2>"$WORK/abort.txt"; then fail "top.asan does not replay the crash"; fi
 # top's crash is an abort(): the ASan build prints its stack anyway.
 grep -q "in top .*top.c" "$WORK/abort.txt" || fail "no stack for the abort: $(head -3 "$WORK/abort.txt")"
 expect_fail() { if "$@" >/dev/null 2>"$WORK/err"; then fail "$*: should fail"; fi; [ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "$*: want one error line: $(cat "$WORK/err")"; }

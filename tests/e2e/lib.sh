@@ -29,5 +29,14 @@ replay_crashes() {
   [ "$n" -gt 0 ] || fail "no crash files in $1"
 }
 
+# sanitized_build: 0 in a build of scripts/test --sanitize (no conformance
+# programs there; tests/CMakeLists.txt).
+sanitized_build() { grep -q '^GB_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt"; }
+
+# as_target CMD...: runs CMD without the sanitizer options scripts/test
+# --sanitize sets for Glassbox itself (symbolize=0 would strip the stacks
+# a target's own ASan build prints).
+as_target() { env -u ASAN_OPTIONS -u UBSAN_OPTIONS -u LSAN_OPTIONS "$@"; }
+
 # count_ids DIR [SUBSTRING]: how many id:* files DIR holds (0 if none).
 count_ids() { find "$1" -maxdepth 1 -name "id:*${2:-}*" 2>/dev/null | wc -l; }

@@ -57,7 +57,8 @@ reported() {
 # asan_sig BIN FILE: what the ASan build's own report says: the bug line
 # and the functions of the first three frames past the interceptors.
 asan_sig() {
-  { "$1" "$2" 2>&1 >/dev/null || true; } | awk '
+  # without the sanitizer options scripts/test --sanitize sets for Glassbox
+  { env -u ASAN_OPTIONS -u UBSAN_OPTIONS -u LSAN_OPTIONS "$1" "$2" 2>&1 >/dev/null || true; } | awk '
     /ERROR: AddressSanitizer/ { sub(/.*AddressSanitizer: /, ""); sub(/ on address.*/, ""); print }
     /^(READ|WRITE) of size/ { print $1, $2, $3, $4 }
     /^ *#[0-9]+ / && !/__asan|__interceptor/ && n < 3 { print $4; n++ }'
