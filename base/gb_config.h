@@ -110,6 +110,14 @@
  * while loops that repeat one branch stop costing a query per iteration. */
 #define GB_SITE_FREE_TRIES 8
 
+/* Inputs waiting in a worker's worklist at most: beyond, the last in its
+ * order are dropped from memory (`worklist_dropped`; each is in queue/
+ * already, and --resume puts it back). Peers' inputs and children arrive
+ * faster than a real parser's inputs are expanded (png_read: 4,476
+ * waiting after 32 minutes), and each holds its bytes and its predicted
+ * path, a few KiB. */
+#define GB_WORKLIST_MAX 10000
+
 /* Frontier blocks (hit, with a successor no run covered) kept per waiting
  * input: they order inputs that score alike, and are recounted when the
  * input is popped (generational/frontier.c). 64 of them cost 256 bytes an

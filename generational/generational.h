@@ -92,6 +92,7 @@ typedef struct gb_search_stats {
     uint64_t retry_rounds;    /* times the worklist ran dry and backed-off flips were retried */
     uint64_t suspended;       /* expansions stopped for an input with new blocks (resumed later) */
     size_t retry_pending;     /* inputs with backed-off flips, waiting for the next round */
+    uint64_t worklist_dropped; /* inputs dropped from a full worklist (GB_WORKLIST_MAX) */
     const char *state;        /* what the search is doing: "expanding", "retrying backed-off
                                  flips", "waiting for peers" or "done" */
 } gb_search_stats_t;

@@ -129,6 +129,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "retry_rounds", "%llu", (unsigned long long)st.retry_rounds);
     kv(k, "expansions_suspended", "%llu", (unsigned long long)st.suspended);
     kv(k, "retry_pending", "%zu", st.retry_pending);
+    kv(k, "worklist_dropped", "%llu", (unsigned long long)st.worklist_dropped);
     kv(k, "search_state", "%s", st.state ? st.state : "expanding");
     kv(k, "sync_imported", "%llu", (unsigned long long)st.imported);
     kv(k, "claimed_elsewhere", "%llu", (unsigned long long)st.claimed_elsewhere);

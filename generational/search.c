@@ -206,6 +206,7 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
                              "or it is not a glassbox-cc --mode=cov build", s->o.cov_bin);
     int rc = gb_pulse_sync(s, e);
     while (rc == 0 && !gb_search_out_of_time(s) && !s->sync_failed) {
+        s->st.worklist_dropped += gb_worklist_trim(&s->work, GB_WORKLIST_MAX);
         gb_item_t *it = pop_best(s);
         if (!it && !s->dry) {
             /* A cycle: every input so far is expanded (AFL++'s cycles_done

@@ -80,6 +80,9 @@ int gb_worklist_push(gb_worklist_t *w, gb_item_t *it);
 gb_item_t *gb_worklist_pop(gb_worklist_t *w);
 const gb_item_t *gb_worklist_peek(const gb_worklist_t *w); /* the next to pop, or NULL */
 int gb_worklist_before(const gb_item_t *a, const gb_item_t *b); /* 1: a pops before b */
+/* Frees the last inputs in the order until at most `max` wait; how many.
+ * Each is in queue/ already, and --resume puts it back. */
+size_t gb_worklist_trim(gb_worklist_t *w, size_t max);
 void gb_worklist_free(gb_worklist_t *w);
 gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq);
 void gb_item_free(gb_item_t *it);

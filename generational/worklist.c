@@ -62,6 +62,27 @@ gb_item_t *gb_worklist_pop(gb_worklist_t *w)
     return top;
 }
 
+size_t gb_worklist_trim(gb_worklist_t *w, size_t max)
+{
+    size_t dropped = 0;
+    while (w->n > max) {
+        /* the last in the order is a leaf: heap[n/2 .. n) */
+        size_t worst = w->n / 2;
+        for (size_t i = worst + 1; i < w->n; i++)
+            if (before(w->heap[worst], w->heap[i]))
+                worst = i;
+        gb_item_free(w->heap[worst]);
+        if (worst < --w->n) { /* the last leaf takes its place, and may rise */
+            w->heap[worst] = w->heap[w->n];
+            for (size_t i = worst; i > 0 && before(w->heap[i], w->heap[(i - 1) / 2]);
+                 i = (i - 1) / 2)
+                swap(w->heap, i, (i - 1) / 2);
+        }
+        dropped++;
+    }
+    return dropped;
+}
+
 const gb_item_t *gb_worklist_peek(const gb_worklist_t *w)
 {
     return w->n ? w->heap[0] : NULL;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Unit tests of the worklist order (score, hint, novelty, shorter, newer) and
+/* Unit tests of the worklist order (score, hint, novelty, frontier, shorter,
+ * newer), its bound (trim), and
  * the hash set the search uses to never run an input twice. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,8 +101,52 @@ static void test_item_copy(void)
     gb_item_free(it);
 }
 
+/* The frontier orders inputs equal on score, hint and novelty, before
+ * length: an input with uncovered directions beside its path first. */
+static void test_frontier(void)
+{
+    gb_worklist_t w = {0};
+    gb_item_t *a = item(0, 4, 1), *b = item(0, 40, 2), *c = item(0, 10, 3), *d = item(0, 10, 4);
+    b->nfront = 2;
+    c->nfront = 1;
+    d->novelty = 1; /* novelty before frontier */
+    CHECK(gb_worklist_push(&w, a) == 0 && gb_worklist_push(&w, b) == 0);
+    CHECK(gb_worklist_push(&w, c) == 0 && gb_worklist_push(&w, d) == 0);
+    CHECK(gb_worklist_before(b, a) && !gb_worklist_before(a, b));
+    const uint64_t want[] = {4, 2, 3, 1};
+    for (size_t i = 0; i < 4; i++) {
+        gb_item_t *it = gb_worklist_pop(&w);
+        CHECK(it && it->seq == want[i]);
+        gb_item_free(it);
+    }
+    gb_worklist_free(&w);
+}
+
+/* trim keeps the best `max` inputs, drops the rest, and the heap still pops
+ * in order; trimming to more than it holds does nothing. */
+static void test_trim(void)
+{
+    gb_worklist_t w = {0};
+    /* scores 0..99 in a scrambled order (37 is prime to 100) */
+    for (uint64_t i = 0; i < 100; i++)
+        CHECK(gb_worklist_push(&w, item((uint32_t)(i * 37 % 100), 8, i)) == 0);
+    CHECK(gb_worklist_trim(&w, 200) == 0 && w.n == 100);
+    CHECK(gb_worklist_trim(&w, 30) == 70 && w.n == 30);
+    for (uint32_t want = 99; want >= 70; want--) {
+        gb_item_t *it = gb_worklist_pop(&w);
+        CHECK(it && it->score == want);
+        gb_item_free(it);
+    }
+    CHECK(gb_worklist_pop(&w) == NULL);
+    CHECK(gb_worklist_push(&w, item(1, 8, 1)) == 0);
+    CHECK(gb_worklist_trim(&w, 0) == 1 && w.n == 0 && gb_worklist_pop(&w) == NULL);
+    gb_worklist_free(&w);
+}
+
 int main(void)
 {
+    test_frontier();
+    test_trim();
     test_order();
     test_hint();
     test_many();
