@@ -110,6 +110,16 @@
  * while loops that repeat one branch stop costing a query per iteration. */
 #define GB_SITE_FREE_TRIES 8
 
+/* The answer cache and the learned clauses are bounded: at this many
+ * entries, the older half of each is dropped (kept: the newer half, which
+ * is about the paths the search is on). An answer costs about 50 bytes in
+ * memory and 28 in the shared file plus 5 a model byte; a clause 12 plus
+ * 8 a literal (at most GB_CLAUSE_MAX literals, mostly 2 to 8), plus their
+ * indexes: tens of MiB at the caps. A worker on png_read learned 6,535
+ * clauses and cached about 18,000 answers in its first 32 minutes. */
+#define GB_CACHE_MAX (1u << 18)
+#define GB_CLAUSES_MAX (1u << 18)
+
 /* Inputs waiting in a worker's worklist at most: beyond, the last in its
  * order are dropped from memory (`worklist_dropped`; each is in queue/
  * already, and --resume puts it back). Peers' inputs and children arrive

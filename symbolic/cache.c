@@ -8,7 +8,6 @@
 
 #define CA_MAGIC "GBANSWER"
 #define CA_VERSION 1u
-#define CA_MAX (1u << 20) /* entries kept; later answers are not cached */
 
 typedef struct centry {
     uint64_t key[2];
@@ -28,6 +27,7 @@ struct gb_cache {
     uint8_t *pval;
     size_t pn, pcap;
     size_t saved; /* entries already in the file */
+    uint64_t evicted; /* entries dropped at the cap */
 };
 
 static uint64_t key_hash(const gb_cache_t *c, const uint64_t *key)
@@ -124,6 +124,37 @@ static int grow(gb_cache_t *c, size_t nbytes)
     return 0;
 }
 
+/* At GB_CACHE_MAX entries the older half goes: the newer half is put
+ * again into a fresh cache (O(entries), once per half a cap), and the file
+ * is written anew at the next save. */
+static int evict_older_half(gb_cache_t *c)
+{
+    gb_cache_t *k = gb_cache_new();
+    if (!k)
+        return -1;
+    for (size_t i = c->n / 2; i < c->n; i++) {
+        const centry_t *x = &c->e[i];
+        gb_answer_t a = {x->status, x->optimistic, x->tmo, x->n, c->poff + x->off,
+                         c->pval + x->off};
+        if (gb_cache_put(k, x->key, &a) < 0) {
+            gb_cache_free(k);
+            return -1;
+        }
+    }
+    k->evicted = c->evicted + c->n / 2;
+    k->saved = SIZE_MAX; /* differs from n: dirty */
+    gb_free(c->e);
+    ans_index_free(&c->idx);
+    gb_free(c->poff);
+    gb_free(c->pval);
+    *c = *k;
+    gb_free(k);
+    c->idx.ctx = c; /* the index reads keys through its owner */
+    return 0;
+}
+
+uint64_t gb_cache_evicted(const gb_cache_t *c) { return c->evicted; }
+
 int gb_cache_put(gb_cache_t *c, const uint64_t key[2], const gb_answer_t *a)
 {
     uint32_t i = find(c, key);
@@ -132,8 +163,11 @@ int gb_cache_put(gb_cache_t *c, const uint64_t key[2], const gb_answer_t *a)
             c->e[i].tmo = a->tmo; /* a longer limit ran out too */
         return 0;
     }
-    if (i == GB_NONE && c->n >= CA_MAX)
-        return 0;
+    if (i == GB_NONE && c->n >= GB_CACHE_MAX) {
+        if (evict_older_half(c) != 0)
+            return -1;
+        i = GB_NONE; /* positions moved; the key is still absent */
+    }
     if (grow(c, a->n) != 0)
         return -1;
     if (i == GB_NONE) { /* new entry; else a timeout that now has an answer */

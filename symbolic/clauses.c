@@ -44,7 +44,11 @@ struct gb_clauses {
     litmap_t map;
     keyset_t dedup; /* hashes of stored clauses */
     size_t nlocal;
+    uint64_t local_added; /* local clauses ever stored */
+    uint64_t evicted;     /* clauses dropped at the cap */
 };
+
+#define CL_HASH_SEED 0x636c61757365ull
 
 static uint64_t lit_key(uint64_t l) { return l ? l : 1; }
 
@@ -70,6 +74,9 @@ void gb_clauses_free(gb_clauses_t *c)
     keyset_free(&c->dedup);
     gb_free(c);
 }
+
+uint64_t gb_clauses_local_added(const gb_clauses_t *c) { return c->local_added; }
+uint64_t gb_clauses_evicted(const gb_clauses_t *c) { return c->evicted; }
 
 size_t gb_clauses_count(const gb_clauses_t *c, size_t *local)
 {
@@ -147,7 +154,36 @@ static int store(gb_clauses_t *c, const uint64_t *l, size_t n, int local)
     memcpy(c->lits + c->nl, l, n * sizeof *l);
     c->nl += n;
     c->nlocal += local != 0;
+    c->local_added += local != 0;
     return 1;
+}
+
+/* At GB_CLAUSES_MAX the older half goes: the rest is stored again into
+ * fresh arrays and indexes (a clause learned long ago is about paths the
+ * search has left; each eviction costs O(clauses) once per half a cap). */
+static int evict_older_half(gb_clauses_t *c)
+{
+    gb_clauses_t *k = gb_clauses_new();
+    if (!k)
+        return -1;
+    for (size_t i = c->n / 2; i < c->n; i++) {
+        const clause_t *x = &c->cl[i];
+        const uint64_t *l = c->lits + x->off;
+        if (dedup_add(k, gb_hash64(l, x->n * sizeof *l, CL_HASH_SEED)) < 0 ||
+            store(k, l, x->n, x->local) < 0) {
+            gb_clauses_free(k);
+            return -1;
+        }
+    }
+    k->local_added = c->local_added;
+    k->evicted = c->evicted + c->n / 2;
+    gb_free(c->cl);
+    gb_free(c->lits);
+    litmap_free(&c->map);
+    keyset_free(&c->dedup);
+    *c = *k; /* the maps hold no pointer to their owner */
+    gb_free(k);
+    return 0;
 }
 
 int gb_clauses_add(gb_clauses_t *c, const uint64_t *lits, size_t n, int local)
@@ -162,7 +198,12 @@ int gb_clauses_add(gb_clauses_t *c, const uint64_t *lits, size_t n, int local)
     for (size_t i = 0; i < n; i++)
         if (m == 0 || l[m - 1] != l[i])
             l[m++] = l[i];
-    int fresh = dedup_add(c, gb_hash64(l, m * sizeof *l, 0x636c61757365ull));
+    uint64_t h = gb_hash64(l, m * sizeof *l, CL_HASH_SEED);
+    if (keyset_find(&c->dedup, h ? h : 1))
+        return 0;
+    if (c->n >= GB_CLAUSES_MAX && evict_older_half(c) != 0)
+        return -1;
+    int fresh = dedup_add(c, h);
     if (fresh <= 0)
         return fresh;
     return store(c, l, m, local);

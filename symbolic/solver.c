@@ -66,7 +66,7 @@ struct gb_solver {
     uint64_t *keep_off; /* gb_solver_set_keep: offsets ascending */
     uint8_t *keep_val;
     size_t nkeep;
-    size_t clauses_saved; /* local clauses in the file last written */
+    uint64_t clauses_saved; /* local clauses ever added when the file was last written */
     uint64_t flip_us, z3_us; /* time in gb_solver_flip, and in Z3 */
 };
 
@@ -1032,7 +1032,7 @@ int gb_solver_clauses_load(gb_solver_t *s, const char *dir, int own, size_t *add
     }
     closedir(d);
     if (own)
-        gb_clauses_count(s->clauses, &s->clauses_saved);
+        s->clauses_saved = gb_clauses_local_added(s->clauses);
     return r;
 }
 
@@ -1065,8 +1065,7 @@ int gb_solver_clauses_import(gb_solver_t *s, const char *sync_dir, const char *o
 
 int gb_solver_clauses_save(gb_solver_t *s, const char *dir, gb_err_t *e)
 {
-    size_t local;
-    gb_clauses_count(s->clauses, &local);
+    uint64_t local = gb_clauses_local_added(s->clauses);
     if (local == s->clauses_saved)
         return 0;
     char path[4096];
