@@ -139,11 +139,54 @@ static size_t divergence(const gb_item_t *it, const gb_trace_t *t, size_t pcs)
             return d;
         gb_pc_info_t pc;
         gb_trace_get_pc(t, d, &pc);
-        const gb_step_t *p = &it->predicted[d];
-        if (pc.site != p->site || pc.taken != p->taken || pc.kind != p->kind)
+        gb_step_t p = gb_item_step(it, d);
+        if (pc.site != p.site || pc.taken != p.taken || pc.kind != p.kind)
             return d;
     }
     return SIZE_MAX;
+}
+
+/* The path of trace t, shared by its children: made at its first child,
+ * kept until the trace is freed (free_trace). NULL when out of memory. */
+static gb_path_t *path_of(gb_search_t *s, const gb_trace_t *t)
+{
+    size_t n = sizeof s->paths / sizeof s->paths[0], slot = n;
+    for (size_t i = 0; i < n; i++) {
+        if (s->paths[i].t == t && s->paths[i].p)
+            return s->paths[i].p;
+        if (!s->paths[i].p && slot == n)
+            slot = i;
+    }
+    gb_trace_info_t info;
+    gb_trace_get_info(t, &info);
+    gb_path_t *p = gb_malloc(sizeof *p + info.pcs * sizeof p->step[0]);
+    if (!p)
+        return NULL;
+    p->refs = 0;
+    p->n = (uint32_t)info.pcs;
+    for (size_t k = 0; k < info.pcs; k++) {
+        gb_pc_info_t pc;
+        gb_trace_get_pc(t, k, &pc);
+        p->step[k] = (gb_step_t){pc.site, (uint8_t)pc.kind, (uint8_t)pc.taken};
+    }
+    if (slot < n) { /* else (no free slot: never, traces nest GB_MAX_REPAIRS deep) unshared */
+        p->refs = 1;
+        s->paths[slot].t = t;
+        s->paths[slot].p = p;
+    }
+    return p;
+}
+
+/* Frees trace t and lets go of its path (its children keep theirs). */
+static void free_trace(gb_search_t *s, gb_trace_t *t)
+{
+    for (size_t i = 0; t && i < sizeof s->paths / sizeof s->paths[0]; i++)
+        if (s->paths[i].t == t && s->paths[i].p) {
+            gb_path_release(s->paths[i].p);
+            s->paths[i].p = NULL;
+            s->paths[i].t = NULL;
+        }
+    gb_trace_free(t);
 }
 
 /* The child of flip j's model: Combine, or with the bytes a longer input
@@ -160,28 +203,23 @@ static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_t
     if (!c)
         return NULL;
     c->bound = j + 1;
-    c->predicted = gb_calloc(j + 1, sizeof *c->predicted);
-    if (!c->predicted) {
+    if (!(c->path = path_of(s, t))) {
         gb_item_free(c);
         return NULL;
     }
+    c->path->refs++;
     c->n_predicted = j + 1;
     uint64_t occ = 0; /* how often the path takes the flipped direction, this time included */
+    gb_step_t to = gb_item_step(c, j);
     for (size_t k = 0; k <= j; k++) {
-        gb_pc_info_t pc;
-        gb_trace_get_pc(t, k, &pc);
-        c->predicted[k] = (gb_step_t){pc.site, (uint8_t)pc.kind,
-                                      (uint8_t)(k == j ? !pc.taken : pc.taken)};
+        gb_step_t st = gb_item_step(c, k);
+        occ += st.site == to.site && st.taken == to.taken && st.kind != GBT_PC_PIN;
     }
-    const gb_step_t *to = &c->predicted[j];
-    for (size_t k = 0; k <= j; k++)
-        occ += c->predicted[k].site == to->site && c->predicted[k].taken == to->taken &&
-               c->predicted[k].kind != GBT_PC_PIN;
     gb_trace_info_t info;
     gb_trace_get_info(t, &info);
     c->parent_read_end = info.read_end;
-    c->hint = dir_is_new(s, to->site, to->taken, 1)     ? GB_HINT_NEW_DIR
-              : dir_is_new(s, to->site, to->taken, occ) ? GB_HINT_DEPTH
+    c->hint = dir_is_new(s, to.site, to.taken, 1)     ? GB_HINT_NEW_DIR
+              : dir_is_new(s, to.site, to.taken, occ) ? GB_HINT_DEPTH
               : s->progress_now                        ? GB_HINT_PARENT
                                                        : GB_HINT_NONE;
     return c;
@@ -289,10 +327,10 @@ static size_t repair_point(const gb_item_t *c, const gb_trace_t *t, size_t d, si
     gb_u64set_t both = {0}, once[2] = {{0}, {0}};
     size_t at = SIZE_MAX;
     for (size_t i = 0; i < c->n_predicted; i++) {
-        const gb_step_t *p = &c->predicted[i];
-        if (gb_hset_add(&once[p->taken & 1], p->site) < 0)
+        gb_step_t p = gb_item_step(c, i);
+        if (gb_hset_add(&once[p.taken & 1], p.site) < 0)
             goto done;
-        if (gb_hset_has(&once[!(p->taken & 1)], p->site) && gb_hset_add(&both, p->site) < 0)
+        if (gb_hset_has(&once[!(p.taken & 1)], p.site) && gb_hset_add(&both, p.site) < 0)
             goto done;
     }
     gb_pc_info_t pc;
@@ -357,7 +395,7 @@ static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, in
         gb_solver_set_keep(s->solver, NULL, NULL, 0);
         gb_solver_set_last_resort(s->solver, 1);
     }
-    gb_trace_free(t);
+    free_trace(s, t);
     if (rkind == GB_KIND_FATAL) {
         gb_item_free(c);
         return -1;
@@ -365,11 +403,11 @@ static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, in
     if (!r)
         return keep_child(s, c, kind, j, e);
     s->st.repaired++;
-    gb_free(r->predicted); /* r aims where c aimed */
-    r->predicted = c->predicted;
+    gb_path_release(r->path); /* r aims where c aimed */
+    r->path = c->path;
     r->n_predicted = c->n_predicted;
     r->bound = c->bound;
-    c->predicted = NULL;
+    c->path = NULL;
     c->n_predicted = 0;
     r->optimistic = 1;
     if ((c->score || c->novelty) && keep_child(s, c, kind, j, e) != 0) {
@@ -564,8 +602,8 @@ static void credit_maker(gb_search_t *s, const gb_item_t *it)
 {
     if (it->n_predicted == 0)
         return; /* a seed, an import, or resumed */
-    const gb_step_t *st = &it->predicted[it->n_predicted - 1];
-    gb_site_stat_t *ss = gb_sites_get(&s->sites, st->site, st->taken);
+    gb_step_t st = gb_item_step(it, it->n_predicted - 1);
+    gb_site_stat_t *ss = gb_sites_get(&s->sites, st.site, st.taken);
     if (ss && ss->unpaid) {
         ss->unpaid = 0;
         ss->paid++;
@@ -653,7 +691,7 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     }
     s->progress_now = 0;
     gb_free(order);
-    gb_trace_free(t);
+    free_trace(s, t);
     /* finished: a resume must not redo it (a retry's first expansion was
      * journaled when it finished) */
     if (rc == 0 && !it->suspended && k >= n && !it->retries)

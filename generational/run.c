@@ -71,8 +71,8 @@ static void measure_frontier(gb_search_t *s, gb_item_t *it)
     uint32_t buf[GB_FRONTIER_MAX];
     uint32_t n = gb_frontier_measure(s->front, gb_fsrv_map(s->fsrv), gb_fsrv_map_size(s->fsrv),
                                      s->cov.virgin, buf, GB_FRONTIER_MAX);
-    if (n && !it->front && !(it->front = gb_malloc(GB_FRONTIER_MAX * sizeof *it->front)))
-        return;
+    if (n == 0 || (!it->front && !(it->front = gb_malloc(GB_FRONTIER_MAX * sizeof *it->front))))
+        return; /* memcpy from or to NULL is undefined, even of 0 bytes */
     memcpy(it->front, buf, n * sizeof *buf);
     it->nfront = n;
 }

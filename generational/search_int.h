@@ -24,6 +24,18 @@ typedef struct gb_step {
     uint8_t kind, taken;
 } gb_step_t;
 
+/* One trace's path, shared by every child made from it (refs counts the
+ * children and the expansion's cache): a child of flip j is predicted to
+ * follow steps 0..j with step j's direction turned. Shared, a parser's
+ * children cost one copy of a trace's path per expansion, not one each. */
+typedef struct gb_path {
+    uint32_t refs;
+    uint32_t n;
+    gb_step_t step[];
+} gb_path_t;
+
+void gb_path_release(gb_path_t *p);
+
 /* The execs at the last once-a-minute sample (report.c). */
 typedef struct gb_minute {
     uint64_t at_ms, execs;
@@ -43,8 +55,8 @@ typedef struct gb_item {
     int64_t src_crash;   /* without one: the crashes/ id of the crashing seed it came from */
     uint32_t depth;      /* 1 for seeds and imports, the parent's + 1 for children */
     int optimistic;      /* made by a relaxed query */
-    gb_step_t *predicted; /* expected path prefix, n_predicted entries */
-    size_t n_predicted;
+    gb_path_t *path;     /* its expected path: path->step[0 .. n_predicted), the last */
+    size_t n_predicted;  /* turned (gb_item_step); NULL and 0 for seeds and imports */
     uint8_t hint;      /* progress without a new block: a gb_hint_t */
     uint8_t retries;   /* retry rounds it was put back for */
     uint64_t parent_read_end; /* its parent's trace's read_end; 0 without a parent */
@@ -56,6 +68,15 @@ typedef struct gb_item {
     uint32_t *front;   /* blocks of its run with an uncovered successor (frontier.c) */
     uint32_t nfront;   /* how many (at most GB_FRONTIER_MAX): the worklist's tie-breaker */
 } gb_item_t;
+
+/* Step k of the path `it` is predicted to follow (k < it->n_predicted). */
+static inline gb_step_t gb_item_step(const gb_item_t *it, size_t k)
+{
+    gb_step_t st = it->path->step[k];
+    if (k + 1 == it->n_predicted)
+        st.taken = !st.taken;
+    return st;
+}
 
 /* Progress a child makes that no block shows, best last: the worklist
  * expands children of a higher hint first among those of equal score. */
@@ -160,6 +181,12 @@ struct gb_search {
     gb_fsrv_t *fsrv;       /* fuzz-bridge/: the cov build */
     gb_solver_t *solver;   /* symbolic/ */
     gb_cfg_t *cfg;         /* the targets' static CFG; NULL = none (never skip) */
+    /* the paths of the traces alive in an expansion (its own, its repairs'),
+     * made when their first child is (expand.c) */
+    struct {
+        const gb_trace_t *t;
+        gb_path_t *p;
+    } paths[GB_MAX_REPAIRS + 2];
     gb_frontier_t *front;  /* NULL without a CFG */
     gb_worklist_t work;
     gb_cov_t cov;

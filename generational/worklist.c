@@ -103,12 +103,18 @@ gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq)
     return it;
 }
 
+void gb_path_release(gb_path_t *p)
+{
+    if (p && --p->refs == 0)
+        gb_free(p);
+}
+
 void gb_item_free(gb_item_t *it)
 {
     if (!it)
         return;
     gb_free(it->data);
-    gb_free(it->predicted);
+    gb_path_release(it->path);
     gb_free(it->skipped);
     gb_free(it->pending);
     gb_free(it->front);
