@@ -93,6 +93,7 @@ typedef struct gb_search_stats {
     uint64_t suspended;       /* expansions stopped for an input with new blocks (resumed later) */
     size_t retry_pending;     /* inputs with backed-off flips, waiting for the next round */
     uint64_t worklist_dropped; /* inputs dropped from a full worklist (GB_WORKLIST_MAX) */
+    uint64_t worklist_bytes;   /* memory the waiting inputs hold (retry round's included) */
     const char *state;        /* what the search is doing: "expanding", "retrying backed-off
                                  flips", "waiting for peers" or "done" */
 } gb_search_stats_t;

@@ -130,6 +130,9 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "expansions_suspended", "%llu", (unsigned long long)st.suspended);
     kv(k, "retry_pending", "%zu", st.retry_pending);
     kv(k, "worklist_dropped", "%llu", (unsigned long long)st.worklist_dropped);
+    kv(k, "mem_worklist_kb", "%llu", (unsigned long long)(st.worklist_bytes >> 10));
+    kv(k, "mem_answers_kb", "%llu", (unsigned long long)(q.answers_bytes >> 10));
+    kv(k, "mem_clauses_kb", "%llu", (unsigned long long)(q.clauses_bytes >> 10));
     kv(k, "search_state", "%s", st.state ? st.state : "expanding");
     kv(k, "sync_imported", "%llu", (unsigned long long)st.imported);
     kv(k, "claimed_elsewhere", "%llu", (unsigned long long)st.claimed_elsewhere);
@@ -176,6 +179,9 @@ void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
     st->queue = gb_campaign_queue_count(s->camp);
     st->branch_dirs = s->dirs.n;
     st->retry_pending = s->nretry;
+    st->worklist_bytes = gb_worklist_bytes(&s->work);
+    for (size_t i = 0; i < s->nretry; i++)
+        st->worklist_bytes += gb_item_bytes(s->retry[i]);
 }
 
 int gb_report_write(gb_search_t *s, gb_err_t *e)

@@ -104,6 +104,10 @@ int gb_worklist_before(const gb_item_t *a, const gb_item_t *b); /* 1: a pops bef
 /* Frees the last inputs in the order until at most `max` wait; how many.
  * Each is in queue/ already, and --resume puts it back. */
 size_t gb_worklist_trim(gb_worklist_t *w, size_t max);
+/* Memory an input holds (its share of a shared path included), and the
+ * worklist with every input in it: fuzzer_stats' mem_worklist_kb. */
+size_t gb_item_bytes(const gb_item_t *it);
+size_t gb_worklist_bytes(const gb_worklist_t *w);
 void gb_worklist_free(gb_worklist_t *w);
 gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq);
 void gb_item_free(gb_item_t *it);

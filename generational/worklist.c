@@ -62,6 +62,23 @@ gb_item_t *gb_worklist_pop(gb_worklist_t *w)
     return top;
 }
 
+size_t gb_item_bytes(const gb_item_t *it)
+{
+    size_t b = sizeof *it + it->len + it->skipped_cap * sizeof *it->skipped +
+               it->npending * sizeof *it->pending + (it->front ? GB_FRONTIER_MAX * sizeof *it->front : 0);
+    if (it->path) /* shared: each holder counts its part */
+        b += (sizeof *it->path + it->path->n * sizeof it->path->step[0]) / (it->path->refs ? it->path->refs : 1);
+    return b;
+}
+
+size_t gb_worklist_bytes(const gb_worklist_t *w)
+{
+    size_t b = w->cap * sizeof *w->heap;
+    for (size_t i = 0; i < w->n; i++)
+        b += gb_item_bytes(w->heap[i]);
+    return b;
+}
+
 size_t gb_worklist_trim(gb_worklist_t *w, size_t max)
 {
     size_t dropped = 0;

@@ -155,6 +155,12 @@ static int evict_older_half(gb_cache_t *c)
 
 uint64_t gb_cache_evicted(const gb_cache_t *c) { return c->evicted; }
 
+size_t gb_cache_bytes(const gb_cache_t *c)
+{
+    return c->cap * sizeof *c->e + c->idx.cap * sizeof *c->idx.slots +
+           c->pcap * (sizeof *c->poff + sizeof *c->pval);
+}
+
 int gb_cache_put(gb_cache_t *c, const uint64_t key[2], const gb_answer_t *a)
 {
     uint32_t i = find(c, key);

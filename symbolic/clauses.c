@@ -78,6 +78,12 @@ void gb_clauses_free(gb_clauses_t *c)
 uint64_t gb_clauses_local_added(const gb_clauses_t *c) { return c->local_added; }
 uint64_t gb_clauses_evicted(const gb_clauses_t *c) { return c->evicted; }
 
+size_t gb_clauses_bytes(const gb_clauses_t *c)
+{
+    return c->cap * sizeof *c->cl + c->lcap * sizeof *c->lits +
+           c->map.cap * sizeof *c->map.slots + c->dedup.cap * sizeof *c->dedup.slots;
+}
+
 size_t gb_clauses_count(const gb_clauses_t *c, size_t *local)
 {
     if (local)

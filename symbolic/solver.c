@@ -1001,6 +1001,8 @@ void gb_solver_get_stats(const gb_solver_t *s, gb_solver_stats_t *st)
     st->solver_time_ms = s->flip_us / 1000;
     st->z3_time_ms = s->z3_us / 1000;
     st->nodes_narrowed = gb_z3_narrowed(s->z3);
+    st->answers_bytes = s->cache ? gb_cache_bytes(s->cache) : 0;
+    st->clauses_bytes = s->clauses ? gb_clauses_bytes(s->clauses) : 0;
 }
 
 /* ---- Persistence ------------------------------------------------------ */

@@ -175,6 +175,8 @@ typedef struct gb_solver_stats {
     uint64_t solver_time_ms;   /* wall time in gb_solver_flip, all stages */
     uint64_t z3_time_ms;       /* of which inside Z3 */
     uint64_t nodes_narrowed;   /* terms given to Z3 narrowed (docs/clauses.md, "Narrowing") */
+    uint64_t answers_bytes;    /* memory the answer cache holds (arrays at capacity) */
+    uint64_t clauses_bytes;    /* memory the learned clauses hold */
 } gb_solver_stats_t;
 
 int gb_solver_new(const gb_solver_opts_t *opts, gb_solver_t **out, gb_err_t *e);

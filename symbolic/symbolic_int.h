@@ -175,6 +175,8 @@ size_t gb_clauses_count(const gb_clauses_t *c, size_t *local);
  * anything since the last save?" */
 uint64_t gb_clauses_local_added(const gb_clauses_t *c);
 /* Clauses dropped so far to stay within GB_CLAUSES_MAX. */
+/* Bytes the clauses hold (arrays at capacity, indexes included). */
+size_t gb_clauses_bytes(const gb_clauses_t *c);
 uint64_t gb_clauses_evicted(const gb_clauses_t *c);
 int gb_clauses_save(const gb_clauses_t *c, const char *path, const char *tmpdir, gb_err_t *e);
 int gb_clauses_load(gb_clauses_t *c, const char *path, int local, size_t *added, gb_err_t *e);
@@ -242,6 +244,8 @@ int gb_cache_get(const gb_cache_t *c, const uint64_t key[2], gb_answer_t *a);
 /* Copies a; 1 stored, 0 kept the older answer, -1 OOM. */
 int gb_cache_put(gb_cache_t *c, const uint64_t key[2], const gb_answer_t *a);
 size_t gb_cache_count(const gb_cache_t *c);
+/* Bytes the cache holds (its arrays at capacity, the index included). */
+size_t gb_cache_bytes(const gb_cache_t *c);
 /* Entries dropped so far to stay within GB_CACHE_MAX. */
 uint64_t gb_cache_evicted(const gb_cache_t *c);
 int gb_cache_dirty(const gb_cache_t *c);
