@@ -8,7 +8,9 @@
 #include "gb_abi.h" /* GB_MAP_SIZE: block ids are below it */
 
 #define GBCFG_MAGIC 0x46434247u /* "GBCF" read as a little-endian word */
-#define GBCFG_VERSION 2u        /* readers refuse others and say to rebuild the target */
+#define GBCFG_VERSION 3u        /* what glassbox-cc writes: version 2 plus source lines */
+#define GBCFG_VERSION_MIN 2u    /* the oldest readers still take (no source lines); they
+                                   refuse others and say to rebuild the target */
 #define GBCFG_KIND_SHIFT 8      /* a block's second word: flags | terminator kind << 8 */
 #define GBCFG_SIG_UNKNOWN 0xffffffffu /* a signature index: nothing is known of the type */
 
