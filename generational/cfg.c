@@ -5,6 +5,7 @@
  * cfg_read.c builds (docs/cfg-format.md, "Flip selection"): callees,
  * indirect calls by signature, returns, and what code outside the CFG
  * may do. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -547,4 +548,34 @@ uint32_t gb_cfg_flip_distance(const gb_cfg_t *c, unsigned kind, uint32_t site, u
         if (i != 1 + cs->arm && c->gdist[succ[i]] < d)
             d = c->gdist[succ[i]];
     return d;
+}
+
+int gb_cfg_leaves(const gb_cfg_t *c, const char *const *allowed, size_t nallowed, char *name,
+                  size_t cap)
+{
+    const gb_cfg_graph_t *g = &c->g;
+    for (size_t b = 0; b < g->nblocks; b++) {
+        const gb_cfg_block_t *bl = &g->blocks[b];
+        for (uint32_t k = 0; k < bl->ncalls; k++) {
+            const gb_cfg_sym_t *sy = &g->syms[g->calls.v[bl->calls + k]];
+            if (sy->ndefs)
+                continue;
+            size_t i = 0;
+            while (i < nallowed &&
+                   (strlen(allowed[i]) != sy->len || memcmp(allowed[i], sy->name, sy->len) != 0))
+                i++;
+            if (i < nallowed)
+                continue;
+            snprintf(name, cap, "%.*s", (int)sy->len, sy->name);
+            return 1;
+        }
+        for (uint32_t k = 0; k < bl->nisig; k++) {
+            uint32_t sig = g->isigs.v[bl->isig + k];
+            if (sig == NONE || g->out_any || g->sigs[sig].out) {
+                snprintf(name, cap, "an indirect call");
+                return 1;
+            }
+        }
+    }
+    return 0;
 }

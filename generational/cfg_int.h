@@ -93,6 +93,13 @@ int gb_cfg_goal_distances(gb_cfg_t *c, const uint8_t *goal, uint32_t *dist_by_id
  * entry (kind, site, taken) starts at; UINT32_MAX when unknown. */
 uint32_t gb_cfg_flip_distance(const gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken);
 
+/* 1 when some call may run code outside the CFG: a direct call of a
+ * function no module defines other than those `allowed` names, or an
+ * indirect call that may reach one; `name` gets the first such callee (or
+ * "an indirect call"). 0 when every call stays inside. */
+int gb_cfg_leaves(const gb_cfg_t *c, const char *const *allowed, size_t nallowed, char *name,
+                  size_t cap);
+
 /* 1 once a run covered a block the CFG does not list (code built without
  * it, a shared library): from then on every flip may reach. */
 int gb_cfg_incomplete(const gb_cfg_t *c);

@@ -97,7 +97,7 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
         for (char *p = s->command_line; (p = strpbrk(p, "\n\r")); )
             *p = ' ';
     }
-    if (open_parts(s, e) != 0) {
+    if (open_parts(s, e) != 0 || gb_reach_init(s, e) != 0) {
         gb_search_free(s);
         return -1;
     }
@@ -200,8 +200,10 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
             s->st.state = "retrying backed-off flips";
             continue;
         }
-        if (!it && !gb_peers_active(s->peers))
-            break; /* alone and done */
+        if (!it && !gb_peers_active(s->peers)) {
+            s->reach.finished = 1; /* every input expanded */
+            break;                 /* alone and done */
+        }
         if (!it) { /* peers may still find something: wait for them */
             s->st.state = "waiting for peers";
             sleep_ms(200);
@@ -233,6 +235,7 @@ void gb_search_free(gb_search_t *s)
     }
     gb_fsrv_stop(s->fsrv);
     gb_solver_free(s->solver);
+    gb_reach_free(&s->reach);
     gb_cfg_free(s->cfg);
     gb_peers_free(s->peers);
     gb_journal_close(s->journal);
