@@ -88,7 +88,7 @@ typedef struct gb_cfg_graph {
     size_t nsigs, cap_sigs;
     gb_cfg_file_t *files;
     size_t nfiles, cap_files;
-    size_t line_modules; /* modules whose record has source lines (version 3) */
+    size_t line_modules; /* modules whose record names source files (version 3, -g) */
     gb_cfg_u32v_t succ, calls, isigs, defs, callers, lines;
     gb_cfg_u32v_t sig_funcs, sig_sites;
     gb_cfg_u32v_t addr_taken;       /* functions: what code outside the CFG may call */

@@ -166,7 +166,7 @@ static int parse_files(gb_cfg_graph_t *g, rd_t *r, mod_t *m)
         if (r->bad)
             return -1;
     }
-    g->line_modules++;
+    g->line_modules += m->nfiles > 0; /* built with -g */
     return 0;
 }
 
