@@ -214,11 +214,14 @@ static json_object *report_one(const char *out, const targets_t *t, size_t i,
                (unsigned long long)p->cfg_pruned, (unsigned long long)p->bound_pruned);
         break;
     case GB_REACH_NO_CFG_PATH:
-        json_object_object_add(o, "claim", jstr("no path of the static CFG leads from the entry "
-                                                "points to its blocks"));
-        printf("%s: unreachable-no-cfg-path: no path of the static CFG leads from the entry "
-               "points to it (no bound needed)\n",
-               t->spec[i]);
+        snprintf(claim, sizeof claim, "%s",
+                 r->folded ? "no run reaches its blocks: the only branches into them test "
+                             "constants (folded by glassbox-cc, no bound needed)"
+                           : "no path of the static CFG leads from the entry points to its "
+                             "blocks (no bound needed)");
+        json_object_object_add(o, "claim", jstr(claim));
+        json_object_object_add(o, "folded", json_object_new_boolean(r->folded));
+        printf("%s: unreachable-no-cfg-path: %s\n", t->spec[i], claim);
         break;
     default:
         json_object_object_add(o, "why_not", jstr(p->why_not));

@@ -327,7 +327,7 @@ static uint32_t search(gb_cfg_t *c, const uint8_t *map, int goal)
         }
         uint32_t b = c->queue[qi++];
         const gb_cfg_block_t *bl = &c->g.blocks[b];
-        if (!map[bl->id] == !goal && !(bl->flags & GBCFG_B_DEAD))
+        if (!map[bl->id] == !goal && !(bl->flags & GBCFG_B_NEVER))
             return b;
         follow(c, b, (reach_mode_t)c->mode[b]);
     }
@@ -503,6 +503,11 @@ int gb_cfg_line_blocks(const gb_cfg_t *c, const char *file, uint32_t line, uint3
 uint32_t gb_cfg_block_id(const gb_cfg_t *c, uint32_t b)
 {
     return c->g.blocks[b].id;
+}
+
+uint32_t gb_cfg_block_flags(const gb_cfg_t *c, uint32_t b)
+{
+    return c->g.blocks[b].flags;
 }
 
 const char *gb_cfg_block_func(const gb_cfg_t *c, uint32_t b, uint32_t *len)

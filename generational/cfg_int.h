@@ -80,6 +80,7 @@ int gb_cfg_line_blocks(const gb_cfg_t *c, const char *file, uint32_t line, uint3
 
 /* Block b's id, its function's name (not NUL-terminated, *len bytes). */
 uint32_t gb_cfg_block_id(const gb_cfg_t *c, uint32_t b);
+uint32_t gb_cfg_block_flags(const gb_cfg_t *c, uint32_t b); /* GBCFG_B_* */
 const char *gb_cfg_block_func(const gb_cfg_t *c, uint32_t b, uint32_t *len);
 
 /* Static distances to the goal set (a breadth-first search backwards over

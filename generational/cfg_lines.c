@@ -150,7 +150,7 @@ int gb_cfg_graph_distances(const gb_cfg_graph_t *g, const uint8_t *goal, uint32_
         for (size_t b = 0; b < nb; b++)
             dist[b] = UINT32_MAX;
         for (size_t b = 0; b < nb; b++)
-            if (goal[g->blocks[b].id] && !(g->blocks[b].flags & GBCFG_B_DEAD)) {
+            if (goal[g->blocks[b].id] && !(g->blocks[b].flags & GBCFG_B_NEVER)) {
                 dist[b] = 0;
                 queue[qt++] = (uint32_t)b;
             }

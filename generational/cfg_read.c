@@ -211,7 +211,8 @@ static int parse_block(gb_cfg_graph_t *g, rd_t *r, const mod_t *m, uint32_t func
     b.kind = fk >> GBCFG_KIND_SHIFT;
     b.site = word(r);
     b.nsucc = word(r);
-    if (r->bad || b.id >= GB_MAP_SIZE || (b.flags & ~GBCFG_B_KNOWN) || b.kind > GBCFG_T_SWITCH ||
+    uint32_t known = m->version >= 3 ? GBCFG_B_KNOWN : GBCFG_B_KNOWN_V2;
+    if (r->bad || b.id >= GB_MAP_SIZE || (b.flags & ~known) || b.kind > GBCFG_T_SWITCH ||
         (b.kind == GBCFG_T_BR && b.nsucc != 2) || (b.kind == GBCFG_T_SWITCH && b.nsucc < 1))
         return -1;
     b.succ = (uint32_t)g->succ.n;

@@ -163,6 +163,8 @@ typedef struct gb_reach_result {
     gb_reach_verdict_t verdict;
     size_t nblocks;         /* blocks of the line */
     int shared_id;          /* another block shares a target block's id: a hit may be its */
+    int folded;             /* NO_CFG_PATH because only branches on constants (or nothing)
+                               lead into its blocks (docs/cfg-format.md, UNREACHED) */
     const uint8_t *input;   /* REACHED: the input that first reached it (owned by the search) */
     size_t input_len;
     int crashed;            /* REACHED: that input crashed the cov build */

@@ -113,6 +113,9 @@ static int resolve(gb_search_t *s, gb_err_t *e)
             return gb_err_set(e, "%s:%u has no block in %s's CFG", o->file, o->line,
                               s->o.cov_bin);
         t->shared_id = shares_id(s->cfg, t);
+        t->folded = 1;
+        for (size_t k = 0; k < t->nblocks; k++)
+            t->folded &= (gb_cfg_block_flags(s->cfg, t->blocks[k]) & GBCFG_B_NEVER) != 0;
         t->dist = UINT32_MAX;
         memset(r->goal, 0, sizeof r->goal);
         for (size_t k = 0; k < t->nblocks; k++)
@@ -295,6 +298,7 @@ void gb_search_get_reach(const gb_search_t *s, size_t i, gb_reach_result_t *out)
                                 : GB_REACH_UNKNOWN;
     out->nblocks = t->nblocks;
     out->shared_id = t->shared_id;
+    out->folded = t->folded;
     out->input = t->input;
     out->input_len = t->input_len;
     out->crashed = t->crashed;

@@ -129,6 +129,7 @@ typedef struct gb_reach_tgt {
     uint32_t *blocks;      /* the line's CFG blocks */
     size_t nblocks;
     int no_path;           /* no CFG path from the entry points */
+    int folded;            /* every block of it is DEAD or UNREACHED (constant branches) */
     int shared_id;         /* another block has one of their ids */
     int reached, crashed;
     uint8_t *input;        /* the first input that reached it */

@@ -20,7 +20,10 @@ enum gbcfg_block_flag {
     GBCFG_B_INDIRECT = 2u, /* calls through a pointer (listed with signatures), or ends in indirectbr */
     GBCFG_B_SETJMP = 4u,   /* calls a returns_twice function: a longjmp may land here */
     GBCFG_B_DEAD = 8u,     /* ends in unreachable and calls nothing: no defined run gets here */
-    GBCFG_B_KNOWN = 15u,   /* every flag above; readers reject other bits */
+    GBCFG_B_UNREACHED = 16u, /* version 3: only branches on constants lead here (cfg_fold.c) */
+    GBCFG_B_KNOWN = 31u,   /* every flag above; readers reject other bits */
+    GBCFG_B_KNOWN_V2 = 15u, /* the flags of version 2 records (no UNREACHED) */
+    GBCFG_B_NEVER = 24u,   /* DEAD or UNREACHED: not worth reaching, never a target */
 };
 
 /* Terminator kinds (the block's second word >> GBCFG_KIND_SHIFT). */

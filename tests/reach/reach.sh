@@ -105,6 +105,20 @@ for opt in O0 O2; do
   verdict outside $opt unknown
   grep -q 'calls getenv' "$WORK/outside-$opt.line" || fail "outside -$opt: getenv is not named"
 
+  # DASH's Figure 5.2: lock is 1 on all 32 paths. At -O0 glassbox-cc folds
+  # the branch on the constant lock (UNREACHED), so no path is expanded;
+  # at -O2 the compiler removed the line.
+  reach diamonds diamonds diamonds $opt -V 60
+  if [ "$opt" = O0 ]; then
+    verdict diamonds $opt unreachable-no-cfg-path
+    grep -q 'test constants' "$WORK/diamonds-$opt.line" || fail "diamonds -O0: not folded"
+    n=$(json_num "$WORK/diamonds-$opt/reach.json" paths)
+    [ "$n" -lt 32 ] || fail "diamonds -O0: $n paths enumerated"
+  else
+    expect_eq "diamonds -O2 exit status" "$rc" 2
+    grep -q ': no-block: line' "$WORK/diamonds-$opt.line" || fail "diamonds -O2: not no-block"
+  fi
+
   # DASH's diamonds with a lock byte: the directed search goes for the
   # lock's branch first and reaches the assertion in far fewer than the
   # 32 paths of the diamonds.

@@ -435,7 +435,8 @@ static void put_calls(words_t *w, const symtab_t *syms, sigtab_t *sigs, LLVMBasi
  * The site is numbered exactly as trace mode numbers the terminator: the
  * ordinal of the instruction among the block's original instructions. */
 static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t *files,
-                      const gb_ids_t *ids, LLVMBasicBlockRef *blocks, size_t n, unsigned ord)
+                      const gb_ids_t *ids, LLVMBasicBlockRef *blocks, size_t n, unsigned ord,
+                      const uint8_t *unreached)
 {
     uint32_t flags = 0, kind = GBCFG_T_OTHER, site = 0;
     unsigned k = 0, any_call = 0;
@@ -459,6 +460,8 @@ static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t
         flags |= GBCFG_B_INDIRECT;          /* its targets are listed as successors anyway */
     if (op == LLVMUnreachable && !any_call) /* llvm.trap + unreachable does run */
         flags |= GBCFG_B_DEAD;
+    if (unreached && unreached[ord])
+        flags |= GBCFG_B_UNREACHED;
     if (op == LLVMBr && LLVMIsConditional(term))
         kind = GBCFG_T_BR;
     else if (op == LLVMSwitch)
@@ -475,7 +478,7 @@ static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t
 }
 
 static int put_function(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t *files,
-                        gb_ids_t *ids, LLVMValueRef fn)
+                        gb_ids_t *ids, LLVMValueRef fn, const uint8_t *unreached)
 {
     size_t len, n = LLVMCountBasicBlocks(fn);
     const char *name = LLVMGetValueName2(fn, &len);
@@ -489,7 +492,7 @@ static int put_function(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab
     put(w, fn_sig(sigs, fn));
     put(w, (uint32_t)n);
     for (size_t b = 0; b < n; b++)
-        put_block(w, syms, sigs, files, ids, blocks, n, (unsigned)b);
+        put_block(w, syms, sigs, files, ids, blocks, n, (unsigned)b, unreached);
     free(blocks);
     return 0;
 }
@@ -553,9 +556,18 @@ int gb_cc_emit_cfg(LLVMModuleRef m)
     symtab_t syms = {0};
     int rc = put_syms(&w, m, &syms, &sigs);
     put(&w, nfuncs);
+    gb_fold_t fold = {0};
+    if (rc == 0)
+        rc = gb_cc_fold_dead(m, &fold);
+    size_t fi = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && rc == 0; fn = LLVMGetNextFunction(fn))
-        if (!LLVMIsDeclaration(fn) && !skipped_fn(fn))
-            rc = put_function(&w, &syms, &sigs, &files, &ids, fn);
+        if (!LLVMIsDeclaration(fn) && !skipped_fn(fn)) {
+            rc = put_function(&w, &syms, &sigs, &files, &ids, fn,
+                              fi < fold.n ? fold.dead[fi] : NULL);
+            fi++;
+        }
+    if (fold.dead)
+        gb_cc_fold_free(&fold);
     free(syms.v);
     rc = rc == 0 && !sigs.oom && !files.oom && !w.oom ? 0 : -1;
     for (size_t i = 0; i < sigs.n; i++)
