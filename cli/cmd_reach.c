@@ -52,14 +52,21 @@ static int parse_target(const char *s, char *file, size_t cap, unsigned *line)
 typedef struct targets {
     gb_reach_target_t *v;
     char (*file)[PATH_MAX];
-    const char **spec; /* as the user wrote it */
-    size_t n;
+    char **spec;    /* as the user wrote it, or FILE:LINE (assert) */
+    size_t n, nline; /* all targets; the first nline are FILE:LINE ones */
+    int asserts;     /* --target asserts was given */
+    gb_reach_target_t *av; /* gb_reach_asserts' list, whose names v borrows */
+    size_t an;
 } targets_t;
 
 static void targets_free(targets_t *t)
 {
+    for (size_t i = 0; t->spec && i < t->n; i++)
+        free(t->spec[i]);
+    free(t->spec);
     free(t->v);
     free(t->file);
+    gb_reach_targets_free(t->av, t->an);
 }
 
 /* Parses every --target; GB_EXIT_OK, or a usage error (printed). */
@@ -67,22 +74,58 @@ static gb_exit_t parse_targets(const gb_strlist_t *l, targets_t *t)
 {
     if (l->n == 0)
         return gb_cli_error(GB_EXIT_USAGE, CMD, "at least one --target FILE:LINE is required");
-    t->n = l->n;
-    t->spec = l->v;
     t->v = calloc(l->n, sizeof *t->v);
     t->file = calloc(l->n, sizeof *t->file);
-    if (!t->v || !t->file)
+    t->spec = calloc(l->n, sizeof *t->spec);
+    if (!t->v || !t->file || !t->spec)
         return gb_cli_error(GB_EXIT_FAIL, CMD, "out of memory");
     for (size_t i = 0; i < l->n; i++) {
-        if (strcmp(l->v[i], "asserts") == 0)
+        if (strcmp(l->v[i], "asserts") == 0) {
+            t->asserts = 1;
+            continue;
+        }
+        size_t k = t->n;
+        if (parse_target(l->v[i], t->file[k], sizeof t->file[k], &t->v[k].line) != 0)
             return gb_cli_error(GB_EXIT_USAGE, CMD,
-                                "--target asserts is not supported yet (docs/reach.md): name "
-                                "the line of the assert or trap as FILE:LINE");
-        if (parse_target(l->v[i], t->file[i], sizeof t->file[i], &t->v[i].line) != 0)
-            return gb_cli_error(GB_EXIT_USAGE, CMD,
-                                "bad --target '%s': expected FILE:LINE with a line number >= 1",
+                                "bad --target '%s': expected FILE:LINE with a line number >= 1 "
+                                "or 'asserts'",
                                 l->v[i]);
-        t->v[i].file = t->file[i];
+        t->v[k].file = t->file[k];
+        if (!(t->spec[k] = strdup(l->v[i])))
+            return gb_cli_error(GB_EXIT_FAIL, CMD, "out of memory");
+        t->n++;
+    }
+    t->nline = t->n;
+    return GB_EXIT_OK;
+}
+
+/* --target asserts: every failing assert and trap of COV_BIN's CFG joins
+ * the targets, named "FILE:LINE (assert)". */
+static gb_exit_t add_asserts(const char *bin, targets_t *t)
+{
+    gb_err_t e;
+    if (gb_reach_asserts(bin, &t->av, &t->an, &e) != 0)
+        return gb_cli_fail(CMD, e.msg);
+    if (t->an == 0)
+        return gb_cli_error(GB_EXIT_USAGE, CMD,
+                            "--target asserts: %s has no failing assert or trap in its CFG "
+                            "(built with glassbox-cc?)",
+                            bin);
+    gb_reach_target_t *v = realloc(t->v, (t->n + t->an) * sizeof *v);
+    char **spec = v ? realloc(t->spec, (t->n + t->an) * sizeof *spec) : NULL;
+    if (v)
+        t->v = v;
+    if (spec)
+        t->spec = spec;
+    if (!v || !spec)
+        return gb_cli_error(GB_EXIT_FAIL, CMD, "out of memory");
+    for (size_t i = 0; i < t->an; i++) {
+        char buf[PATH_MAX + 32];
+        snprintf(buf, sizeof buf, "%s:%u (assert)", t->av[i].file, t->av[i].line);
+        t->v[t->n] = t->av[i];
+        if (!(t->spec[t->n] = strdup(buf)))
+            return gb_cli_error(GB_EXIT_FAIL, CMD, "out of memory");
+        t->n++;
     }
     return GB_EXIT_OK;
 }
@@ -92,7 +135,7 @@ static gb_exit_t parse_targets(const gb_strlist_t *l, targets_t *t)
 static gb_exit_t lookup_targets(const char *bin, const targets_t *t)
 {
     gb_exit_t rc = GB_EXIT_OK;
-    for (size_t i = 0; i < t->n; i++) {
+    for (size_t i = 0; i < t->nline; i++) {
         gb_reach_where_t w;
         gb_err_t e;
         if (gb_reach_lookup(bin, &t->v[i], &w, &e) != 0)
@@ -186,6 +229,8 @@ static json_object *report_one(const char *out, const targets_t *t, size_t i,
     json_object_object_add(o, "target", jstr(t->spec[i]));
     json_object_object_add(o, "file", jstr(t->v[i].file));
     json_object_object_add(o, "line", json_object_new_int64(t->v[i].line));
+    if (t->v[i].block)
+        json_object_object_add(o, "kind", jstr("assert"));
     json_object_object_add(o, "blocks", json_object_new_int64((int64_t)r->nblocks));
     json_object_object_add(o, "verdict", jstr(verdict_name(r->verdict)));
     if (r->shared_id)
@@ -277,7 +322,8 @@ gb_exit_t gb_cmd_reach(int argc, char **argv)
     const gb_opt_t opts[] = {
         GB_OPTION_LIST(0, "target", "FILE:LINE", &tl, 0,
                        "a source line to reach (repeatable); FILE matches the debug info's "
-                       "path by its tail, a base name is enough"),
+                       "path by its tail, a base name is enough; 'asserts': every failing "
+                       "assert() and __builtin_trap() of COV_BIN, each a target"),
         GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &in, "seed directory (required)"),
         GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &out,
                       "output directory (required): reach.json, reach/target-N, glassbox/"),
@@ -296,7 +342,7 @@ gb_exit_t gb_cmd_reach(int argc, char **argv)
     };
     /* clang-format on */
     const gb_cmd_t cmd = {
-        CMD, "--target FILE:LINE [--target ...] -i SEEDS -o OUT [options] -- TRACE_BIN COV_BIN "
+        CMD, "--target FILE:LINE|asserts [--target ...] -i SEEDS -o OUT [options] -- TRACE_BIN COV_BIN "
              "[ARGS...]",
         "Directed whitebox search: the generational search of 'glassbox fuzz' ordered by\n"
         "static CFG distance to the targets, skipping flips that cannot reach one. Build\n"
@@ -328,6 +374,8 @@ gb_exit_t gb_cmd_reach(int argc, char **argv)
         rc = gb_cli_error(GB_EXIT_USAGE, CMD, "timeouts must be between 1 ms and 1 hour");
     if (rc == GB_EXIT_OK)
         rc = lookup_targets(a.rest[1], &tg);
+    if (rc == GB_EXIT_OK && tg.asserts)
+        rc = add_asserts(a.rest[1], &tg);
     gb_err_t e;
     gb_seed_t *seeds = NULL;
     size_t nseeds = 0;

@@ -510,6 +510,31 @@ uint32_t gb_cfg_block_flags(const gb_cfg_t *c, uint32_t b)
     return c->g.blocks[b].flags;
 }
 
+int gb_cfg_block_calls(const gb_cfg_t *c, uint32_t b, const char *name)
+{
+    const gb_cfg_block_t *bl = &c->g.blocks[b];
+    size_t n = strlen(name);
+    for (uint32_t k = 0; k < bl->ncalls; k++) {
+        const gb_cfg_sym_t *s = &c->g.syms[c->g.calls.v[bl->calls + k]];
+        if (s->ndefs == 0 && s->len == n && memcmp(s->name, name, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+uint32_t gb_cfg_block_line(const gb_cfg_t *c, uint32_t b, const char **file, uint32_t *flen)
+{
+    const gb_cfg_block_t *bl = &c->g.blocks[b];
+    *file = NULL;
+    *flen = 0;
+    if (bl->nlines == 0)
+        return 0;
+    const gb_cfg_file_t *f = &c->g.files[c->g.lines.v[bl->lines]];
+    *file = f->text;
+    *flen = f->len;
+    return c->g.lines.v[bl->lines + 1];
+}
+
 const char *gb_cfg_block_func(const gb_cfg_t *c, uint32_t b, uint32_t *len)
 {
     const gb_cfg_func_t *f = &c->g.funcs[c->g.blocks[b].func];

@@ -81,6 +81,10 @@ int gb_cfg_line_blocks(const gb_cfg_t *c, const char *file, uint32_t line, uint3
 /* Block b's id, its function's name (not NUL-terminated, *len bytes). */
 uint32_t gb_cfg_block_id(const gb_cfg_t *c, uint32_t b);
 uint32_t gb_cfg_block_flags(const gb_cfg_t *c, uint32_t b); /* GBCFG_B_* */
+/* 1 when block b calls a function of that name outside the CFG. */
+int gb_cfg_block_calls(const gb_cfg_t *c, uint32_t b, const char *name);
+/* Block b's first source line (0 and file NULL when it has none). */
+uint32_t gb_cfg_block_line(const gb_cfg_t *c, uint32_t b, const char **file, uint32_t *flen);
 const char *gb_cfg_block_func(const gb_cfg_t *c, uint32_t b, uint32_t *len);
 
 /* Static distances to the goal set (a breadth-first search backwards over

@@ -16,6 +16,8 @@
 typedef struct gb_reach_target {
     const char *file; /* matched against the debug info's paths by their tail */
     unsigned line;
+    uint32_t block;   /* 0: the line's blocks; else 1 + the index of one block of the
+                         cov build's CFG (gb_reach_asserts) */
 } gb_reach_target_t;
 
 typedef struct gb_search_opts {
@@ -151,6 +153,14 @@ typedef struct gb_reach_where {
  * malformed section). */
 int gb_reach_lookup(const char *bin, const gb_reach_target_t *t, gb_reach_where_t *w,
                     gb_err_t *e);
+
+/* --target asserts: every block of `bin`'s CFG that calls __assert_fail
+ * (a failing assert) or traps (__builtin_trap), as a target of that block
+ * alone, named by its first source line (file "?" and line 0 without
+ * one). *out and its file names are gb_malloc'd: gb_reach_targets_free.
+ * 0 (possibly with *n = 0), or -1 with e. */
+int gb_reach_asserts(const char *bin, gb_reach_target_t **out, size_t *n, gb_err_t *e);
+void gb_reach_targets_free(gb_reach_target_t *t, size_t n);
 
 typedef enum gb_reach_verdict {
     GB_REACH_UNKNOWN = 0,     /* neither reached nor proved out of reach */

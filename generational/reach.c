@@ -71,6 +71,61 @@ int gb_reach_lookup(const char *bin, const gb_reach_target_t *t, gb_reach_where_
     return 0;
 }
 
+/* A failing assert or a trap: the blocks --target asserts aims at. */
+static int is_assert(const gb_cfg_t *c, uint32_t b)
+{
+    return (gb_cfg_block_flags(c, b) & GBCFG_B_TRAP) || gb_cfg_block_calls(c, b, "__assert_fail") ||
+           gb_cfg_block_calls(c, b, "__assert_perror_fail");
+}
+
+void gb_reach_targets_free(gb_reach_target_t *t, size_t n)
+{
+    for (size_t i = 0; t && i < n; i++)
+        gb_free((char *)t[i].file);
+    gb_free(t);
+}
+
+int gb_reach_asserts(const char *bin, gb_reach_target_t **out, size_t *n, gb_err_t *e)
+{
+    *out = NULL;
+    *n = 0;
+    gb_cfg_t *c = NULL;
+    if (gb_cfg_load(bin, &c, e) != 0)
+        return -1;
+    if (!c)
+        return 0;
+    gb_cfg_info_t info;
+    gb_cfg_get_info(c, &info);
+    gb_reach_target_t *v = gb_calloc(info.blocks + 1, sizeof *v);
+    int rc = v ? 0 : gb_err_set(e, "out of memory");
+    for (uint32_t b = 0; rc == 0 && b < info.blocks; b++) {
+        if (!is_assert(c, b))
+            continue;
+        const char *f;
+        uint32_t flen;
+        uint32_t line = gb_cfg_block_line(c, b, &f, &flen);
+        char *name = gb_malloc(flen + 2);
+        if (!name) {
+            rc = gb_err_set(e, "out of memory");
+            break;
+        }
+        if (f)
+            memcpy(name, f, flen), name[flen] = '\0';
+        else
+            strcpy(name, "?");
+        v[*n] = (gb_reach_target_t){name, line, b + 1};
+        ++*n;
+    }
+    gb_cfg_free(c);
+    if (rc != 0) {
+        gb_reach_targets_free(v, *n);
+        *n = 0;
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 /* The goal: the ids of the blocks of every target still left. */
 static void make_goal(gb_reach_t *r, const gb_cfg_t *c)
 {
@@ -107,7 +162,16 @@ static int resolve(gb_search_t *s, gb_err_t *e)
         gb_reach_tgt_t *t = &r->t[i];
         const gb_reach_target_t *o = &s->o.targets[i];
         gb_cfg_where_t w;
-        if (gb_cfg_line_blocks(s->cfg, o->file, o->line, &t->blocks, &t->nblocks, &w) != 0)
+        gb_cfg_info_t info;
+        gb_cfg_get_info(s->cfg, &info);
+        if (o->block) { /* one block (--target asserts), from the same binary's CFG */
+            if (o->block > info.blocks || !(t->blocks = gb_malloc(sizeof *t->blocks)))
+                return gb_err_set(e, "target %zu: no block %u in %s's CFG", i, o->block,
+                                  s->o.cov_bin);
+            t->blocks[0] = o->block - 1;
+            t->nblocks = 1;
+        } else if (gb_cfg_line_blocks(s->cfg, o->file, o->line, &t->blocks, &t->nblocks, &w) !=
+                   0)
             return gb_err_set(e, "out of memory");
         if (t->nblocks == 0)
             return gb_err_set(e, "%s:%u has no block in %s's CFG", o->file, o->line,

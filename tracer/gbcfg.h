@@ -21,7 +21,8 @@ enum gbcfg_block_flag {
     GBCFG_B_SETJMP = 4u,   /* calls a returns_twice function: a longjmp may land here */
     GBCFG_B_DEAD = 8u,     /* ends in unreachable and calls nothing: no defined run gets here */
     GBCFG_B_UNREACHED = 16u, /* version 3: only branches on constants lead here (cfg_fold.c) */
-    GBCFG_B_KNOWN = 31u,   /* every flag above; readers reject other bits */
+    GBCFG_B_TRAP = 32u,    /* version 3: calls llvm.trap (__builtin_trap) or its kin */
+    GBCFG_B_KNOWN = 63u,   /* every flag above; readers reject other bits */
     GBCFG_B_KNOWN_V2 = 15u, /* the flags of version 2 records (no UNREACHED) */
     GBCFG_B_NEVER = 24u,   /* DEAD or UNREACHED: not worth reaching, never a target */
 };

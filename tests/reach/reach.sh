@@ -105,6 +105,21 @@ for opt in O0 O2; do
   verdict outside $opt unknown
   grep -q 'calls getenv' "$WORK/outside-$opt.line" || fail "outside -$opt: getenv is not named"
 
+  # --target asserts: each failing assert and trap is a target of its own.
+  out=$WORK/asserts-$opt
+  set +e
+  "$BIN/glassbox" reach -q --target asserts -i "$WORK/seeds" -o "$out" -V 120 -- \
+    "$T/reach-asserts-$opt.trace" "$T/reach-asserts-$opt.cov" >"$out.line" 2>"$out.err"
+  rc=$?
+  set -e
+  echo "asserts -$opt: $(cat "$out.line")"
+  expect_eq "asserts -$opt exit status" "$rc" 0
+  expect_eq "asserts -$opt targets" "$(wc -l <"$out.line")" 3
+  expect_eq "asserts -$opt reached" "$(grep -c ': reached after' "$out.line")" 2
+  expect_eq "asserts -$opt proved" "$(grep -c ': unreachable-within-bound' "$out.line")" 1
+  grep ': unreachable-within-bound' "$out.line" | grep -q "asserts.c:$(grep -n 'assert(!same' \
+    "$PROGS/asserts.c" | cut -d: -f1) (assert)" || fail "asserts -$opt: the wrong assert is proved"
+
   # DASH's Figure 5.2: lock is 1 on all 32 paths. At -O0 glassbox-cc folds
   # the branch on the constant lock (UNREACHED), so no path is expanded;
   # at -O2 the compiler removed the line.

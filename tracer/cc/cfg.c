@@ -394,6 +394,15 @@ static int returns_twice(LLVMValueRef call, LLVMValueRef callee)
     return callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind);
 }
 
+/* llvm.trap, llvm.debugtrap, llvm.ubsantrap: __builtin_trap() and its kin. */
+static int is_trap(LLVMValueRef callee)
+{
+    size_t len;
+    const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
+    return !strcmp(name, "llvm.trap") || !strcmp(name, "llvm.debugtrap") ||
+           !strcmp(name, "llvm.ubsantrap");
+}
+
 static unsigned ordinal_of(LLVMBasicBlockRef *blocks, size_t n, LLVMBasicBlockRef bb)
 {
     for (size_t i = 0; i < n; i++)
@@ -449,6 +458,8 @@ static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t
                 flags |= GBCFG_B_INDIRECT;
             if (returns_twice(i, direct_callee(i)))
                 flags |= GBCFG_B_SETJMP;
+            if (is_trap(direct_callee(i)))
+                flags |= GBCFG_B_TRAP;
         }
         if (i == term)
             site = gb_ids_site(ids, ord, k);
