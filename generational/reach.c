@@ -384,11 +384,14 @@ void gb_search_get_proof(const gb_search_t *s, gb_reach_proof_t *p)
     p->children = r->children;
     p->holes = r->holes;
     p->pending = s->work.n;
-    p->complete = gb_reach_alive(r) && r->finished && s->work.n == 0;
+    /* No expanded trace, no evidence: every seed hung, say. */
+    p->complete = gb_reach_alive(r) && r->finished && s->work.n == 0 && r->paths > 0;
     p->bound_cut = r->bound_pruned > 0 || r->dropped;
     p->why_not = r->dead[0]   ? r->dead
                  : r->hole[0] ? r->hole
                  : p->complete ? NULL
-                              : "the search stopped before every bounded path was explored "
-                                "(time limit, or a target was reached first)";
+                 : r->finished && r->paths == 0
+                     ? "no input was expanded (every seed hung, or none ran)"
+                     : "the search stopped before every bounded path was explored (time "
+                       "limit, or a target was reached first)";
 }
