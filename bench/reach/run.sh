@@ -5,15 +5,18 @@
 # contradictory checks across functions), against plain glassbox fuzz and
 # libFuzzer (-use_value_profile=1) reaching the same line, for which the
 # line traps (-DTRAP_AT=n). One target at a time, each tool alone.
-#   bench/reach/run.sh BUILD_DIR [SECONDS] [OUT_DIR]
-# Prints a table: program, target, ground truth, reach's verdict, seconds
-# to it, and the seconds plain fuzz and libFuzzer took to trap there ("-"
-# when not within SECONDS). Nothing is written to RESULTS.md.
+#   bench/reach/run.sh BUILD_DIR [SECONDS] [OUT_DIR] [PROGRAMS]
+# Prints a table: program, target, ground truth, reach's verdict, the
+# seconds to it (reach.json's time_ms: the search alone) and of the whole
+# command (start-up included, as for the others), and the seconds plain
+# fuzz and libFuzzer took to trap there ("-" when not within SECONDS).
+# Nothing is written to RESULTS.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 secs=${2:-30}
 out=${3:-$(mktemp -d "${TMPDIR:-/tmp}/gb-reach-bench.XXXXXX")}
+programs=${4:-magic loops checksum unreach}
 bin=$build/bin
 mkdir -p "$out/seeds"
 printf 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' >"$out/seeds/a"
@@ -24,8 +27,8 @@ declare -A truth=([magic]=RRRRR [loops]=RRRRR [checksum]=RRRRU [unreach]=UUUUU)
 now() { date +%s%N; }
 secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", (b - a) / 1e9 }'; }
 
-printf 'program\ttarget\ttruth\treach\treach_s\tfuzz_s\tlibfuzzer_s\n'
-for p in magic loops checksum unreach; do
+printf 'program\ttarget\ttruth\treach\treach_s\treach_wall_s\tfuzz_s\tlibfuzzer_s\n'
+for p in $programs; do
   src=$here/progs/$p.c
   "$bin/glassbox-cc" --mode=trace -O2 -g "$src" -o "$out/$p.trace"
   "$bin/glassbox-cc" --mode=cov -O2 -g "$src" -o "$out/$p.cov"
@@ -35,12 +38,15 @@ for p in magic loops checksum unreach; do
     # glassbox reach
     o=$out/$p-$n.reach
     rm -rf "$o"
+    t0=$(now)
     set +e
     "$bin/glassbox" reach -q --target "$p.c:$line" -V "$secs" -i "$out/seeds" -o "$o" -- \
       "$out/$p.trace" "$out/$p.cov" >"$o.line" 2>"$o.err"
     set -e
-    v=$(sed -n 's/^ *"verdict": *"\([^"]*\)".*/\1/p' "$o/reach.json" 2>/dev/null | head -1)
-    ms=$(sed -n 's/^ *"time_ms": *\([0-9]*\).*/\1/p' "$o/reach.json" 2>/dev/null | head -1)
+    ws=$(secs_since "$t0")
+    v=$(sed -n 's/^ *"verdict": *"\([^"]*\)".*/\1/p' "$o/reach.json" 2>/dev/null | head -1 || true)
+    ms=$(sed -n 's/^ *"time_ms": *\([0-9]*\).*/\1/p' "$o/reach.json" 2>/dev/null | head -1 || true)
+    grep -q ': no-block:' "$o.line" && v=no-block
     rs=$(awk -v m="${ms:-0}" 'BEGIN { printf "%.2f", m / 1000 }')
     # plain glassbox fuzz on the trapping build
     "$bin/glassbox-cc" --mode=trace -O2 -g -DTRAP_AT=$n "$src" -o "$out/$p-$n.trace"
@@ -65,6 +71,6 @@ for p in magic loops checksum unreach; do
     set -e
     ls=-
     [ "$st" != 0 ] && grep -q 'deadly signal' "$out/$p-$n.lf.log" && ls=$(secs_since "$t0")
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$n" "$t" "${v:-none}" "$rs" "$fs" "$ls"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$n" "$t" "${v:-none}" "$rs" "$ws" "$fs" "$ls"
   done
 done
