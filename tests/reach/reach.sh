@@ -60,6 +60,19 @@ reached() {
     fail "$1 -$2: the saved input does not reach the target on its own: $line"
 }
 
+# Constant folding never takes an uninitialised local for a constant: the
+# target behind one is not "no CFG path" (it may run, by the stack's
+# garbage); the branch on a real constant is.
+reach uninit uninit uninit O0 -V 30
+grep -q ': unreachable-no-cfg-path' "$WORK/uninit-O0.line" &&
+  fail "uninit: an uninitialised local was folded as a constant"
+out=$WORK/uninit-folded
+"$BIN/glassbox" reach -q --target "uninit.c:$(grep -n FOLDED "$PROGS/uninit.c" | cut -d: -f1)" \
+  -i "$WORK/seeds" -o "$out" -V 30 -- "$T/reach-uninit-O0.trace" "$T/reach-uninit-O0.cov" \
+  >"$out.line"
+grep -q ': unreachable-no-cfg-path: no run reaches its blocks' "$out.line" ||
+  fail "uninit: the constant branch is not folded: $(cat "$out.line")"
+
 for opt in O0 O2; do
   # Reachable: the magic "RCH" is solved.
   reach reachable reachable reachable $opt -V 60

@@ -5,7 +5,8 @@
  * or a comparison of two integer constants, keeps only the successor it
  * takes. A block the function's entry no longer reaches is marked
  * UNREACHED in the CFG (docs/cfg-format.md). Nothing else is assumed:
- * an undefined value (an uninitialised local) is no constant here. */
+ * an undefined value (an uninitialised local) is no constant here — each
+ * local first gets a value mem2reg cannot see through. */
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,30 @@ static int skipped(LLVMValueRef fn)
     const char *name = LLVMGetValueName2(fn, &len);
     return LLVMIsDeclaration(fn) || strncmp(name, "llvm.", 5) == 0 ||
            strncmp(name, "__gb_", 5) == 0;
+}
+
+/* mem2reg turns a read of a local no path has written into `undef`, and
+ * folds phi(1, undef) to 1: `int lock; if (c) lock = 1; if (lock != 1)`
+ * would look decided, though the stack's garbage decides it at run time.
+ * So each scalar local of the copy is first set to a load from an
+ * external global of its type, a value no pass can know. */
+static void opaque_locals(LLVMModuleRef cl)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(cl));
+    for (LLVMValueRef fn = LLVMGetFirstFunction(cl); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                if (!LLVMIsAAllocaInst(i) || !LLVMGetNextInstruction(i))
+                    continue;
+                LLVMTypeRef t = LLVMGetAllocatedType(i);
+                LLVMTypeKind k = LLVMGetTypeKind(t);
+                if (k == LLVMArrayTypeKind || k == LLVMStructTypeKind || !LLVMTypeIsSized(t))
+                    continue; /* reached through GEPs and memcpy: mem2reg leaves them */
+                LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(i));
+                LLVMValueRef g = LLVMAddGlobal(cl, t, "gb.opaque");
+                LLVMBuildStore(b, LLVMBuildLoad2(b, t, g, ""), i);
+            }
+    LLVMDisposeBuilder(b);
 }
 
 /* The value of an i1 condition when it is a constant: 0 or 1; -1 if not. */
@@ -97,6 +122,8 @@ int gb_cc_fold_dead(LLVMModuleRef m, gb_fold_t *out)
     if (!out->dead)
         return -1;
     LLVMModuleRef cl = LLVMCloneModule(m);
+    if (cl)
+        opaque_locals(cl);
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = cl && po ? LLVMRunPasses(cl, "function(mem2reg)", NULL, po) : NULL;
     int ok = cl && po && !err;
