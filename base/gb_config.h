@@ -266,4 +266,15 @@
  * dropped and frames stay module+offset. */
 #define GB_SYMBOLIZER_TIMEOUT_MS 10000
 
+/* glassbox reach's loop bound K (--unroll): a path counts when no branch
+ * site's condition is evaluated more than K times on it. 8 lets small
+ * loops run to completion while the bounded path tree stays small. */
+#define GB_REACH_UNROLL 8
+
+/* The largest K a proof may use: the tracer records every hit of a site
+ * until back-off starts after GLASSBOX_BACKOFF (16) hits in one calling
+ * context, so within 16 no entry a bounded path needs is ever dropped
+ * (docs/reach.md, "What is proved"). */
+#define GB_REACH_UNROLL_MAX 16
+
 #endif

@@ -20,5 +20,6 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv);
 gb_exit_t gb_cmd_tmin(int argc, char **argv);
 gb_exit_t gb_cmd_triage(int argc, char **argv);
 gb_exit_t gb_cmd_replay(int argc, char **argv);
+gb_exit_t gb_cmd_reach(int argc, char **argv);
 
 #endif

@@ -24,6 +24,7 @@ static const struct {
     {"tmin", gb_cmd_tmin},
     {"triage", gb_cmd_triage},
     {"replay", gb_cmd_replay},
+    {"reach", gb_cmd_reach},
 };
 
 static void usage(FILE *f)
@@ -40,7 +41,9 @@ static void usage(FILE *f)
                "  cmin    keep the smallest inputs that cover what a corpus covers\n"
                "  tmin    shrink an input, keeping its crash state or its coverage\n"
                "  triage  crashes into distinct bugs, each with a report and a small input\n"
-               "  replay  run inputs and say how each ended\n\n"
+               "  replay  run inputs and say how each ended\n"
+               "  reach   directed search for source lines: reached, out of reach within a\n"
+               "          loop bound, or unknown\n\n"
                "'glassbox COMMAND --help' describes each. Build targets with glassbox-cc.\n"
                "'glassbox --version' states the version, the commit and the Z3 and LLVM used.\n");
 }

@@ -5,6 +5,7 @@
  * cfg_read.c builds (docs/cfg-format.md, "Flip selection"): callees,
  * indirect calls by signature, returns, and what code outside the CFG
  * may do. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,8 @@ enum {
 struct gb_cfg {
     gb_cfg_graph_t g;
     ansmap_t ans;          /* answers by (site, kind, taken) */
+    ansmap_t gans;         /* the same for a goal set (directed mode) */
+    uint32_t *gdist;       /* per block: distance to the goal set (gb_cfg_goal_distances) */
     uint32_t last_covered; /* `covered` when the known check last ran */
     int incomplete;
     /* the walk: a stamp per block, function and signature, so nothing is
@@ -115,6 +118,8 @@ void gb_cfg_free(gb_cfg_t *c)
         return;
     gb_cfg_graph_free(&c->g);
     ansmap_free(&c->ans);
+    ansmap_free(&c->gans);
+    gb_free(c->gdist);
     gb_free(c->seen);
     gb_free(c->cont);
     gb_free(c->fret);
@@ -308,9 +313,11 @@ static void follow(gb_cfg_t *c, uint32_t b, reach_mode_t mode)
 }
 
 /* Runs the search from the queued blocks and continuations: the first
- * uncovered block reached, or NONE when there is none. A continued block
- * is not reached: its counter is at its start. */
-static uint32_t search(gb_cfg_t *c, const uint8_t *virgin)
+ * block reached that is wanted, or NONE when there is none. Wanted: with
+ * `goal` 0, an uncovered one (map = virgin, 0 = never hit); with `goal`
+ * 1, one whose id map marks (a goal set). A continued block is not
+ * reached: its counter is at its start. */
+static uint32_t search(gb_cfg_t *c, const uint8_t *map, int goal)
 {
     size_t qi = 0, ci = 0;
     while (qi < c->qn || ci < c->cn) {
@@ -320,7 +327,7 @@ static uint32_t search(gb_cfg_t *c, const uint8_t *virgin)
         }
         uint32_t b = c->queue[qi++];
         const gb_cfg_block_t *bl = &c->g.blocks[b];
-        if (!virgin[bl->id] && !(bl->flags & GBCFG_B_DEAD))
+        if (!map[bl->id] == !goal && !(bl->flags & GBCFG_B_NEVER))
             return b;
         follow(c, b, (reach_mode_t)c->mode[b]);
     }
@@ -417,10 +424,190 @@ int gb_cfg_flip_may_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned ta
         a->state = ANS_ALWAYS;
         return 1;
     }
-    uint32_t w = search(c, virgin);
+    uint32_t w = search(c, virgin, 0);
     a->state = w == NONE ? ANS_NEVER : ANS_WITNESS;
     a->witness = w;
     return w != NONE;
 }
 
 const gb_cfg_graph_t *gb_cfg_graph_of(const gb_cfg_t *c) { return &c->g; }
+
+int gb_cfg_flip_may_reach_goal(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
+                               const uint8_t *goal, const uint8_t *virgin, uint32_t covered)
+{
+    if (!c)
+        return 1;
+    check_known(c, virgin, covered);
+    if (c->incomplete || (kind != GBT_PC_BRANCH && kind != GBT_PC_SWITCH))
+        return 1;
+    int fresh;
+    uint64_t key = ((uint64_t)site << 3 | (uint64_t)kind << 1 | (taken & 1)) + 1;
+    cans_t *a = ansmap_put(&c->gans, key, &fresh);
+    if (!a)
+        return 1;
+    if (fresh)
+        a->key = key;
+    if (a->state == ANS_ALWAYS)
+        return 1;
+    if (a->state == ANS_NEVER)
+        return 0; /* the goal set only shrinks: still out of reach */
+    if (a->state == ANS_WITNESS && goal[c->g.blocks[a->witness].id])
+        return 1; /* that goal is still wanted */
+    if (!start(c, kind, site, taken)) {
+        a->state = ANS_ALWAYS;
+        return 1;
+    }
+    uint32_t w = search(c, goal, 1);
+    a->state = w == NONE ? ANS_NEVER : ANS_WITNESS;
+    a->witness = w;
+    return w != NONE;
+}
+
+int gb_cfg_goal_from_entry(gb_cfg_t *c, const uint8_t *goal)
+{
+    if (!c)
+        return 1;
+    new_walk(c);
+    /* The driver calls the entry points; code outside the CFG (the C
+     * runtime's constructors, callbacks) may call any address-taken
+     * function. */
+    for (size_t f = 0; f < c->g.nfuncs; f++)
+        if (c->g.funcs[f].role & GB_CFG_ENTRY)
+            visit(c, c->g.funcs[f].first, REACH_ANY);
+    external(c);
+    return search(c, goal, 1) != NONE;
+}
+
+/* ---- directed mode: lines and distances ------------------------------ */
+
+int gb_cfg_line_blocks(const gb_cfg_t *c, const char *file, uint32_t line, uint32_t **blocks,
+                       size_t *n, gb_cfg_where_t *where)
+{
+    gb_cfg_u32v_t out = {0};
+    uint32_t files = 0;
+    memset(where, 0, sizeof *where);
+    *blocks = NULL;
+    *n = 0;
+    if (!c)
+        return 0;
+    where->line_modules = c->g.line_modules;
+    if (gb_cfg_graph_line_blocks(&c->g, file, line, &out, &files, &where->before,
+                                 &where->after) != 0) {
+        gb_free(out.v);
+        return -1;
+    }
+    where->files = files;
+    *blocks = out.v;
+    *n = out.n;
+    return 0;
+}
+
+uint32_t gb_cfg_block_id(const gb_cfg_t *c, uint32_t b)
+{
+    return c->g.blocks[b].id;
+}
+
+uint32_t gb_cfg_block_flags(const gb_cfg_t *c, uint32_t b)
+{
+    return c->g.blocks[b].flags;
+}
+
+int gb_cfg_block_calls(const gb_cfg_t *c, uint32_t b, const char *name)
+{
+    const gb_cfg_block_t *bl = &c->g.blocks[b];
+    size_t n = strlen(name);
+    for (uint32_t k = 0; k < bl->ncalls; k++) {
+        const gb_cfg_sym_t *s = &c->g.syms[c->g.calls.v[bl->calls + k]];
+        if (s->ndefs == 0 && s->len == n && memcmp(s->name, name, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+uint32_t gb_cfg_block_line(const gb_cfg_t *c, uint32_t b, const char **file, uint32_t *flen)
+{
+    const gb_cfg_block_t *bl = &c->g.blocks[b];
+    *file = NULL;
+    *flen = 0;
+    if (bl->nlines == 0)
+        return 0;
+    const gb_cfg_file_t *f = &c->g.files[c->g.lines.v[bl->lines]];
+    *file = f->text;
+    *flen = f->len;
+    return c->g.lines.v[bl->lines + 1];
+}
+
+const char *gb_cfg_block_func(const gb_cfg_t *c, uint32_t b, uint32_t *len)
+{
+    const gb_cfg_func_t *f = &c->g.funcs[c->g.blocks[b].func];
+    *len = f->len;
+    return f->name;
+}
+
+int gb_cfg_goal_distances(gb_cfg_t *c, const uint8_t *goal, uint32_t *dist_by_id)
+{
+    for (size_t id = 0; id < GB_MAP_SIZE; id++)
+        dist_by_id[id] = UINT32_MAX;
+    if (!c)
+        return 0;
+    if (!c->gdist && !(c->gdist = gb_calloc(c->g.nblocks + 1, sizeof *c->gdist)))
+        return -1;
+    if (gb_cfg_graph_distances(&c->g, goal, c->gdist) != 0)
+        return -1;
+    for (size_t b = 0; b < c->g.nblocks; b++) {
+        uint32_t id = c->g.blocks[b].id;
+        if (c->gdist[b] < dist_by_id[id])
+            dist_by_id[id] = c->gdist[b];
+    }
+    return 0;
+}
+
+uint32_t gb_cfg_flip_distance(const gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken)
+{
+    const gb_cfg_site_t *cs = c && c->gdist ? gb_cfg_graph_site(&c->g, site) : NULL;
+    if (!cs)
+        return UINT32_MAX;
+    const gb_cfg_block_t *bl = &c->g.blocks[cs->block];
+    const uint32_t *succ = c->g.succ.v + bl->succ;
+    if (kind == GBT_PC_BRANCH && bl->kind == GBCFG_T_BR && cs->arm == NONE)
+        return c->gdist[succ[taken ? 1 : 0]];
+    if (kind != GBT_PC_SWITCH || bl->kind != GBCFG_T_SWITCH || cs->arm == NONE)
+        return UINT32_MAX;
+    if (!taken)
+        return c->gdist[succ[1 + cs->arm]];
+    uint32_t d = UINT32_MAX;
+    for (uint32_t i = 0; i < bl->nsucc; i++)
+        if (i != 1 + cs->arm && c->gdist[succ[i]] < d)
+            d = c->gdist[succ[i]];
+    return d;
+}
+
+int gb_cfg_leaves(const gb_cfg_t *c, const char *const *allowed, size_t nallowed, char *name,
+                  size_t cap)
+{
+    const gb_cfg_graph_t *g = &c->g;
+    for (size_t b = 0; b < g->nblocks; b++) {
+        const gb_cfg_block_t *bl = &g->blocks[b];
+        for (uint32_t k = 0; k < bl->ncalls; k++) {
+            const gb_cfg_sym_t *sy = &g->syms[g->calls.v[bl->calls + k]];
+            if (sy->ndefs)
+                continue;
+            size_t i = 0;
+            while (i < nallowed &&
+                   (strlen(allowed[i]) != sy->len || memcmp(allowed[i], sy->name, sy->len) != 0))
+                i++;
+            if (i < nallowed)
+                continue;
+            snprintf(name, cap, "%.*s", (int)sy->len, sy->name);
+            return 1;
+        }
+        for (uint32_t k = 0; k < bl->nisig; k++) {
+            uint32_t sig = g->isigs.v[bl->isig + k];
+            if (sig == NONE || g->out_any || g->sigs[sig].out) {
+                snprintf(name, cap, "an indirect call");
+                return 1;
+            }
+        }
+    }
+    return 0;
+}

@@ -24,7 +24,14 @@ typedef struct gb_cfg_block {
     uint32_t succ, nsucc;   /* into g->succ: block indices */
     uint32_t calls, ncalls; /* into g->calls: symbol indices */
     uint32_t isig, nisig;   /* into g->isigs: the indirect calls' signatures (or NONE) */
+    uint32_t lines, nlines; /* into g->lines: nlines pairs (file index into g->files, line) */
 } gb_cfg_block_t;
+
+/* A source file a block's lines name (version 3 sections). */
+typedef struct gb_cfg_file {
+    const char *text; /* into g->data, not NUL-terminated */
+    uint32_t len;
+} gb_cfg_file_t;
 
 /* What code outside the CFG does with a function (cfg_read.c decides). */
 enum gb_cfg_role {
@@ -79,7 +86,10 @@ typedef struct gb_cfg_graph {
     size_t nsyms, cap_syms;
     gb_cfg_sig_t *sigs;
     size_t nsigs, cap_sigs;
-    gb_cfg_u32v_t succ, calls, isigs, defs, callers;
+    gb_cfg_file_t *files;
+    size_t nfiles, cap_files;
+    size_t line_modules; /* modules whose record names source files (version 3, -g) */
+    gb_cfg_u32v_t succ, calls, isigs, defs, callers, lines;
     gb_cfg_u32v_t sig_funcs, sig_sites;
     gb_cfg_u32v_t addr_taken;       /* functions: what code outside the CFG may call */
     gb_cfg_u32v_t any_sig;          /* address-taken functions of unknown signature */
@@ -103,6 +113,19 @@ void gb_cfg_graph_free(gb_cfg_graph_t *g);
 /* The `.gb_cfg` section of the ELF file at `path`, in gb_malloc'd memory:
  * 1 found, 0 none (not ELF64, no section), -1 with `e` (unreadable). */
 int gb_cfg_graph_read_elf(const char *path, uint8_t **data, size_t *len, gb_err_t *e);
+
+/* cfg_lines.c: the blocks (indices, appended to `out`) with an
+ * instruction from `line` of a recorded file whose path ends with `file`
+ * at a '/'; *files counts the matching files, *before and *after get the
+ * nearest lines of theirs that have blocks (0: none). 0, or -1 OOM. */
+int gb_cfg_graph_line_blocks(const gb_cfg_graph_t *g, const char *file, uint32_t line,
+                             gb_cfg_u32v_t *out, uint32_t *files, uint32_t *before,
+                             uint32_t *after);
+
+/* cfg_lines.c: dist[b] (nblocks entries) = the fewest steps from block b
+ * to a non-dead block whose id `goal` marks, over successors, calls and
+ * returns into the callers' successors; UINT32_MAX when none. 0, or -1. */
+int gb_cfg_graph_distances(const gb_cfg_graph_t *g, const uint8_t *goal, uint32_t *dist);
 
 /* The branch or switch site with this id, or NULL (unknown, or shared). */
 const gb_cfg_site_t *gb_cfg_graph_site(const gb_cfg_graph_t *g, uint32_t site);

@@ -51,6 +51,60 @@ int gb_cfg_has_site(const gb_cfg_t *c, unsigned kind, uint32_t site);
 int gb_cfg_flip_may_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
                           const uint8_t *virgin, uint32_t covered);
 
+/* Directed mode (`glassbox reach`): gb_cfg_flip_may_reach with a goal
+ * set instead of the uncovered blocks: whether the new direction may reach
+ * a block whose id `goal` (GB_MAP_SIZE bytes) marks non-zero. Same walk,
+ * same soundness (0 only when no CFG path leads there); virgin and covered
+ * serve the check for blocks the CFG does not list. The goal set may only
+ * shrink between calls (answers are cached). */
+int gb_cfg_flip_may_reach_goal(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
+                               const uint8_t *goal, const uint8_t *virgin, uint32_t covered);
+
+/* 0 when no goal block is reachable from the entry points (main,
+ * LLVMFuzzerTestOneInput, LLVMFuzzerInitialize) or from any function code
+ * outside the CFG may call; 1 otherwise. */
+int gb_cfg_goal_from_entry(gb_cfg_t *c, const uint8_t *goal);
+
+/* Source lines (version 3 sections, built with -g): the blocks whose
+ * instructions come from `line` of a file whose recorded path ends with
+ * `file` at a '/' (a base name is enough). *blocks (gb_free it) gets their
+ * indices, *n their count. `where` tells what was found when none came. */
+typedef struct gb_cfg_where {
+    size_t line_modules;  /* modules whose record has source lines */
+    size_t files;         /* recorded files that match `file` */
+    uint32_t before, after; /* the nearest lines of those files that have blocks (0: none) */
+} gb_cfg_where_t;
+
+int gb_cfg_line_blocks(const gb_cfg_t *c, const char *file, uint32_t line, uint32_t **blocks,
+                       size_t *n, gb_cfg_where_t *where);
+
+/* Block b's id, its function's name (not NUL-terminated, *len bytes). */
+uint32_t gb_cfg_block_id(const gb_cfg_t *c, uint32_t b);
+uint32_t gb_cfg_block_flags(const gb_cfg_t *c, uint32_t b); /* GBCFG_B_* */
+/* 1 when block b calls a function of that name outside the CFG. */
+int gb_cfg_block_calls(const gb_cfg_t *c, uint32_t b, const char *name);
+/* Block b's first source line (0 and file NULL when it has none). */
+uint32_t gb_cfg_block_line(const gb_cfg_t *c, uint32_t b, const char **file, uint32_t *flen);
+const char *gb_cfg_block_func(const gb_cfg_t *c, uint32_t b, uint32_t *len);
+
+/* Static distances to the goal set (a breadth-first search backwards over
+ * successors, calls into callees and returns into callers' successors):
+ * dist_by_id[id] gets the fewest such steps from any block with that id to
+ * a goal block (0 for a goal block, UINT32_MAX when none leads there).
+ * A heuristic for ordering only, never a proof. 0, or -1 out of memory. */
+int gb_cfg_goal_distances(gb_cfg_t *c, const uint8_t *goal, uint32_t *dist_by_id);
+
+/* After gb_cfg_goal_distances: the distance of the blocks flipping the
+ * entry (kind, site, taken) starts at; UINT32_MAX when unknown. */
+uint32_t gb_cfg_flip_distance(const gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken);
+
+/* 1 when some call may run code outside the CFG: a direct call of a
+ * function no module defines other than those `allowed` names, or an
+ * indirect call that may reach one; `name` gets the first such callee (or
+ * "an indirect call"). 0 when every call stays inside. */
+int gb_cfg_leaves(const gb_cfg_t *c, const char *const *allowed, size_t nallowed, char *name,
+                  size_t cap);
+
 /* 1 once a run covered a block the CFG does not list (code built without
  * it, a shared library): from then on every flip may reach. */
 int gb_cfg_incomplete(const gb_cfg_t *c);

@@ -109,7 +109,8 @@ GB_HMAP_DEFINE(sigmap, uint32_t, sig_key_t, const gb_cfg_graph_t *, sig_khash, s
 /* One module being parsed: where its symbols start, its signatures'
  * global indices. */
 typedef struct mod {
-    uint32_t index, sym0, nsyms, nsigs;
+    uint32_t index, sym0, nsyms, nsigs, version;
+    uint32_t file0, nfiles; /* its files: g->files[file0 .. file0 + nfiles) */
     uint32_t *sig; /* local signature index -> global */
     sigmap_t *intern;
 } mod_t;
@@ -151,6 +152,40 @@ static int parse_sigs(gb_cfg_graph_t *g, rd_t *r, mod_t *m)
     return 0;
 }
 
+/* Version 3: the source files the blocks' lines name. */
+static int parse_files(gb_cfg_graph_t *g, rd_t *r, mod_t *m)
+{
+    m->file0 = (uint32_t)g->nfiles;
+    m->nfiles = word(r);
+    if (r->bad || m->nfiles > r->n - r->i ||
+        grow((void **)&g->files, &g->cap_files, g->nfiles + m->nfiles + 1, sizeof *g->files) != 0)
+        return -1;
+    for (uint32_t k = 0; k < m->nfiles; k++) {
+        gb_cfg_file_t *f = &g->files[g->nfiles++];
+        f->text = str(r, &f->len);
+        if (r->bad)
+            return -1;
+    }
+    g->line_modules += m->nfiles > 0; /* built with -g */
+    return 0;
+}
+
+/* Version 3: a block's (file, line) pairs; files as global indices. */
+static int parse_lines(gb_cfg_graph_t *g, rd_t *r, const mod_t *m, gb_cfg_block_t *b)
+{
+    b->nlines = word(r);
+    b->lines = (uint32_t)g->lines.n;
+    if (r->bad || b->nlines > (r->n - r->i) / 2)
+        return -1;
+    for (uint32_t k = 0; k < b->nlines; k++) {
+        uint32_t file = word(r), line = word(r);
+        if (file >= m->nfiles || push(&g->lines, m->file0 + file) != 0 ||
+            push(&g->lines, line) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* ---- parsing -------------------------------------------------------- */
 
 /* `n` words of indices, each below `limit`, pushed onto `a` (plus `base`). */
@@ -176,7 +211,8 @@ static int parse_block(gb_cfg_graph_t *g, rd_t *r, const mod_t *m, uint32_t func
     b.kind = fk >> GBCFG_KIND_SHIFT;
     b.site = word(r);
     b.nsucc = word(r);
-    if (r->bad || b.id >= GB_MAP_SIZE || (b.flags & ~GBCFG_B_KNOWN) || b.kind > GBCFG_T_SWITCH ||
+    uint32_t known = m->version >= 3 ? GBCFG_B_KNOWN : GBCFG_B_KNOWN_V2;
+    if (r->bad || b.id >= GB_MAP_SIZE || (b.flags & ~known) || b.kind > GBCFG_T_SWITCH ||
         (b.kind == GBCFG_T_BR && b.nsucc != 2) || (b.kind == GBCFG_T_SWITCH && b.nsucc < 1))
         return -1;
     b.succ = (uint32_t)g->succ.n;
@@ -195,6 +231,8 @@ static int parse_block(gb_cfg_graph_t *g, rd_t *r, const mod_t *m, uint32_t func
         if (s < 0 || push(&g->isigs, (uint32_t)s) != 0)
             return -1;
     }
+    if (m->version >= 3 && parse_lines(g, r, m, &b) != 0)
+        return -1;
     if (grow((void **)&g->blocks, &g->cap_blocks, g->nblocks + 1, sizeof *g->blocks) != 0)
         return -1;
     g->blocks[g->nblocks++] = b;
@@ -247,12 +285,15 @@ static int parse_syms(gb_cfg_graph_t *g, rd_t *r, mod_t *m)
     return 0;
 }
 
-static int parse_module(gb_cfg_graph_t *g, rd_t *r, sigmap_t *intern)
+static int parse_module(gb_cfg_graph_t *g, rd_t *r, sigmap_t *intern, uint32_t version)
 {
-    mod_t m = {.index = (uint32_t)g->modules++, .intern = intern};
+    mod_t m = {.index = (uint32_t)g->modules++, .intern = intern, .version = version};
     uint32_t len;
     str(r, &len); /* the module's name: only for people reading a dump */
-    int rc = parse_sigs(g, r, &m) == 0 && parse_syms(g, r, &m) == 0 ? 0 : -1;
+    int rc = parse_sigs(g, r, &m) == 0 && (version < 3 || parse_files(g, r, &m) == 0) &&
+                     parse_syms(g, r, &m) == 0
+                 ? 0
+                 : -1;
     uint32_t nfuncs = rc == 0 ? word(r) : 0;
     for (uint32_t k = 0; k < nfuncs && rc == 0 && !r->bad; k++)
         rc = parse_func(g, r, &m);
@@ -625,16 +666,16 @@ static int parse_records(gb_cfg_graph_t *g, sigmap_t *intern, gb_err_t *e)
         uint32_t version = word(&all), nwords = word(&all);
         if (magic != GBCFG_MAGIC || all.bad)
             return gb_err_set(e, "bad .gb_cfg section: no record at word %zu", at);
-        if (version != GBCFG_VERSION)
+        if (version < GBCFG_VERSION_MIN || version > GBCFG_VERSION)
             return gb_err_set(e,
-                              "unsupported .gb_cfg version %u (this glassbox reads %u): "
+                              "unsupported .gb_cfg version %u (this glassbox reads %u to %u): "
                               "rebuild the target",
-                              version, GBCFG_VERSION);
+                              version, GBCFG_VERSION_MIN, GBCFG_VERSION);
         if (nwords < 3 || nwords > all.n - at)
             return gb_err_set(e, "bad .gb_cfg section: record at word %zu has length %u", at,
                               nwords);
         rd_t r = {g->data + 4 * at, nwords, 3, 0};
-        if (parse_module(g, &r, intern) != 0)
+        if (parse_module(g, &r, intern, version) != 0)
             return gb_err_set(e, "bad .gb_cfg section: record at word %zu is malformed", at);
         all.i = at + nwords;
     }
@@ -664,7 +705,9 @@ void gb_cfg_graph_free(gb_cfg_graph_t *g)
     gb_free(g->funcs);
     gb_free(g->syms);
     gb_free(g->sigs);
+    gb_free(g->files);
     gb_cfg_u32v_t *vs[] = {&g->succ,      &g->calls,     &g->isigs,      &g->defs,    &g->callers,
+                           &g->lines,
                            &g->sig_funcs, &g->sig_sites, &g->addr_taken, &g->any_sig, &g->exits,
                            &g->isites,    &g->blind,     &g->callouts,   &g->setjmps};
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)

@@ -257,6 +257,9 @@ static int solve_flip(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t
     gb_solver_set_input(s->solver, it->data, it->len); /* the interval stage's defaults */
     int fr = gb_solver_flip(s->solver, t, j, f, e);
     gb_solver_set_input(s->solver, NULL, 0);
+    s->last_status = fr != 0 ? GB_Q_SKIP : f->status; /* an error decides nothing */
+    s->last_stage = fr != 0 ? GB_STAGE_NONE : f->stage;
+    s->last_optimistic = f->optimistic;
     if (fr != 0 || f->status != GB_Q_SAT) {
         gb_flip_clear(f);
         return -1;
@@ -502,10 +505,74 @@ static int one_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t 
     return rc;
 }
 
-static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j, gb_err_t *e)
+/* Directed mode: a flip the new direction of which cannot reach a target
+ * in the CFG is skipped. A CFG that misses blocks runs covered skips
+ * nothing, and the proof loses its footing. */
+static int goal_skip(gb_search_t *s, const gb_pc_info_t *pc)
+{
+    int may = gb_cfg_flip_may_reach_goal(s->cfg, pc->kind, pc->site, pc->taken, s->reach.goal,
+                                         s->cov.virgin, s->cov.blocks);
+    if (gb_cfg_incomplete(s->cfg))
+        gb_reach_hole(&s->reach, "a run covered blocks the static CFG does not list");
+    s->st.flips_skipped_cfg += !may;
+    return !may;
+}
+
+/* One flip in directed mode (docs/reach.md): pruned by the bound or the
+ * CFG, or solved with no back-off and, while a proof may still come out,
+ * without the relaxed last resort; every outcome is booked for the proof:
+ * an exact refutation, a child that will be checked to follow its
+ * prefix, or a hole. */
+static int flip_directed(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
+                         const gb_pc_info_t *pc, const uint8_t *over, gb_err_t *e)
+{
+    gb_reach_t *r = &s->reach;
+    if (over && over[j]) {
+        r->bound_pruned++;
+        return 0;
+    }
+    if (goal_skip(s, pc)) {
+        r->cfg_pruned++;
+        return 0;
+    }
+    gb_solver_set_last_resort(s->solver, !gb_reach_alive(r));
+    gb_flip_t f;
+    int solved = solve_flip(s, it, t, j, &f, e) == 0;
+    gb_solver_set_last_resort(s->solver, 1);
+    if (!solved) {
+        if (s->last_status == GB_Q_UNSAT ||
+            (s->last_status == GB_Q_SKIP && s->last_stage == GB_STAGE_SLICE))
+            r->refuted++; /* exact: Z3, a clause, intervals, or a constant condition */
+        else
+            gb_reach_hole(r, "a flip was not decided (%s)",
+                          s->last_status == GB_Q_TIMEOUT ? "solver timeout or budget"
+                                                         : "solver error");
+        return 0;
+    }
+    if (f.optimistic)
+        gb_reach_hole(r, "a flip was answered only by a relaxed (optimistic) query");
+    uint64_t kept = r->kept;
+    size_t at = insert_at(it, t, j, &f.model);
+    int rc = one_child(s, it, t, j, &f, SIZE_MAX, e);
+    if (rc == 0 && !f.optimistic) {
+        if (r->kept == kept)
+            gb_reach_hole(r, "a flip's input was a duplicate, hung, or could not run");
+        else
+            r->children++;
+    }
+    if (rc == 0 && at != SIZE_MAX)
+        rc = one_child(s, it, t, j, &f, at, e);
+    gb_flip_clear(&f);
+    return rc;
+}
+
+static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
+                    const uint8_t *over, gb_err_t *e)
 {
     gb_pc_info_t pc;
     gb_trace_get_pc(t, j, &pc);
+    if (s->reach.on)
+        return flip_directed(s, it, t, j, &pc, over, e);
     if (cfg_skip(s, &pc))
         return 0;
     gb_site_stat_t *ss = gb_sites_get(&s->sites, pc.site, !pc.taken);
@@ -535,8 +602,16 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
 
 typedef struct flip_pos {
     size_t j;
-    uint32_t paid;
+    uint32_t paid; /* directed mode: the static distance of the new direction */
 } flip_pos_t;
+
+static int by_distance(const void *a, const void *b)
+{
+    const flip_pos_t *x = a, *y = b;
+    if (x->paid != y->paid)
+        return x->paid < y->paid ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
 
 static int by_payoff(const void *a, const void *b)
 {
@@ -565,18 +640,25 @@ static flip_pos_t *flip_order(gb_search_t *s, const gb_trace_t *t, size_t bound,
         gb_trace_get_pc(t, j, &pc);
         if (pc.kind == GBT_PC_PIN)
             continue;
+        if (s->reach.on) { /* nearest the targets first */
+            v[(*n)++] = (flip_pos_t){j, gb_cfg_flip_distance(s->cfg, pc.kind, pc.site, pc.taken)};
+            continue;
+        }
         gb_site_stat_t *ss = gb_sites_get(&s->sites, pc.site, !pc.taken);
         v[(*n)++] = (flip_pos_t){j, ss ? ss->paid : 0};
     }
     if (v)
-        qsort(v, *n, sizeof *v, by_payoff);
+        qsort(v, *n, sizeof *v, s->reach.on ? by_distance : by_payoff);
     return v;
 }
 
-/* 1 when an input that covered new blocks waits on the worklist. */
-static int better_waits(const gb_search_t *s)
+/* 1 when an input that covered new blocks (directed mode: that came
+ * nearer a target than `it`) waits on the worklist. */
+static int better_waits(const gb_search_t *s, const gb_item_t *it)
 {
     const gb_item_t *top = gb_worklist_peek(&s->work);
+    if (s->reach.on)
+        return top && top->dist < it->dist;
     return top && top->score > 0;
 }
 
@@ -647,6 +729,8 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     if (!t && s->trace_missing)
         gb_notice(s, GB_NOTE_NOBLOCK, "the trace build exited without reaching its input on "
                                       "some inputs; those are not expanded");
+    if (!t && s->reach.on)
+        gb_reach_hole(&s->reach, "an input's trace could not be read");
     if (!t)
         return journal(s, it, e); /* no usable trace: nothing to redo */
     gb_trace_info_t info;
@@ -660,6 +744,8 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         s->st.divergent += it->retries == 0 && !resumed;
         bound = d < bound ? d : bound;
     }
+    if (!resumed)
+        gb_reach_on_trace(s, t, d != SIZE_MAX);
     if (progress)
         credit_maker(s, it);
     s->progress_now = progress;
@@ -680,16 +766,18 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     }
     flip_pos_t *order = flip_order(s, t, bound, info.pcs, only, nonly, &n);
     gb_free(only);
-    int rc = order ? 0 : gb_err_set(e, "out of memory");
+    uint8_t *over = s->reach.on ? gb_reach_over_bound(s, t, info.pcs) : NULL;
+    int rc = order && (over || !s->reach.on) ? 0 : gb_err_set(e, "out of memory");
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
-        rc = flip_one(s, it, t, order[k].j, e);
+        rc = flip_one(s, it, t, order[k].j, over, e);
         gb_pulse(s);
-        if (rc == 0 && k + 1 < n && k + 1 >= GB_EXPAND_SLICE && better_waits(s)) {
+        if (rc == 0 && k + 1 < n && k + 1 >= GB_EXPAND_SLICE && better_waits(s, it)) {
             rc = suspend(s, it, order + k + 1, n - k - 1, e);
             k = n;
         }
     }
     s->progress_now = 0;
+    gb_free(over);
     gb_free(order);
     free_trace(s, t);
     /* finished: a resume must not redo it (a retry's first expansion was

@@ -12,6 +12,14 @@
 #include "gb_base.h"
 #include "gb_config.h"
 
+/* Directed mode (`glassbox reach`, docs/reach.md): a source line to reach. */
+typedef struct gb_reach_target {
+    const char *file; /* matched against the debug info's paths by their tail */
+    unsigned line;
+    uint32_t block;   /* 0: the line's blocks; else 1 + the index of one block of the
+                         cov build's CFG (gb_reach_asserts) */
+} gb_reach_target_t;
+
 typedef struct gb_search_opts {
     const char *trace_bin;      /* --mode=trace build */
     const char *cov_bin;        /* --mode=cov build */
@@ -53,6 +61,15 @@ typedef struct gb_search_opts {
     int no_cfg;                 /* solve every flip, even those the static CFG shows
                                    cannot reach an uncovered block (--no-cfg) */
     int stop_on_crash;          /* stop once a new crash is saved (--exit-on-crash) */
+    /* Directed mode when ntargets > 0: the worklist ordered by static
+     * distance to the targets, flips that cannot reach one skipped, flips
+     * past the unroll bound skipped, no back-off; the search stops when
+     * every target is reached. Each target must have blocks
+     * (gb_reach_lookup). */
+    const gb_reach_target_t *targets;
+    size_t ntargets;
+    unsigned unroll;            /* K: no branch site more than K times on a path
+                                   (default GB_REACH_UNROLL, at most GB_REACH_UNROLL_MAX) */
 } gb_search_opts_t;
 
 /* Counters, also written to fuzzer_stats. */
@@ -122,6 +139,74 @@ int gb_search_run(gb_search_t *s, gb_err_t *e);
 void gb_search_stop(gb_search_t *s);
 
 void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st);
+
+/* ---- directed mode -------------------------------------------------- */
+
+/* Where a target's line stands in the CFG of `bin` (the cov build). */
+typedef struct gb_reach_where {
+    size_t blocks;          /* blocks with code from the line */
+    size_t files;           /* recorded source files the FILE matches */
+    size_t line_modules;    /* modules built with source lines (-g) */
+    uint32_t before, after; /* the nearest lines of those files with blocks (0: none) */
+    int has_cfg;            /* the binary carries a .gb_cfg section */
+} gb_reach_where_t;
+
+/* Looks a target up: 0 with *w filled, -1 with e (unreadable binary,
+ * malformed section). */
+int gb_reach_lookup(const char *bin, const gb_reach_target_t *t, gb_reach_where_t *w,
+                    gb_err_t *e);
+
+/* --target asserts: every block of `bin`'s CFG that calls __assert_fail
+ * (a failing assert) or traps (__builtin_trap), as a target of that block
+ * alone, named by its first source line (file "?" and line 0 without
+ * one). *out and its file names are gb_malloc'd: gb_reach_targets_free.
+ * 0 (possibly with *n = 0), or -1 with e. */
+int gb_reach_asserts(const char *bin, gb_reach_target_t **out, size_t *n, gb_err_t *e);
+void gb_reach_targets_free(gb_reach_target_t *t, size_t n);
+
+typedef enum gb_reach_verdict {
+    GB_REACH_UNKNOWN = 0,     /* neither reached nor proved out of reach */
+    GB_REACH_REACHED = 1,     /* a run executed one of the line's blocks */
+    GB_REACH_UNREACHABLE = 2, /* proved out of reach within the bound (gb_reach_proof_t) */
+    GB_REACH_NO_CFG_PATH = 3, /* no CFG path leads there from the entry points */
+} gb_reach_verdict_t;
+
+typedef struct gb_reach_result {
+    gb_reach_verdict_t verdict;
+    size_t nblocks;         /* blocks of the line */
+    int shared_id;          /* another block shares a target block's id: a hit may be its */
+    int folded;             /* NO_CFG_PATH because only branches on constants (or nothing)
+                               lead into its blocks (docs/cfg-format.md, UNREACHED) */
+    const uint8_t *input;   /* REACHED: the input that first reached it (owned by the search) */
+    size_t input_len;
+    int crashed;            /* REACHED: that input crashed the cov build */
+    uint64_t ms, execs;     /* REACHED: when, since the start */
+    uint32_t dist;          /* the least static distance to the target any run had
+                               (UINT32_MAX: none came near) */
+} gb_reach_result_t;
+
+/* What the search proved (docs/reach.md): with `complete`, no input of at
+ * most `max_len` bytes whose run evaluates every input-dependent branch
+ * site at most `unroll` times reaches an unreached target. */
+typedef struct gb_reach_proof {
+    int complete;
+    const char *why_not;    /* when not complete: the first reason */
+    unsigned unroll;
+    uint64_t max_len;
+    uint64_t paths;         /* traces expanded (distinct paths of the tree) */
+    uint64_t refuted;       /* flips whose prefix is infeasible (exact UNSAT, constant condition) */
+    uint64_t cfg_pruned;    /* flips whose new direction cannot reach a target in the CFG */
+    uint64_t bound_pruned;  /* flips whose prefix evaluates a site more than unroll times */
+    uint64_t children;      /* flips answered with an input that followed the prefix */
+    uint64_t holes;         /* flips or traces the argument cannot use */
+    size_t pending;         /* inputs not yet expanded */
+    int bound_cut;          /* a flip was pruned by the bound, or a trace dropped entries
+                               (back-off): the claim needs the bound */
+} gb_reach_proof_t;
+
+/* Target i's result (after gb_search_run); the proof. */
+void gb_search_get_reach(const gb_search_t *s, size_t i, gb_reach_result_t *r);
+void gb_search_get_proof(const gb_search_t *s, gb_reach_proof_t *p);
 
 /* Writes final stats and frees everything. NULL is ok. */
 void gb_search_free(gb_search_t *s);

@@ -90,6 +90,8 @@ static int run_scored(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, uint64_
         s->st.slowest_exec_ms = (uint32_t)(ms > UINT32_MAX ? UINT32_MAX : ms);
     gb_score_t sc;
     gb_cov_score(&s->cov, gb_fsrv_map(s->fsrv), gb_fsrv_map_size(s->fsrv), &sc);
+    gb_reach_on_run(s, it, gb_fsrv_map(s->fsrv), gb_fsrv_map_size(s->fsrv),
+                    r->status == GB_RUN_CRASH);
     it->score = sc.fresh;
     it->novelty = sc.novelty;
     *sig = sc.sig;
@@ -198,6 +200,7 @@ int gb_run_keep(gb_search_t *s, gb_item_t *it, gb_run_kind_t kind, const char *d
         gb_item_free(it);
         return -1;
     }
+    s->reach.kept++;
     return 0;
 }
 

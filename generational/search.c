@@ -101,7 +101,7 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
         for (char *p = s->command_line; (p = strpbrk(p, "\n\r")); )
             *p = ' ';
     }
-    if (open_parts(s, e) != 0) {
+    if (open_parts(s, e) != 0 || gb_reach_init(s, e) != 0) {
         gb_search_free(s);
         return -1;
     }
@@ -215,7 +215,11 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
                              "or it is not a glassbox-cc --mode=cov build", s->o.cov_bin);
     int rc = gb_pulse_sync(s, e);
     while (rc == 0 && !gb_search_out_of_time(s) && !s->sync_failed) {
-        s->st.worklist_dropped += gb_worklist_trim(&s->work, GB_WORKLIST_MAX);
+        size_t dropped = gb_worklist_trim(&s->work, GB_WORKLIST_MAX);
+        s->st.worklist_dropped += dropped;
+        if (dropped && s->reach.on) /* their flips will not be asked: not a proof */
+            gb_reach_hole(&s->reach, "the worklist was full (%u inputs): %zu were dropped",
+                          GB_WORKLIST_MAX, dropped);
         gb_item_t *it = pop_best(s);
         if (!it && !s->dry) {
             /* A cycle: every input so far is expanded (AFL++'s cycles_done
@@ -231,8 +235,10 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
             s->st.state = "retrying backed-off flips";
             continue;
         }
-        if (!it && !gb_peers_active(s->peers))
-            break; /* alone and done */
+        if (!it && !gb_peers_active(s->peers)) {
+            s->reach.finished = 1; /* every input expanded */
+            break;                 /* alone and done */
+        }
         if (!it) { /* peers may still find something: wait for them */
             s->st.state = "waiting for peers";
             sleep_ms(200);
@@ -265,6 +271,7 @@ void gb_search_free(gb_search_t *s)
     gb_fsrv_stop(s->fsrv);
     gb_solver_free(s->solver);
     gb_frontier_free(s->front);
+    gb_reach_free(&s->reach);
     gb_cfg_free(s->cfg);
     gb_peers_free(s->peers);
     gb_journal_close(s->journal);

@@ -67,6 +67,8 @@ typedef struct gb_item {
     uint8_t suspended; /* its expansion stopped for a better input: put it back */
     uint32_t *front;   /* blocks of its run with an uncovered successor (frontier.c) */
     uint32_t nfront;   /* how many (at most GB_FRONTIER_MAX): the worklist's tie-breaker */
+    uint32_t dist;     /* directed mode: least static distance to a target of the
+                          blocks its run covered (0 otherwise: no effect on order) */
 } gb_item_t;
 
 /* Step k of the path `it` is predicted to follow (k < it->n_predicted). */
@@ -90,8 +92,8 @@ typedef enum gb_hint {
                             trace took before */
 } gb_hint_t;
 
-/* Max-heap by (score, then hint, then novelty, then frontier, then shorter
- * input, then newer). */
+/* Max-heap by (smaller distance in directed mode, then score, then hint,
+ * then novelty, then frontier, then shorter input, then newer). */
 typedef struct gb_worklist {
     gb_item_t **heap;
     size_t n, cap;
@@ -167,6 +169,43 @@ void gb_sites_record(gb_site_stat_t *ss, int paid);
 void gb_sites_reset_backoff(gb_sites_t *t);
 void gb_sites_release(gb_sites_t *t);
 
+/* ---- reach.c: directed mode (glassbox reach, docs/reach.md) ------------ */
+
+typedef struct gb_reach_tgt {
+    uint32_t *blocks;      /* the line's CFG blocks */
+    size_t nblocks;
+    int no_path;           /* no CFG path from the entry points */
+    int folded;            /* every block of it is DEAD or UNREACHED (constant branches) */
+    int shared_id;         /* another block has one of their ids */
+    int reached, crashed;
+    uint8_t *input;        /* the first input that reached it */
+    size_t input_len;
+    uint64_t ms, execs;
+    uint32_t dist;         /* least distance any run had to it */
+} gb_reach_tgt_t;
+
+typedef struct gb_reach {
+    int on;
+    gb_reach_tgt_t *t;
+    size_t n, left;              /* targets; those neither reached nor without a CFG path */
+    unsigned unroll;
+    uint8_t goal[GB_MAP_SIZE];   /* ids of the blocks of targets still left */
+    uint32_t dist[GB_MAP_SIZE];  /* static distance to the goal, per block id */
+    /* The proof (docs/reach.md): the bounded path tree, every flip discharged. */
+    char dead[256];              /* why no proof can be made at all ("" = none yet) */
+    char hole[256];              /* the first flip or trace the argument cannot use */
+    uint64_t paths, refuted, cfg_pruned, bound_pruned, children, holes;
+    uint64_t kept;               /* inputs put on the worklist (gb_run_keep) */
+    int dropped;                 /* a trace's tracer dropped entries (back-off) */
+    int finished;                /* the worklist ran dry: every input expanded */
+} gb_reach_t;
+
+/* The proof as it stands: 1 while no reason against it was seen. */
+static inline int gb_reach_alive(const gb_reach_t *r)
+{
+    return r->on && !r->dead[0] && !r->hole[0];
+}
+
 /* ---- the search --------------------------------------------------------- */
 
 /* Periodic work (pulse.c). */
@@ -216,12 +255,17 @@ struct gb_search {
     uint64_t trace_missing, trace_seen; /* trace runs that wrote no trace / a usable one */
     int sync_failed;        /* a sync step failed inside a pulse */
     unsigned noticed;       /* GB_NOTE_* already reported */
+    gb_qstatus_t last_status; /* the last solve_flip's answer, its stage, optimistic */
+    gb_stage_t last_stage;
+    int last_optimistic;
+    gb_reach_t reach;       /* directed mode */
     volatile sig_atomic_t stop;
 };
 
 static inline int gb_search_out_of_time(const gb_search_t *s)
 {
-    return s->stop || (s->o.max_execs && s->st.execs >= s->o.max_execs) ||
+    return s->stop || (s->reach.on && s->reach.left == 0) ||
+           (s->o.max_execs && s->st.execs >= s->o.max_execs) ||
            (s->o.max_seconds && gb_time_ms() - s->pulse.start_ms >= s->o.max_seconds * 1000);
 }
 
@@ -257,6 +301,22 @@ gb_take_t gb_run_import(void *search, const uint8_t *data, size_t len, const cha
  * flips it stops for an input that covered new blocks, if one waits:
  * it->suspended is then set and the flips left are in it->pending. */
 int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);
+
+/* reach.c: directed mode. Resolves the targets, the goal set, the
+ * distances and what rules a proof out from the start (after the CFG is
+ * loaded). */
+int gb_reach_init(gb_search_t *s, gb_err_t *e);
+void gb_reach_free(gb_reach_t *r);
+/* A run's coverage map: sets it->dist, records targets it reached. */
+void gb_reach_on_run(gb_search_t *s, gb_item_t *it, const uint8_t *map, size_t n, int crashed);
+/* A trace about to be expanded (divergent: it left its predicted path):
+ * notes what makes it unusable for the proof. */
+void gb_reach_on_trace(gb_search_t *s, const gb_trace_t *t, int divergent);
+/* over[j] = 1 when flipping entry j asks for a path that evaluates some
+ * site more than K times up to j; NULL on OOM (then nothing is pruned). */
+uint8_t *gb_reach_over_bound(const gb_search_t *s, const gb_trace_t *t, size_t pcs);
+/* A flip or trace the argument cannot use: counted, the first one kept. */
+void gb_reach_hole(gb_reach_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* pulse.c: the periodic work between steps: reading peers, fuzzer_stats and
  * plot_data, sharing learned clauses. */

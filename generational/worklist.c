@@ -7,6 +7,8 @@
 /* 1 if a should be expanded before b. */
 static int before(const gb_item_t *a, const gb_item_t *b)
 {
+    if (a->dist != b->dist) /* directed mode only: 0 for all otherwise */
+        return a->dist < b->dist;
     if (a->score != b->score)
         return a->score > b->score;
     if (a->hint != b->hint)

@@ -8,7 +8,9 @@
 #include "gb_abi.h" /* GB_MAP_SIZE: block ids are below it */
 
 #define GBCFG_MAGIC 0x46434247u /* "GBCF" read as a little-endian word */
-#define GBCFG_VERSION 2u        /* readers refuse others and say to rebuild the target */
+#define GBCFG_VERSION 3u        /* what glassbox-cc writes: version 2 plus source lines */
+#define GBCFG_VERSION_MIN 2u    /* the oldest readers still take (no source lines); they
+                                   refuse others and say to rebuild the target */
 #define GBCFG_KIND_SHIFT 8      /* a block's second word: flags | terminator kind << 8 */
 #define GBCFG_SIG_UNKNOWN 0xffffffffu /* a signature index: nothing is known of the type */
 
@@ -18,7 +20,11 @@ enum gbcfg_block_flag {
     GBCFG_B_INDIRECT = 2u, /* calls through a pointer (listed with signatures), or ends in indirectbr */
     GBCFG_B_SETJMP = 4u,   /* calls a returns_twice function: a longjmp may land here */
     GBCFG_B_DEAD = 8u,     /* ends in unreachable and calls nothing: no defined run gets here */
-    GBCFG_B_KNOWN = 15u,   /* every flag above; readers reject other bits */
+    GBCFG_B_UNREACHED = 16u, /* version 3: only branches on constants lead here (cfg_fold.c) */
+    GBCFG_B_TRAP = 32u,    /* version 3: calls llvm.trap (__builtin_trap) or its kin */
+    GBCFG_B_KNOWN = 63u,   /* every flag above; readers reject other bits */
+    GBCFG_B_KNOWN_V2 = 15u, /* the flags of version 2 records (no UNREACHED) */
+    GBCFG_B_NEVER = 24u,   /* DEAD or UNREACHED: not worth reaching, never a target */
 };
 
 /* Terminator kinds (the block's second word >> GBCFG_KIND_SHIFT). */

@@ -58,7 +58,7 @@ set -e
 [ "$rc" -eq 1 ] || fail "a bad .gb_cfg: exit status $rc, want 1"
 [ "$(wc -l <"$WORK/bad.err")" -eq 1 ] || fail "a bad .gb_cfg: want one line: $(cat "$WORK/bad.err")"
 # A section written before signatures (version 1): rebuild, says the message.
-grep -q 'unsupported .gb_cfg version 1 (this glassbox reads 2): rebuild the target' \
+grep -q 'unsupported .gb_cfg version 1 (this glassbox reads 2 to 3): rebuild the target' \
   "$WORK/bad.err" || fail "a bad .gb_cfg: $(cat "$WORK/bad.err")"
 [ ! -e "$WORK/bad" ] || fail "a bad .gb_cfg left an output directory"
 pass "$(cat "$WORK/bad.err")"

@@ -63,6 +63,10 @@ cfgs() {
     objcopy --only-section=.gb_cfg "$tmp/$h.cov" "$tmp/$h.elf" 2>/dev/null
     put cfg "$tmp/$h.elf" "$h.elf"
   done
+  # top built with -g: a version 3 record with source files and lines
+  "$bin/glassbox-cc" --mode=cov -O2 -g "$root/harnesses/top/top.c" -o "$tmp/top-g.cov"
+  objcopy --dump-section .gb_cfg="$tmp/top-g.cfg" "$tmp/top-g.cov"
+  put cfg "$tmp/top-g.cfg" "top-g.gb_cfg"
 }
 
 # A short campaign on crackme, with an AFL++-style peer in the sync dir:

@@ -540,13 +540,13 @@ static void test_bad(const char *cbin)
     EXPECT(gb_cfg_parse(d, len, &c, &e) == 0 && c, "the real section does not parse: %s", e.msg);
     gb_cfg_free(c);
     EXPECT(gb_cfg_parse(d, len - 4, &c, &e) == -1, "a truncated section parses");
-    for (uint8_t v = 1; v <= 3; v += 2) { /* the version before and after this one */
+    for (uint8_t v = 1; v <= 4; v += 3) { /* the versions before and after those read */
         d[4] = v;
         EXPECT(gb_cfg_parse(d, len, &c, &e) == -1 && strstr(e.msg, "version") &&
                    strstr(e.msg, "rebuild the target"),
                "version %u parses (%s)", v, e.msg);
     }
-    d[4] = 2;
+    d[4] = GBCFG_VERSION;
     d[0] ^= 1;
     EXPECT(gb_cfg_parse(d, len, &c, &e) == -1, "a bad magic parses");
     d[0] ^= 1;
@@ -568,6 +568,44 @@ static void test_bad(const char *cbin)
     gb_free(d);
 }
 
+/* Source lines (version 3): the call `leaf(d[3]);` (progs/cfgprog.c line
+ * 36) has a block in LLVMFuzzerTestOneInput at -O0 and -O2; a comment
+ * line has none but its file matches; a file name matches only by whole
+ * path components. */
+static void test_lines(const char *cbin)
+{
+    gb_cfg_t *c = NULL;
+    gb_err_t e;
+    if (gb_cfg_load(cbin, &c, &e) != 0 || !c) {
+        EXPECT(0, "%s: no CFG", cbin);
+        return;
+    }
+    uint32_t *b = NULL;
+    size_t n = 0;
+    gb_cfg_where_t w;
+    EXPECT(gb_cfg_line_blocks(c, "cfgprog.c", 36, &b, &n, &w) == 0 && n >= 1 &&
+               w.line_modules == 1 && w.files == 1,
+           "%s: line 36 has %zu blocks, %zu files", cbin, n, w.files);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t len;
+        const char *f = gb_cfg_block_func(c, b[i], &len);
+        EXPECT(len == 22 && memcmp(f, "LLVMFuzzerTestOneInput", 22) == 0, "%s: line 36 in %.*s",
+               cbin, (int)len, f);
+    }
+    gb_free(b);
+    EXPECT(gb_cfg_line_blocks(c, "generational/progs/cfgprog.c", 36, &b, &n, &w) == 0 && n >= 1,
+           "%s: a longer tail does not match", cbin);
+    gb_free(b);
+    EXPECT(gb_cfg_line_blocks(c, "fgprog.c", 36, &b, &n, &w) == 0 && n == 0 && w.files == 0,
+           "%s: part of a base name matches", cbin);
+    gb_free(b);
+    EXPECT(gb_cfg_line_blocks(c, "cfgprog.c", 2, &b, &n, &w) == 0 && n == 0 && w.files == 1 &&
+               w.before == 0 && w.after > 2,
+           "%s: a comment line has %zu blocks (next line %u)", cbin, n, w.after);
+    gb_free(b);
+    gb_cfg_free(c);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 10) {
@@ -583,6 +621,8 @@ int main(int argc, char **argv)
     test_sites(argv[5], argv[6], disp_in, 8);
     test_sites(argv[7], argv[8], disp_in, 8);
     test_bad(argv[2]);
+    test_lines(argv[2]);
+    test_lines(argv[4]);
     test_handmade();
     if (fails)
         return fprintf(stderr, "test_cfg: %d failures\n", fails), 1;

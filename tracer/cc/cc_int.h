@@ -26,6 +26,18 @@ uint32_t gb_ids_site(const gb_ids_t *ids, unsigned block_ordinal, unsigned inst_
  * its ids are those both builds use. Returns 0, or -1 when out of memory. */
 int gb_cc_emit_cfg(LLVMModuleRef m);
 
+/* cfg_fold.c: per function the CFG lists (module order), a byte per
+ * block: 1 when the entry cannot reach it once non-escaping locals are
+ * registers and branches on constants keep only the successor they take.
+ * dead[i] is NULL for a function left unmarked. */
+typedef struct gb_fold {
+    uint8_t **dead;
+    size_t n;
+} gb_fold_t;
+
+int gb_cc_fold_dead(LLVMModuleRef m, gb_fold_t *out); /* 0, or -1 out of memory */
+void gb_cc_fold_free(gb_fold_t *f);
+
 /* Instruments every defined function of `m` for `mode`. Returns 0, or -1
  * with a message in `err` (size `errlen`). `collisions` receives the
  * number of blocks whose id another block of this module already had. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The static CFG of a module (blocks, successors, direct callees, the
- * signatures of indirect calls and functions, branch and switch sites),
+ * signatures of indirect calls and functions, branch and switch sites,
+ * the source lines each block's instructions came from),
  * written as words into a non-allocated `.gb_cfg` section that the linker
  * concatenates across objects. docs/cfg-format.md is the spec,
  * tracer/gbcfg.h its constants; generational/cfg.c reads it. */
@@ -157,6 +158,129 @@ static uint32_t intern(sigtab_t *t, LLVMTypeRef ft, int varargs)
     return (uint32_t)t->n++;
 }
 
+static int skipped_fn(LLVMValueRef fn);
+
+/* ---- source lines (docs/cfg-format.md, "Source lines") -------------- */
+
+/* The file an instruction's debug location names: the directory joined to
+ * a relative file name, as the user would name it; NULL when the
+ * instruction has no location (no -g, or code the compiler made up) or
+ * when out of memory. */
+static char *loc_file(LLVMValueRef i)
+{
+    unsigned flen = 0, dlen = 0;
+    if (LLVMGetDebugLocLine(i) == 0)
+        return NULL;
+    const char *f = LLVMGetDebugLocFilename(i, &flen);
+    const char *d = LLVMGetDebugLocDirectory(i, &dlen);
+    if (!f || flen == 0)
+        return NULL;
+    int join = f[0] != '/' && d && dlen > 0;
+    char *s = malloc((size_t)flen + (join ? dlen + 1u : 0u) + 1);
+    if (!s)
+        return NULL;
+    size_t n = 0;
+    if (join) {
+        memcpy(s, d, dlen);
+        n = dlen;
+        s[n++] = '/';
+    }
+    memcpy(s + n, f, flen);
+    s[n + flen] = '\0';
+    return s;
+}
+
+/* The index of a file name in `t` (the signature table's type serves for
+ * any list of strings), added if new; GBCFG_SIG_UNKNOWN when out of memory. */
+static uint32_t intern_str(sigtab_t *t, char *s)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->v[i], s) == 0) {
+            free(s);
+            return (uint32_t)i;
+        }
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 16;
+        char **nv = realloc(t->v, nc * sizeof *nv);
+        if (!nv) {
+            free(s);
+            t->oom = 1;
+            return GBCFG_SIG_UNKNOWN;
+        }
+        t->v = nv;
+        t->cap = nc;
+    }
+    t->v[t->n] = s;
+    return (uint32_t)t->n++;
+}
+
+/* A block's (file, line) pairs, sorted, each once. */
+typedef struct lines {
+    uint64_t *v; /* file << 32 | line */
+    size_t n, cap;
+} lines_t;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Writes L, then L pairs (file index, line) of the block's instructions. */
+static void put_lines(words_t *w, sigtab_t *files, LLVMBasicBlockRef bb)
+{
+    lines_t l = {0};
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        char *f = loc_file(i);
+        if (!f)
+            continue;
+        uint32_t fi = intern_str(files, f);
+        if (fi == GBCFG_SIG_UNKNOWN)
+            continue;
+        if (l.n == l.cap) {
+            size_t nc = l.cap ? 2 * l.cap : 8;
+            uint64_t *nv = realloc(l.v, nc * sizeof *nv);
+            if (!nv) {
+                w->oom = 1;
+                break;
+            }
+            l.v = nv;
+            l.cap = nc;
+        }
+        l.v[l.n++] = (uint64_t)fi << 32 | LLVMGetDebugLocLine(i);
+    }
+    if (l.n)
+        qsort(l.v, l.n, sizeof *l.v, cmp_u64);
+    size_t n = 0;
+    for (size_t k = 0; k < l.n; k++)
+        if (k == 0 || l.v[k] != l.v[k - 1])
+            l.v[n++] = l.v[k];
+    put(w, (uint32_t)n);
+    for (size_t k = 0; k < n; k++) {
+        put(w, (uint32_t)(l.v[k] >> 32));
+        put(w, (uint32_t)l.v[k]);
+    }
+    free(l.v);
+}
+
+/* The module's source files, in the order its blocks first name them. */
+static void put_files(words_t *w, LLVMModuleRef m, sigtab_t *files)
+{
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn) || skipped_fn(fn))
+            continue;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                char *f = loc_file(i);
+                if (f)
+                    intern_str(files, f);
+            }
+    }
+    put(w, (uint32_t)files->n);
+    for (size_t i = 0; i < files->n; i++)
+        put_str(w, files->v[i], strlen(files->v[i]));
+}
+
 /* `T (...)`: how clang types a function declared without a prototype,
  * `int f();`. It says nothing about the parameters. */
 static int unprototyped(LLVMTypeRef ft)
@@ -270,6 +394,15 @@ static int returns_twice(LLVMValueRef call, LLVMValueRef callee)
     return callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind);
 }
 
+/* llvm.trap, llvm.debugtrap, llvm.ubsantrap: __builtin_trap() and its kin. */
+static int is_trap(LLVMValueRef callee)
+{
+    size_t len;
+    const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
+    return !strcmp(name, "llvm.trap") || !strcmp(name, "llvm.debugtrap") ||
+           !strcmp(name, "llvm.ubsantrap");
+}
+
 static unsigned ordinal_of(LLVMBasicBlockRef *blocks, size_t n, LLVMBasicBlockRef bb)
 {
     for (size_t i = 0; i < n; i++)
@@ -306,11 +439,13 @@ static void put_calls(words_t *w, const symtab_t *syms, sigtab_t *sigs, LLVMBasi
     }
 }
 
-/* One block: id, flags | terminator kind << 8, site, successors, calls.
+/* One block: id, flags | terminator kind << 8, site, successors, calls,
+ * source lines.
  * The site is numbered exactly as trace mode numbers the terminator: the
  * ordinal of the instruction among the block's original instructions. */
-static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, const gb_ids_t *ids,
-                      LLVMBasicBlockRef *blocks, size_t n, unsigned ord)
+static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t *files,
+                      const gb_ids_t *ids, LLVMBasicBlockRef *blocks, size_t n, unsigned ord,
+                      const uint8_t *unreached)
 {
     uint32_t flags = 0, kind = GBCFG_T_OTHER, site = 0;
     unsigned k = 0, any_call = 0;
@@ -323,6 +458,8 @@ static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, const gb
                 flags |= GBCFG_B_INDIRECT;
             if (returns_twice(i, direct_callee(i)))
                 flags |= GBCFG_B_SETJMP;
+            if (is_trap(direct_callee(i)))
+                flags |= GBCFG_B_TRAP;
         }
         if (i == term)
             site = gb_ids_site(ids, ord, k);
@@ -334,6 +471,8 @@ static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, const gb
         flags |= GBCFG_B_INDIRECT;          /* its targets are listed as successors anyway */
     if (op == LLVMUnreachable && !any_call) /* llvm.trap + unreachable does run */
         flags |= GBCFG_B_DEAD;
+    if (unreached && unreached[ord])
+        flags |= GBCFG_B_UNREACHED;
     if (op == LLVMBr && LLVMIsConditional(term))
         kind = GBCFG_T_BR;
     else if (op == LLVMSwitch)
@@ -346,10 +485,11 @@ static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, const gb
     for (unsigned s = 0; s < ns; s++)
         put(w, ordinal_of(blocks, n, LLVMGetSuccessor(term, s)));
     put_calls(w, syms, sigs, blocks[ord]);
+    put_lines(w, files, blocks[ord]);
 }
 
-static int put_function(words_t *w, const symtab_t *syms, sigtab_t *sigs, gb_ids_t *ids,
-                        LLVMValueRef fn)
+static int put_function(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t *files,
+                        gb_ids_t *ids, LLVMValueRef fn, const uint8_t *unreached)
 {
     size_t len, n = LLVMCountBasicBlocks(fn);
     const char *name = LLVMGetValueName2(fn, &len);
@@ -363,7 +503,7 @@ static int put_function(words_t *w, const symtab_t *syms, sigtab_t *sigs, gb_ids
     put(w, fn_sig(sigs, fn));
     put(w, (uint32_t)n);
     for (size_t b = 0; b < n; b++)
-        put_block(w, syms, sigs, ids, blocks, n, (unsigned)b);
+        put_block(w, syms, sigs, files, ids, blocks, n, (unsigned)b, unreached);
     free(blocks);
     return 0;
 }
@@ -422,17 +562,31 @@ int gb_cc_emit_cfg(LLVMModuleRef m)
     put_str(&w, module, len);
     sigtab_t sigs = {0};
     put_sigs(&w, m, &sigs);
+    sigtab_t files = {0};
+    put_files(&w, m, &files);
     symtab_t syms = {0};
     int rc = put_syms(&w, m, &syms, &sigs);
     put(&w, nfuncs);
+    gb_fold_t fold = {0};
+    if (rc == 0)
+        rc = gb_cc_fold_dead(m, &fold);
+    size_t fi = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && rc == 0; fn = LLVMGetNextFunction(fn))
-        if (!LLVMIsDeclaration(fn) && !skipped_fn(fn))
-            rc = put_function(&w, &syms, &sigs, &ids, fn);
+        if (!LLVMIsDeclaration(fn) && !skipped_fn(fn)) {
+            rc = put_function(&w, &syms, &sigs, &files, &ids, fn,
+                              fi < fold.n ? fold.dead[fi] : NULL);
+            fi++;
+        }
+    if (fold.dead)
+        gb_cc_fold_free(&fold);
     free(syms.v);
-    rc = rc == 0 && !sigs.oom && !w.oom ? 0 : -1;
+    rc = rc == 0 && !sigs.oom && !files.oom && !w.oom ? 0 : -1;
     for (size_t i = 0; i < sigs.n; i++)
         free(sigs.v[i]);
     free(sigs.v);
+    for (size_t i = 0; i < files.n; i++)
+        free(files.v[i]);
+    free(files.v);
     if (rc == 0) {
         w.v[2] = (uint32_t)w.n;
         rc = emit_section(m, &w);
