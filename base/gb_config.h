@@ -120,13 +120,6 @@
 #define GB_CACHE_MAX (1u << 18)
 #define GB_CLAUSES_MAX (1u << 18)
 
-/* Z3 keeps the memory its largest query needed (its own free lists and
- * tables): between traces, when it holds more than this, the solver's Z3
- * context is made anew (z3_renewals in fuzzer_stats). A new context costs
- * about a millisecond; the learned clauses and cached answers are
- * Glassbox's and stay. */
-#define GB_Z3_MEM_MAX_MB 48
-
 /* Inputs waiting in a worker's worklist at most: beyond, the last in its
  * order are dropped from memory (`worklist_dropped`; each is in queue/
  * already, and --resume puts it back). Peers' inputs and children arrive

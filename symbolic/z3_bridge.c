@@ -67,31 +67,21 @@ const char *gb_z3_version(void)
     return Z3_get_full_version();
 }
 
-/* Releases every term and the context itself. */
-static void close_ctx(gb_z3_t *z)
-{
-    if (!z->ctx)
-        return;
-    drop_cache(z);
-    for (unsigned w = 1; w <= GBT_MAX_WIDTH; w++)
-        if (z->sort[w]) {
-            Z3_dec_ref(z->ctx, Z3_sort_to_ast(z->ctx, z->sort[w]));
-            z->sort[w] = NULL;
-        }
-    if (z->one)
-        Z3_dec_ref(z->ctx, z->one);
-    if (z->zero)
-        Z3_dec_ref(z->ctx, z->zero);
-    z->one = z->zero = NULL;
-    Z3_del_context(z->ctx);
-    z->ctx = NULL;
-}
-
 void gb_z3_free(gb_z3_t *z)
 {
     if (!z)
         return;
-    close_ctx(z);
+    if (z->ctx) {
+        drop_cache(z);
+        for (unsigned w = 1; w <= GBT_MAX_WIDTH; w++)
+            if (z->sort[w])
+                Z3_dec_ref(z->ctx, Z3_sort_to_ast(z->ctx, z->sort[w]));
+        if (z->one)
+            Z3_dec_ref(z->ctx, z->one);
+        if (z->zero)
+            Z3_dec_ref(z->ctx, z->zero);
+        Z3_del_context(z->ctx);
+    }
     gb_free(z);
 }
 
@@ -101,17 +91,24 @@ static Z3_sort bv_sort(gb_z3_t *z, unsigned w)
     return z3_failed ? NULL : s;
 }
 
-/* A fresh context with its constants; -1 with `e` (and no context). */
-static int open_ctx(gb_z3_t *z, gb_err_t *e)
+int gb_z3_new(gb_z3_t **out, gb_err_t *e)
 {
+    *out = NULL;
+    gb_z3_t *z = gb_calloc(1, sizeof *z);
+    if (!z)
+        return gb_err_set(e, "out of memory creating the solver");
     Z3_config cfg = Z3_mk_config();
-    if (!cfg)
+    if (!cfg) {
+        gb_free(z);
         return gb_err_set(e, "z3: cannot create a configuration");
+    }
     Z3_set_param_value(cfg, "model", "true");
     z->ctx = Z3_mk_context_rc(cfg);
     Z3_del_config(cfg);
-    if (!z->ctx)
+    if (!z->ctx) {
+        gb_free(z);
         return gb_err_set(e, "z3: cannot create a context");
+    }
     Z3_set_error_handler(z->ctx, on_z3_error);
     z3_failed = 0;
     Z3_sort s1 = bv_sort(z, 1);
@@ -119,42 +116,11 @@ static int open_ctx(gb_z3_t *z, gb_err_t *e)
     z->zero = s1 ? keep(z, Z3_mk_unsigned_int64(z->ctx, 0, s1)) : NULL;
     if (!z->one || !z->zero) {
         z3_fail(z, "creating constants", e);
-        close_ctx(z);
-        return -1;
-    }
-    return 0;
-}
-
-int gb_z3_new(gb_z3_t **out, gb_err_t *e)
-{
-    *out = NULL;
-    gb_z3_t *z = gb_calloc(1, sizeof *z);
-    if (!z)
-        return gb_err_set(e, "out of memory creating the solver");
-    if (open_ctx(z, e) != 0) {
-        gb_free(z);
+        gb_z3_free(z);
         return -1;
     }
     *out = z;
     return 0;
-}
-
-uint64_t gb_z3_renewals(const gb_z3_t *z) { return z ? z->renewals : 0; }
-
-uint64_t gb_z3_mem_bytes(void) { return Z3_get_estimated_alloc_size(); }
-
-/* Z3 keeps what its terms and solvers ever needed in its own free lists
- * and tables, so a worker's memory follows its largest query so far: in a
- * soak on png_read, 74 MB of Z3 against 16 MB of everything Glassbox
- * accounts for. Between traces, when Z3 holds more than GB_Z3_MEM_MAX_MB,
- * the context is made anew (nothing outlives a trace but the constants). */
-int gb_z3_renew_if_over(gb_z3_t *z, size_t max_bytes, gb_err_t *e)
-{
-    if (Z3_get_estimated_alloc_size() <= max_bytes)
-        return 0;
-    close_ctx(z);
-    z->renewals++;
-    return open_ctx(z, e) == 0 ? 1 : -1;
 }
 
 /* ---- Translation ----------------------------------------------------- */
@@ -557,8 +523,6 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
 {
     if (z->serial != t->serial) {
         drop_cache(z);
-        if (gb_z3_renew_if_over(z, (size_t)GB_Z3_MEM_MAX_MB << 20, e) < 0)
-            return -1;
         z->cache = gb_calloc(t->dag.n, sizeof *z->cache);
         z->range = gb_malloc(t->dag.n * sizeof *z->range + 1);
         if (!z->cache || !z->range)

@@ -2,15 +2,14 @@
 /* The bounds that keep a long campaign's memory flat (issue 13): the
  * learned clauses and the answer cache each drop their older half at
  * their cap (GB_CLAUSES_MAX, GB_CACHE_MAX), keep answering from the newer
- * half, and the cache still saves and loads whole; the Z3 context is made
- * anew over GB_Z3_MEM_MAX_MB. */
+ * half, and the cache still saves and loads whole. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
-#include "z3_int.h" /* symbolic_int.h and z3.h */
+#include "symbolic_int.h"
 
 static void clauses_bound(void)
 {
@@ -87,30 +86,10 @@ static void cache_bound(void)
     rmdir(dir);
 }
 
-/* The Z3 context made anew over a memory cap: counted, and usable after
- * (its constants and sorts made again, none left from the old one). */
-static void z3_renewal(void)
-{
-    gb_z3_t *z;
-    gb_err_t e;
-    CHECK(gb_z3_new(&z, &e) == 0);
-    CHECK(gb_z3_bv_sort(z, 8) != NULL);
-    CHECK(gb_z3_renew_if_over(z, SIZE_MAX, &e) == 0 && gb_z3_renewals(z) == 0);
-    CHECK(gb_z3_renew_if_over(z, 0, &e) == 1 && gb_z3_renewals(z) == 1);
-    CHECK(gb_z3_mem_bytes() > 0);
-    Z3_sort s8 = gb_z3_bv_sort(z, 8);
-    CHECK(s8 != NULL && gb_z3_bit(z, 1) != NULL);
-    Z3_ast x = Z3_mk_unsigned_int64(gb_z3_ctx(z), 200, s8);
-    uint64_t v = 0;
-    CHECK(x && Z3_get_numeral_uint64(gb_z3_ctx(z), x, &v) && v == 200);
-    gb_z3_free(z);
-}
-
 int main(void)
 {
     clauses_bound();
     cache_bound();
-    z3_renewal();
     if (check_failures)
         fprintf(stderr, "%d check(s) failed\n", check_failures);
     return check_failures != 0;
