@@ -378,11 +378,11 @@ static int start(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken)
     return 1;
 }
 
-/* The cached answer for `key`, a fresh one (state 0) if none; NULL on OOM. */
-static cans_t *answer(gb_cfg_t *c, uint64_t key)
+/* The cached answer for `key` in `m`, a fresh one (state 0) if none; NULL on OOM. */
+static cans_t *answer(ansmap_t *m, uint64_t key)
 {
     int fresh;
-    cans_t *a = ansmap_put(&c->ans, key, &fresh);
+    cans_t *a = ansmap_put(m, key, &fresh);
     if (a && fresh)
         a->key = key;
     return a;
@@ -403,31 +403,42 @@ static void check_known(gb_cfg_t *c, const uint8_t *virgin, uint32_t covered)
         }
 }
 
-int gb_cfg_flip_may_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
-                          const uint8_t *virgin, uint32_t covered)
+/* Both questions, one walk: can the new direction of (kind, site, taken)
+ * reach a block that `map` marks (goal: nonzero there) or leaves unmarked
+ * (not goal: 0 there, never covered)? Answers are cached in `m`: the
+ * marked set only shrinks (goals reached, blocks covered), so "cannot"
+ * stays true and a witness is checked again before it is trusted. */
+static int may_reach(gb_cfg_t *c, ansmap_t *m, unsigned kind, uint32_t site, unsigned taken,
+                     const uint8_t *map, int goal, const uint8_t *virgin, uint32_t covered)
 {
     if (!c)
         return 1;
     check_known(c, virgin, covered);
     if (c->incomplete || (kind != GBT_PC_BRANCH && kind != GBT_PC_SWITCH))
         return 1;
-    cans_t *a = answer(c, ((uint64_t)site << 3 | (uint64_t)kind << 1 | (taken & 1)) + 1);
+    cans_t *a = answer(m, ((uint64_t)site << 3 | (uint64_t)kind << 1 | (taken & 1)) + 1);
     if (!a)
         return 1;
     if (a->state == ANS_ALWAYS)
         return 1;
     if (a->state == ANS_NEVER)
         return 0;
-    if (a->state == ANS_WITNESS && !virgin[c->g.blocks[a->witness].id])
-        return 1; /* still uncovered */
+    if (a->state == ANS_WITNESS && (map[c->g.blocks[a->witness].id] != 0) == (goal != 0))
+        return 1; /* still uncovered, or still wanted */
     if (!start(c, kind, site, taken)) {
         a->state = ANS_ALWAYS;
         return 1;
     }
-    uint32_t w = search(c, virgin, 0);
+    uint32_t w = search(c, map, goal);
     a->state = w == NONE ? ANS_NEVER : ANS_WITNESS;
     a->witness = w;
     return w != NONE;
+}
+
+int gb_cfg_flip_may_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
+                          const uint8_t *virgin, uint32_t covered)
+{
+    return may_reach(c, c ? &c->ans : NULL, kind, site, taken, virgin, 0, virgin, covered);
 }
 
 const gb_cfg_graph_t *gb_cfg_graph_of(const gb_cfg_t *c) { return &c->g; }
@@ -435,32 +446,7 @@ const gb_cfg_graph_t *gb_cfg_graph_of(const gb_cfg_t *c) { return &c->g; }
 int gb_cfg_flip_may_reach_goal(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
                                const uint8_t *goal, const uint8_t *virgin, uint32_t covered)
 {
-    if (!c)
-        return 1;
-    check_known(c, virgin, covered);
-    if (c->incomplete || (kind != GBT_PC_BRANCH && kind != GBT_PC_SWITCH))
-        return 1;
-    int fresh;
-    uint64_t key = ((uint64_t)site << 3 | (uint64_t)kind << 1 | (taken & 1)) + 1;
-    cans_t *a = ansmap_put(&c->gans, key, &fresh);
-    if (!a)
-        return 1;
-    if (fresh)
-        a->key = key;
-    if (a->state == ANS_ALWAYS)
-        return 1;
-    if (a->state == ANS_NEVER)
-        return 0; /* the goal set only shrinks: still out of reach */
-    if (a->state == ANS_WITNESS && goal[c->g.blocks[a->witness].id])
-        return 1; /* that goal is still wanted */
-    if (!start(c, kind, site, taken)) {
-        a->state = ANS_ALWAYS;
-        return 1;
-    }
-    uint32_t w = search(c, goal, 1);
-    a->state = w == NONE ? ANS_NEVER : ANS_WITNESS;
-    a->witness = w;
-    return w != NONE;
+    return may_reach(c, c ? &c->gans : NULL, kind, site, taken, goal, 1, virgin, covered);
 }
 
 int gb_cfg_goal_from_entry(gb_cfg_t *c, const uint8_t *goal)
