@@ -39,6 +39,7 @@ struct gb_campaign {
     char *dir, *tmpdir, *queue, *crashes, *hangs;
     uint32_t next_queue, next_crash, next_hang;
     int readme_done;
+    char last_queue[256]; /* the name of the latest queue entry */
 };
 
 /* Joins dir and name into a fresh string (NULL when out of memory). */
@@ -370,7 +371,24 @@ int gb_campaign_add_queue(gb_campaign_t *c, const uint8_t *data, size_t len, con
     if (id)
         *id = c->next_queue;
     c->next_queue++;
+    memcpy(c->last_queue, name, sizeof name);
     return 0;
+}
+
+const char *gb_campaign_last_queue_name(const gb_campaign_t *c)
+{
+    return c->last_queue;
+}
+
+int gb_campaign_read_queue(const gb_campaign_t *c, const char *name, uint8_t **data, size_t *len,
+                           gb_err_t *e)
+{
+    int dirfd = open(c->queue, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0)
+        return gb_err_sys(e, "cannot open %s", c->queue);
+    int rc = gb_read_file_at(dirfd, name, GB_MAX_INPUT, data, len, e);
+    close(dirfd);
+    return rc;
 }
 
 int gb_campaign_add_crash(gb_campaign_t *c, const uint8_t *data, size_t len, int sig,

@@ -83,6 +83,15 @@ int gb_campaign_add_hang(gb_campaign_t *c, const uint8_t *data, size_t len, cons
 
 uint32_t gb_campaign_queue_count(const gb_campaign_t *c);
 
+/* The file name gb_campaign_add_queue gave its latest entry ("" before
+ * the first); valid until the next add. */
+const char *gb_campaign_last_queue_name(const gb_campaign_t *c);
+
+/* Reads queue/NAME back (no symlink followed, at most GB_MAX_INPUT
+ * bytes): a search keeps a waiting input's bytes there, not in memory. */
+int gb_campaign_read_queue(const gb_campaign_t *c, const char *name, uint8_t **data, size_t *len,
+                           gb_err_t *e);
+
 /* OUT/NAME/queue, OUT/NAME/crashes, OUT/NAME/hangs. */
 const char *gb_campaign_queue_dir(const gb_campaign_t *c);
 const char *gb_campaign_crash_dir(const gb_campaign_t *c);

@@ -41,10 +41,12 @@ static int restore_one(gb_search_t *s, const char *dir, const gb_entry_t *en, gb
         return kind == GB_KIND_FATAL ? -1 : 0;
     }
     it->bound = bound_from_name(en->name);
-    if (is_crash)
+    if (is_crash) {
         it->crash_id = en->id;
-    else
+    } else {
         it->queue_id = en->id;
+        it->file = gb_strdup(en->name); /* NULL: it keeps its bytes */
+    }
     if (gb_worklist_push(&s->work, it) != 0) {
         gb_item_free(it);
         return gb_err_set(e, "out of memory");

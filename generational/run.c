@@ -71,8 +71,13 @@ static void measure_frontier(gb_search_t *s, gb_item_t *it)
     uint32_t buf[GB_FRONTIER_MAX];
     uint32_t n = gb_frontier_measure(s->front, gb_fsrv_map(s->fsrv), gb_fsrv_map_size(s->fsrv),
                                      s->cov.virgin, buf, GB_FRONTIER_MAX);
-    if (n == 0 || (!it->front && !(it->front = gb_malloc(GB_FRONTIER_MAX * sizeof *it->front))))
-        return; /* memcpy from or to NULL is undefined, even of 0 bytes */
+    uint32_t *f = n ? gb_realloc(it->front, n * sizeof *f) : NULL;
+    if (!f) { /* none, or out of memory; memcpy to NULL is undefined, even of 0 bytes */
+        gb_free(it->front);
+        it->front = NULL;
+        return;
+    }
+    it->front = f;
     memcpy(it->front, buf, n * sizeof *buf);
     it->nfront = n;
 }
@@ -188,8 +193,26 @@ static int store(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e)
         if (!gb_wait_for_space(s, errno))
             return -1;
     it->queue_id = id;
+    gb_free(it->file);
+    it->file = gb_strdup(gb_campaign_last_queue_name(s->camp)); /* NULL: it keeps its bytes */
     if (it->depth > s->st.max_depth)
         s->st.max_depth = it->depth;
+    return 0;
+}
+
+int gb_item_unpark(gb_search_t *s, gb_item_t *it)
+{
+    if (it->data)
+        return 0;
+    uint8_t *data;
+    size_t len;
+    if (gb_campaign_read_queue(s->camp, it->file, &data, &len, NULL) != 0)
+        return 1;
+    if (len != it->len || gb_hash64(data, len, 0) != it->hash) {
+        gb_free(data);
+        return 1;
+    }
+    it->data = data;
     return 0;
 }
 

@@ -166,6 +166,7 @@ static void after_expand(gb_search_t *s, gb_item_t *it)
         gb_item_free(it);
         return;
     }
+    gb_item_park(it);
     s->retry[s->nretry++] = it;
 }
 
@@ -243,6 +244,13 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
             s->st.state = "waiting for peers";
             sleep_ms(200);
             gb_pulse(s);
+            continue;
+        }
+        if (gb_item_unpark(s, it) != 0) { /* its queue/ file is gone or changed */
+            gb_item_free(it);
+            s->st.worklist_dropped++;
+            if (s->reach.on)
+                gb_reach_hole(&s->reach, "a waiting input's queue/ file was gone or changed");
             continue;
         }
         if (!it->retries)

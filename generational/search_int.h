@@ -43,8 +43,10 @@ typedef struct gb_minute {
 } gb_minute_t;
 
 typedef struct gb_item {
-    uint8_t *data;
+    uint8_t *data;       /* NULL while parked: its bytes wait in queue/`file` */
     size_t len;
+    char *file;          /* its queue/ file name once stored, or NULL */
+    uint64_t hash;       /* gb_hash64 of its bytes while parked */
     size_t bound;        /* first PC position this item may flip */
     uint32_t score;      /* new blocks it covered when it was run */
     uint32_t novelty;    /* new (block, hit-count bucket) pairs: the tie-breaker */
@@ -110,6 +112,15 @@ size_t gb_worklist_trim(gb_worklist_t *w, size_t max);
  * worklist with every input in it: fuzzer_stats' mem_worklist_kb. */
 size_t gb_item_bytes(const gb_item_t *it);
 size_t gb_worklist_bytes(const gb_worklist_t *w);
+
+/* A waiting input stored in queue/ keeps its bytes there, not in memory
+ * (a worklist of 10,000 parser inputs held 33 MB): gb_worklist_push and
+ * the retry list park it (the bytes freed, their hash kept), and
+ * gb_item_unpark reads them back before it is expanded: 0, or 1 when the
+ * file cannot be read or no longer holds them (the input is then lost, as
+ * one the worklist drops). Items without a file keep their bytes. */
+void gb_item_park(gb_item_t *it);
+int gb_item_unpark(gb_search_t *s, gb_item_t *it);
 void gb_worklist_free(gb_worklist_t *w);
 gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq);
 void gb_item_free(gb_item_t *it);

@@ -31,10 +31,20 @@ static void swap(gb_item_t **h, size_t i, size_t j)
     h[j] = t;
 }
 
+void gb_item_park(gb_item_t *it)
+{
+    if (!it->file || !it->data)
+        return;
+    it->hash = gb_hash64(it->data, it->len, 0);
+    gb_free(it->data);
+    it->data = NULL;
+}
+
 int gb_worklist_push(gb_worklist_t *w, gb_item_t *it)
 {
     if (gb_grow(&w->heap, &w->cap, w->n + 1, sizeof *w->heap, 256) != 0)
         return -1;
+    gb_item_park(it);
     size_t i = w->n++;
     w->heap[i] = it;
     while (i > 0 && before(w->heap[i], w->heap[(i - 1) / 2])) {
@@ -66,8 +76,9 @@ gb_item_t *gb_worklist_pop(gb_worklist_t *w)
 
 size_t gb_item_bytes(const gb_item_t *it)
 {
-    size_t b = sizeof *it + it->len + it->skipped_cap * sizeof *it->skipped +
-               it->npending * sizeof *it->pending + (it->front ? GB_FRONTIER_MAX * sizeof *it->front : 0);
+    size_t b = sizeof *it + (it->data ? it->len : 0) + (it->file ? strlen(it->file) + 1 : 0) +
+               it->skipped_cap * sizeof *it->skipped + it->npending * sizeof *it->pending +
+               it->nfront * sizeof *it->front;
     if (it->path) /* shared: each holder counts its part */
         b += (sizeof *it->path + it->path->n * sizeof it->path->step[0]) / (it->path->refs ? it->path->refs : 1);
     return b;
@@ -133,6 +144,7 @@ void gb_item_free(gb_item_t *it)
     if (!it)
         return;
     gb_free(it->data);
+    gb_free(it->file);
     gb_path_release(it->path);
     gb_free(it->skipped);
     gb_free(it->pending);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of the worklist order (score, hint, novelty, frontier, shorter,
- * newer), its bound (trim), and
+ * newer), its bound (trim), waiting inputs parked in queue/, and
  * the hash set the search uses to never run an input twice. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "search_int.h"
@@ -143,8 +144,51 @@ static void test_trim(void)
     gb_worklist_free(&w);
 }
 
+/* A stored input waits without its bytes and gets them back from queue/
+ * when it is to be expanded; an input without a file keeps its bytes; a
+ * file gone or rewritten loses the input, never runs other bytes. */
+static void test_park(void)
+{
+    char dir[] = "/tmp/gb_park_XXXXXX", path[256], cmd[300];
+    CHECK(mkdtemp(dir) != NULL);
+    static gb_search_t s; /* only its campaign is used */
+    gb_err_t e;
+    CHECK_MSG(gb_campaign_open(dir, "w", &s.camp, &e) == 0, "%s", e.msg);
+    uint8_t data[3000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 7);
+    CHECK(gb_campaign_add_queue(s.camp, data, sizeof data, "orig:x", NULL, &e) == 0);
+    gb_item_t *it = gb_item_new(data, sizeof data, 1), *plain = item(0, 8, 2);
+    it->file = gb_strdup(gb_campaign_last_queue_name(s.camp));
+    CHECK(it->file && strcmp(it->file, "id:000000,orig:x") == 0);
+    size_t held = gb_item_bytes(it);
+    gb_worklist_t w = {0};
+    CHECK(gb_worklist_push(&w, it) == 0 && gb_worklist_push(&w, plain) == 0);
+    CHECK(it->data == NULL && plain->data != NULL);
+    CHECK(gb_item_bytes(it) + sizeof data <= held + strlen(it->file) + 1);
+    CHECK(gb_worklist_pop(&w) == plain && gb_item_unpark(&s, plain) == 0 && plain->data);
+    CHECK(gb_worklist_pop(&w) == it && gb_item_unpark(&s, it) == 0);
+    CHECK(it->data && it->len == sizeof data && memcmp(it->data, data, sizeof data) == 0);
+    gb_item_park(it); /* as the retry list does */
+    CHECK(it->data == NULL);
+    snprintf(path, sizeof path, "%s/w/queue/%s", dir, it->file);
+    data[100] ^= 1; /* rewritten, same length */
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(data, 1, sizeof data, f) == sizeof data && fclose(f) == 0);
+    CHECK(gb_item_unpark(&s, it) == 1 && it->data == NULL);
+    CHECK(unlink(path) == 0); /* gone */
+    CHECK(gb_item_unpark(&s, it) == 1 && it->data == NULL);
+    gb_item_free(it);
+    gb_item_free(plain);
+    gb_worklist_free(&w);
+    gb_campaign_close(s.camp);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
+    test_park();
     test_frontier();
     test_trim();
     test_order();
