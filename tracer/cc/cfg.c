@@ -130,14 +130,11 @@ static char *type_sig(LLVMTypeRef ft, int varargs)
     return s;
 }
 
-/* The index of ft's signature, added to the table if new. */
-static uint32_t intern(sigtab_t *t, LLVMTypeRef ft, int varargs)
+/* The index of string `s` in `t` (the signature table's type serves for
+ * any list of strings: signatures, file names), added if new, which takes
+ * `s` over; GBCFG_SIG_UNKNOWN when out of memory. */
+static uint32_t intern_str(sigtab_t *t, char *s)
 {
-    char *s = type_sig(ft, varargs);
-    if (!s) {
-        t->oom = 1;
-        return GBCFG_SIG_UNKNOWN;
-    }
     for (size_t i = 0; i < t->n; i++)
         if (strcmp(t->v[i], s) == 0) {
             free(s);
@@ -156,6 +153,17 @@ static uint32_t intern(sigtab_t *t, LLVMTypeRef ft, int varargs)
     }
     t->v[t->n] = s;
     return (uint32_t)t->n++;
+}
+
+/* The index of ft's signature, added to the table if new. */
+static uint32_t intern(sigtab_t *t, LLVMTypeRef ft, int varargs)
+{
+    char *s = type_sig(ft, varargs);
+    if (!s) {
+        t->oom = 1;
+        return GBCFG_SIG_UNKNOWN;
+    }
+    return intern_str(t, s);
 }
 
 static int skipped_fn(LLVMValueRef fn);
@@ -188,30 +196,6 @@ static char *loc_file(LLVMValueRef i)
     memcpy(s + n, f, flen);
     s[n + flen] = '\0';
     return s;
-}
-
-/* The index of a file name in `t` (the signature table's type serves for
- * any list of strings), added if new; GBCFG_SIG_UNKNOWN when out of memory. */
-static uint32_t intern_str(sigtab_t *t, char *s)
-{
-    for (size_t i = 0; i < t->n; i++)
-        if (strcmp(t->v[i], s) == 0) {
-            free(s);
-            return (uint32_t)i;
-        }
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? 2 * t->cap : 16;
-        char **nv = realloc(t->v, nc * sizeof *nv);
-        if (!nv) {
-            free(s);
-            t->oom = 1;
-            return GBCFG_SIG_UNKNOWN;
-        }
-        t->v = nv;
-        t->cap = nc;
-    }
-    t->v[t->n] = s;
-    return (uint32_t)t->n++;
 }
 
 /* A block's (file, line) pairs, sorted, each once. */
