@@ -3,9 +3,6 @@
  * is the only place that prints errors and chooses exit codes. */
 #include <stdio.h>
 #include <string.h>
-#ifdef __GLIBC__
-#include <malloc.h> /* mallopt */
-#endif
 
 #include "cmds.h"
 #include "gb_version.h"
@@ -51,19 +48,18 @@ static void usage(FILE *f)
                "'glassbox --version' states the version, the commit and the Z3 and LLVM used.\n");
 }
 
-/* Z3 allocates and frees blocks of megabytes in its larger queries. glibc
- * raises its mmap threshold to the size of each such block freed (up to
- * 32 MiB), so later ones come from the heap and stay behind as fragments
- * that malloc_trim cannot give back: a worker's RSS grew by a third in an
- * hour of png_read. A fixed threshold keeps every block from this size up
- * mmapped, given back to the system when freed (bench/soak). */
-#define MMAP_THRESHOLD (256 * 1024)
+#ifdef GB_JEMALLOC
+/* The allocator is jemalloc (cli/CMakeLists.txt): in glibc's heap, the
+ * blocks Z3 allocates and frees in its larger queries left fragments that
+ * malloc_trim could not give back, and a png_read worker's RSS grew from
+ * about 110 to 190 MiB in half an hour (bench/soak). Freed pages go back
+ * to the system after a second, not kept as MADV_FREE pages that still
+ * count as resident. jemalloc reads this at its first allocation. */
+const char *malloc_conf = "dirty_decay_ms:1000,muzzy_decay_ms:0";
+#endif
 
 int main(int argc, char **argv)
 {
-#ifdef __GLIBC__
-    mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD);
-#endif
     if (argc < 2) {
         usage(stderr);
         return GB_EXIT_USAGE;

@@ -35,7 +35,8 @@ grep -q "use --resume" "$WORK/again.txt" || fail "the refusal does not say why: 
 [ $(( $(date +%s) - t0 )) -le 10 ] || fail "the refused campaign took more than 10 s to fail"
 
 # Expanded inputs, by content, per worker: no overlap.
-expanded() { # expanded WORKER_DIR: sha1 of every input in its journal
+expanded() { # expanded WORKER_DIR: sha1 of every input in its journal (none without one)
+  [ -f "$1/.expanded" ] || return 0
   while read -r kind id; do
     d=queue; [ "$kind" = c ] && d=crashes
     f=$(find "$1/$d" -maxdepth 1 -name "id:$(printf %06d "$id"),*" | head -1)
