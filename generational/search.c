@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 #ifdef __GLIBC__
-#include <malloc.h> /* malloc_trim */
 #endif
 #include <time.h>
 #include <unistd.h>
@@ -148,12 +147,6 @@ static int finish(gb_search_t *s, gb_err_t *e)
  * else is done with. */
 static void after_expand(gb_search_t *s, gb_item_t *it)
 {
-#ifdef __GLIBC__
-    /* An expansion's trace and Z3's terms are freed by now; glibc keeps
-     * freed heap pages, so without this a worker's RSS is the peak of its
-     * largest trace so far, plus fragmentation, for the rest of a run. */
-    malloc_trim(0);
-#endif
     if (it->suspended) { /* after the inputs with new blocks */
         it->suspended = 0;
         it->score = 0;
