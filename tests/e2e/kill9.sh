@@ -24,8 +24,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-start_afl() { # start_afl SEEDS ("-" resumes)
-  AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_SYNC_TIME=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+start_afl() { # start_afl SEEDS ("-" resumes); a slow start on a loaded machine is not a failure
+  AFL_FORKSRV_INIT_TMOUT=60000 AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_SYNC_TIME=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
     AFL_SKIP_CRASHES=1 afl-fuzz -M main -i "$1" -o "$SYNC" -- "$H/demo.cov" @@ >>"$WORK/afl.log" 2>&1 &
   apid=$!
 }
