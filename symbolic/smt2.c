@@ -227,9 +227,15 @@ static int choose_names(printer_t *p, const gb_trace_t *t)
         gb_free(depth);
         return -1;
     }
-    for (size_t i = 0; i < p->n; i++)
-        for (unsigned k = 0; k < p->d->nodes[p->list[i]].nargs; k++)
-            uses[gb_dag_pos(p->list, i, p->d->nodes[p->list[i]].args[k])]++;
+    for (size_t i = 0; i < p->n; i++) {
+        const gb_node_t *x = &p->d->nodes[p->list[i]];
+        /* a READ of n bytes prints its offset n times (print_read): an
+         * unnamed offset that is itself a READ grew 8-fold per level (a
+         * 365-byte harness input printed 16 MB; tests/fuzz's smt2) */
+        uint32_t times = x->op == GBT_OP_READ && x->width > 8 ? x->width / 8u : 1u;
+        for (unsigned k = 0; k < x->nargs; k++)
+            uses[gb_dag_pos(p->list, i, x->args[k])] += times;
+    }
     for (size_t j = 0; j < t->npcs; j++)
         uses[gb_dag_pos(p->list, p->n, t->pcs[j].node)]++;
     for (size_t i = 0; i < p->n; i++) {
