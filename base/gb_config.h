@@ -120,6 +120,14 @@
 #define GB_CACHE_MAX (1u << 18)
 #define GB_CLAUSES_MAX (1u << 18)
 
+/* A Z3 context keeps what its queries needed (its own tables and caches):
+ * reused for hours, its memory follows the largest query so far. Between
+ * traces, when Z3 holds more than this above what it held right after the
+ * context was made, the solver's context is made anew (z3_renewals in
+ * fuzzer_stats). A new context costs about a millisecond; the learned
+ * clauses and cached answers are Glassbox's and stay. */
+#define GB_Z3_GROWTH_MAX_MB 24
+
 /* Inputs waiting in a worker's worklist at most: beyond, the last in its
  * order are dropped from memory (`worklist_dropped`; each is in queue/
  * already, and --resume puts it back). Peers' inputs and children arrive

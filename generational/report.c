@@ -133,6 +133,8 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "mem_worklist_kb", "%llu", (unsigned long long)(st.worklist_bytes >> 10));
     kv(k, "mem_answers_kb", "%llu", (unsigned long long)(q.answers_bytes >> 10));
     kv(k, "mem_clauses_kb", "%llu", (unsigned long long)(q.clauses_bytes >> 10));
+    kv(k, "mem_z3_kb", "%llu", (unsigned long long)(q.z3_bytes >> 10));
+    kv(k, "z3_renewals", "%llu", (unsigned long long)q.z3_renewals);
     kv(k, "search_state", "%s", st.state ? st.state : "expanding");
     kv(k, "sync_imported", "%llu", (unsigned long long)st.imported);
     kv(k, "claimed_elsewhere", "%llu", (unsigned long long)st.claimed_elsewhere);

@@ -1003,6 +1003,8 @@ void gb_solver_get_stats(const gb_solver_t *s, gb_solver_stats_t *st)
     st->nodes_narrowed = gb_z3_narrowed(s->z3);
     st->answers_bytes = s->cache ? gb_cache_bytes(s->cache) : 0;
     st->clauses_bytes = s->clauses ? gb_clauses_bytes(s->clauses) : 0;
+    st->z3_bytes = gb_z3_mem_bytes();
+    st->z3_renewals = gb_z3_renewals(s->z3);
 }
 
 /* ---- Persistence ------------------------------------------------------ */

@@ -177,6 +177,8 @@ typedef struct gb_solver_stats {
     uint64_t nodes_narrowed;   /* terms given to Z3 narrowed (docs/clauses.md, "Narrowing") */
     uint64_t answers_bytes;    /* memory the answer cache holds (arrays at capacity) */
     uint64_t clauses_bytes;    /* memory the learned clauses hold */
+    uint64_t z3_bytes;         /* memory Z3 holds (its estimate, the whole process) */
+    uint64_t z3_renewals;      /* Z3 contexts made anew (GB_Z3_GROWTH_MAX_MB) */
 } gb_solver_stats_t;
 
 int gb_solver_new(const gb_solver_opts_t *opts, gb_solver_t **out, gb_err_t *e);

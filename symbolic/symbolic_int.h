@@ -147,6 +147,15 @@ typedef struct gb_range {
 void gb_z3_set_narrow(gb_z3_t *z, int on);
 /* How many terms were narrowed so far. */
 uint64_t gb_z3_narrowed(const gb_z3_t *z);
+/* Times the context was made anew (GB_Z3_GROWTH_MAX_MB), and what Z3 holds
+ * now in the whole process. */
+uint64_t gb_z3_renewals(const gb_z3_t *z);
+/* Makes the context anew (every term and cached translation dropped) when
+ * Z3 holds more than `growth` bytes above what it held right after the
+ * context was made: 1 if it did, 0 if not, -1 with `e`. The bridge calls it
+ * between traces with GB_Z3_GROWTH_MAX_MB. */
+int gb_z3_renew_if_over(gb_z3_t *z, size_t growth, gb_err_t *e);
+uint64_t gb_z3_mem_bytes(void);
 
 /* Checks the conjunction; on SAT fills vals[i] for the INPUT nodes vars[i].
  * Soft conjuncts go in as assumption literals; while the query is UNSAT,

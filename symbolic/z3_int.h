@@ -25,6 +25,8 @@ struct gb_z3 {
     const uint64_t *keep_off;        /* gb_z3_set_keep */
     const uint8_t *keep_val;
     size_t nkeep;
+    uint64_t renewals;               /* contexts made anew to give memory back */
+    size_t base_bytes;               /* Z3's estimate right after the context was made */
 };
 
 static inline Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }
