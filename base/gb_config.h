@@ -157,6 +157,12 @@
  * input in memory; the rest are not retried). */
 #define GB_RETRY_ROUNDS 8
 #define GB_RETRY_MAX 4096
+/* Flips that Z3 could not decide in time (or the trace's solver budget cut)
+ * are retried too, with the timeout and the budget doubled for each round
+ * an input has had, and no adaptive shortening, for GB_RETRY_PATIENCE_MAX
+ * rounds: the last gives 2^GB_RETRY_PATIENCE_MAX times the time, 16 s a
+ * query at the default 2 s. */
+#define GB_RETRY_PATIENCE_MAX 3
 
 /* ---- Inputs ------------------------------------------------------------- */
 

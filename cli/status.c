@@ -125,8 +125,8 @@ static void screen(const gb_statview_t *v, const stats_t *st, int final)
     fprintf(v->out, "        children : %s (duplicate %s, repaired %s)\n",
             get(st, "children_generated"), get(st, "children_duplicate"),
             get(st, "children_repaired"));
-    fprintf(v->out, "   flips skipped : %s backed off, %s by the static CFG\n",
-            get(st, "flips_backoff"), get(st, "flips_skipped_cfg"));
+    fprintf(v->out, "   flips skipped : %s backed off, %s by the static CFG, %s timed out\n",
+            get(st, "flips_backoff"), get(st, "flips_skipped_cfg"), get(st, "flips_timed_out"));
     fprintf(v->out, "          search : %s (retry rounds %s; %s traces made progress no block "
                     "shows)\n",
             get(st, "search_state"), get(st, "retry_rounds"), get(st, "traces_progress"));

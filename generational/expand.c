@@ -585,8 +585,14 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
     uint64_t blocks = s->cov.blocks, novel = s->cov.novel_total, crashes = s->st.crashes;
     uint64_t children = s->st.children;
     gb_flip_t f;
-    if (solve_flip(s, it, t, j, &f, e) != 0)
+    if (solve_flip(s, it, t, j, &f, e) != 0) {
+        if (s->last_status == GB_Q_TIMEOUT) {
+            s->st.flips_timed_out++;
+            if (it->retries < GB_RETRY_PATIENCE_MAX) /* again when dry, with more time */
+                skipped_add(it, j);
+        }
         return 0;
+    }
     /* A longer input: appended (SAGE) and, when the condition read bytes
      * before the end, also inserted there. */
     size_t at = insert_at(it, t, j, &f.model);
@@ -768,6 +774,7 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     gb_free(only);
     uint8_t *over = s->reach.on ? gb_reach_over_bound(s, t, info.pcs) : NULL;
     int rc = order && (over || !s->reach.on) ? 0 : gb_err_set(e, "out of memory");
+    gb_solver_set_patience(s->solver, it->retries); /* a retry's timeouts grow */
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
         rc = flip_one(s, it, t, order[k].j, over, e);
         gb_pulse(s);
@@ -777,6 +784,7 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         }
     }
     s->progress_now = 0;
+    gb_solver_set_patience(s->solver, 0);
     gb_free(over);
     gb_free(order);
     free_trace(s, t);

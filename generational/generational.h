@@ -83,6 +83,7 @@ typedef struct gb_search_stats {
     uint64_t divergent;    /* children whose path left the predicted prefix */
     uint64_t repaired;     /* optimistic children repaired by a further flip */
     uint64_t flips_backoff; /* flips skipped: their site kept producing nothing new */
+    uint64_t flips_timed_out; /* flips Z3 or the budget did not decide: retried when dry */
     uint64_t flips_skipped_cfg; /* flips skipped: the static CFG shows their new direction
                                    reaches no uncovered block */
     uint64_t imported;     /* new inputs read from peers' queues */

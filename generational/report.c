@@ -124,6 +124,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "children_divergent", "%llu", (unsigned long long)st.divergent);
     kv(k, "children_repaired", "%llu", (unsigned long long)st.repaired);
     kv(k, "flips_backoff", "%llu", (unsigned long long)st.flips_backoff);
+    kv(k, "flips_timed_out", "%llu", (unsigned long long)st.flips_timed_out);
     kv(k, "traces_progress", "%llu", (unsigned long long)st.progress);
     kv(k, "branch_directions", "%llu", (unsigned long long)st.branch_dirs);
     kv(k, "retry_rounds", "%llu", (unsigned long long)st.retry_rounds);

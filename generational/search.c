@@ -226,7 +226,7 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
         }
         s->dry = !it;
         if (!it && retry_round(s)) {
-            s->st.state = "retrying backed-off flips";
+            s->st.state = "retrying backed-off and timed-out flips";
             continue;
         }
         if (!it && !gb_peers_active(s->peers)) {

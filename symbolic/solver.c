@@ -4,6 +4,7 @@
  * intervals, cache, Z3 with adaptive timeouts), optimistic retries, stats. */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,7 @@ struct gb_solver {
     const uint8_t *input;
     size_t input_len;
     int no_last_resort; /* gb_solver_set_last_resort(s, 0) */
+    unsigned patience;  /* gb_solver_set_patience */
     uint64_t *keep_off; /* gb_solver_set_keep: offsets ascending */
     uint8_t *keep_val;
     size_t nkeep;
@@ -416,6 +418,8 @@ static adapt_t *adapt_get(gb_solver_t *s, uint32_t site, unsigned dir)
 static unsigned timeout_for(const gb_solver_t *s, const adapt_t *a)
 {
     unsigned t = s->opts.timeout_ms ? s->opts.timeout_ms : GB_DEFAULT_TIMEOUT_MS;
+    if (s->patience)
+        return t > (UINT_MAX >> s->patience) ? UINT_MAX : t << s->patience;
     if (!a || !a->streak)
         return t;
     unsigned r = t >> a->streak;
@@ -683,7 +687,8 @@ static int answer(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *dropped, 
         c->out->stage = GB_STAGE_CACHE;
         return 0;
     }
-    unsigned budget = s->opts.budget_ms ? s->opts.budget_ms : GB_DEFAULT_BUDGET_MS;
+    uint64_t budget = (uint64_t)(s->opts.budget_ms ? s->opts.budget_ms : GB_DEFAULT_BUDGET_MS)
+                      << s->patience;
     if (!(dis & GB_SOLVER_NO_ADAPT) && s->ts.z3_us >= (uint64_t)budget * 1000u && c->ad && !c->ad->paid) {
         *st = GB_Q_TIMEOUT;
         c->out->stage = GB_STAGE_BUDGET;
@@ -907,6 +912,11 @@ void gb_solver_free(gb_solver_t *s)
 void gb_solver_set_last_resort(gb_solver_t *s, int on)
 {
     s->no_last_resort = !on;
+}
+
+void gb_solver_set_patience(gb_solver_t *s, unsigned shift)
+{
+    s->patience = shift < GB_RETRY_PATIENCE_MAX ? shift : GB_RETRY_PATIENCE_MAX;
 }
 
 static int by_offset(const void *a, const void *b)

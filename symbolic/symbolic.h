@@ -205,6 +205,11 @@ void gb_solver_set_input(gb_solver_t *s, const uint8_t *data, size_t len);
  * undo what made that child (a chunk's length put back to 0 to make its
  * checksum easy). Pins stay soft either way. */
 void gb_solver_set_last_resort(gb_solver_t *s, int on);
+/* For the flips that follow, each Z3 timeout and the per-trace budget are
+ * 2^shift times their usual value (shift capped at GB_RETRY_PATIENCE_MAX),
+ * and a (site, direction)'s timeouts in a row no longer shorten its limit:
+ * the search's retry rounds, when nothing else is left to do. 0 = usual. */
+void gb_solver_set_patience(gb_solver_t *s, unsigned shift);
 
 /* Input bytes the flips that follow must leave as they are (n = 0: none):
  * a repair keeps the bytes whose change made its child, which a checksum

@@ -39,3 +39,25 @@ found counted 'N\x01\x00\x05' 400
 body='BODY\x0dchunk of body'
 found repeat_record "HDRS\x0b:method GETCONT\x07:path /$body$body$body$body${body}END \x00" 300
 found demo "$(od -An -v -tx1 "$SRC/harnesses/demo/examples/seed-hte.gbox" | tr -d ' \n' | sed 's/../\\x&/g')" 3000 "$H"
+
+# Flips the solver could not decide in time are asked again when the
+# worklist runs dry, with twice the time per round (generational/README.md,
+# "When the worklist runs dry"). factor.c's 24 gates are factoring
+# problems, which no query decides in 5 to 40 ms: each is asked in the
+# first expansion and in GB_RETRY_PATIENCE_MAX retry rounds, each time at
+# a new limit, so Z3 times out on each once per round (a repeat at the same
+# limit would be answered from the cache). Before, the search ended after
+# the first expansion: 24 timeouts, no retry round.
+CONFIG=$SRC/base/gb_config.h
+rounds=$(sed -n 's/^#define GB_RETRY_PATIENCE_MAX \([0-9]*\)$/\1/p' "$CONFIG")
+[ -n "$rounds" ] || fail "no GB_RETRY_PATIENCE_MAX in $CONFIG"
+mkdir -p "$WORK/factor.seeds"
+head -c 192 /dev/zero | tr '\0' A >"$WORK/factor.seeds/a"
+"$G" fuzz -q --solver-timeout 5 -V 120 -i "$WORK/factor.seeds" -o "$WORK/factor" \
+  -- "$P/factor.trace" "$P/factor.cov" 2>"$WORK/factor.err" || fail "factor: fuzz exited $?"
+S=$WORK/factor/glassbox/fuzzer_stats
+expect_eq "factor: retry rounds" "$(stat_of "$S" retry_rounds)" "$rounds"
+expect_eq "factor: flips timed out" "$(stat_of "$S" flips_timed_out)" "$((24 * (rounds + 1)))"
+expect_eq "factor: Z3 timeouts" "$(stat_of "$S" queries_z3_timeout)" "$((24 * (rounds + 1)))"
+expect_eq "factor: search state" "$(stat_of "$S" search_state)" done
+pass "factor: 24 undecided flips asked again in $rounds retry rounds, each at a longer limit"
