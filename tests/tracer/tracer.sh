@@ -179,4 +179,25 @@ for p in branch magic switch table loop calls crash ctx mem loopsum mismatch; do
     cmp -s "$W/plain.out" "$W/trace.out" || fail "$p on '$input': plain and trace builds differ"
   done
 done
+
+# A failed build leaves no temporary directory behind (glassbox-cc's bitcode
+# goes to $TMPDIR/glassbox-cc.XXXXXX, removed at exit: a compile error used
+# to exit before the removal, and /tmp filled with them).
+mkdir -p "$W/cctmp"
+printf 'int main(void) { return 0; }\n' >"$W/good.c"
+TMPDIR=$W/cctmp GLASSBOX_CC_KEEP=1 "$BIN/glassbox-cc" --mode=cov -$OPT "$W/good.c" -o "$W/good.out" ||
+  fail "glassbox-cc could not build good.c"
+ls "$W/cctmp" | grep -q '^glassbox-cc\.' || fail "glassbox-cc with GLASSBOX_CC_KEEP=1 kept nothing in TMPDIR"
+rm -rf "$W/cctmp" && mkdir "$W/cctmp"
+printf 'int main( { return 0; }\n' >"$W/bad.c"
+printf 'int undefined_fn(void);\nint main(void) { return undefined_fn(); }\n' >"$W/unlinked.c"
+for src in bad unlinked; do
+  for mode in trace cov; do
+    if TMPDIR=$W/cctmp "$BIN/glassbox-cc" --mode=$mode -$OPT "$W/$src.c" -o "$W/$src.out" \
+      >/dev/null 2>&1; then
+      fail "glassbox-cc --mode=$mode built $src.c"
+    fi
+    [ -z "$(ls -A "$W/cctmp")" ] || fail "glassbox-cc --mode=$mode left $(ls "$W/cctmp") after $src.c"
+  done
+done
 echo "PASS: tracer programs at -$OPT"

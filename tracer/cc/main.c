@@ -32,7 +32,8 @@ static const char usage[] =
     "main that reads the input from argv[1] (or stdin).\n"
     "Both modes disable auto-vectorization so block ids agree between them.\n"
     "Environment: GLASSBOX_RUNTIME_DIR (runtime libraries; default ../lib\n"
-    "next to this program), GLASSBOX_CC_KEEP=1 keeps the bitcode files.\n";
+    "next to this program), GLASSBOX_CC_KEEP=1 keeps the bitcode files,\n"
+    "TMPDIR (where they go; default /tmp).\n";
 
 typedef struct args {
     const char *v[MAX_ARGS];
@@ -150,8 +151,22 @@ typedef struct job {
     const char *clang;
     gb_cc_mode_t mode;
     args_t compile; /* flags for compile steps */
-    char tmpdir[64];
+    char tmpdir[256];
 } job_t;
+
+/* The job's temporary directory, removed at exit, whichever way the job
+ * ends (a compile error exits from deep inside), unless GLASSBOX_CC_KEEP. */
+static char cleanup_dir[256];
+
+static void cleanup(void)
+{
+    if (!cleanup_dir[0] || getenv("GLASSBOX_CC_KEEP"))
+        return;
+    char cmd[sizeof cleanup_dir + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cleanup_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "glassbox-cc: could not remove %s\n", cleanup_dir);
+}
 
 /* source -> instrumented object `obj`. */
 static void compile_one(job_t *j, const char *src, const char *obj, int idx)
@@ -269,9 +284,15 @@ int main(int argc, char **argv)
         die("%s", "no mode: pass --mode=trace or --mode=cov (or set GLASSBOX_MODE); see --help");
     if (compile_only && out && nsrc > 1)
         die("%s", "-o with -c and several sources");
-    snprintf(j.tmpdir, sizeof j.tmpdir, "/tmp/glassbox-cc.XXXXXX");
+    const char *tmproot = getenv("TMPDIR");
+    if (!tmproot || !*tmproot || strchr(tmproot, '\''))
+        tmproot = "/tmp"; /* the name goes into a quoted rm command */
+    if (snprintf(j.tmpdir, sizeof j.tmpdir, "%s/glassbox-cc.XXXXXX", tmproot) >= (int)sizeof j.tmpdir)
+        die("TMPDIR is too long: %s", tmproot);
     if (!mkdtemp(j.tmpdir))
         die("cannot create a temporary directory: %s", strerror(errno));
+    snprintf(cleanup_dir, sizeof cleanup_dir, "%s", j.tmpdir);
+    atexit(cleanup);
     static char objs[MAX_ARGS][PATH_MAX];
     for (int i = 0; i < nsrc; i++) {
         if (compile_only && out) {
@@ -299,11 +320,5 @@ int main(int argc, char **argv)
         }
         rc = run(&link);
     }
-    if (!getenv("GLASSBOX_CC_KEEP")) {
-        char cmd[PATH_MAX + 16];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", j.tmpdir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "glassbox-cc: could not remove %s\n", j.tmpdir);
-    }
-    return rc;
+    return rc; /* cleanup() removes the temporary directory */
 }
