@@ -144,13 +144,14 @@ uint64_t gb_z3_renewals(const gb_z3_t *z) { return z ? z->renewals : 0; }
 
 uint64_t gb_z3_mem_bytes(void) { return Z3_get_estimated_alloc_size(); }
 
-/* A context reused across solvers keeps what they needed: in a test of
- * 12 growing queries, Z3's estimate went from 17 to 583 MB in one context,
- * and stayed at 70 MB between renewals. So between traces, when Z3 holds
- * more than `growth` bytes above what it held right after the context was
- * made, the context is made anew (nothing outlives a trace but the
- * constants). Measured against that baseline, not an absolute figure:
- * what Z3 holds outside any context (its global tables) does not go. */
+/* A context reused across solvers keeps what they needed: over 12 growing
+ * queries (bench/solver/z3mem.c) Z3's estimate went from 17 to 479 MB in
+ * one context, and back to 17 MB after each query with a new context. So
+ * between traces, when Z3 holds more than `growth` bytes above what it
+ * held right after the context was made, the context is made anew
+ * (nothing outlives a trace but the constants). Measured against that
+ * baseline, not an absolute figure: what Z3 holds outside any context
+ * (its global tables) does not go. */
 int gb_z3_renew_if_over(gb_z3_t *z, size_t growth, gb_err_t *e)
 {
     size_t now = Z3_get_estimated_alloc_size();

@@ -89,7 +89,7 @@ static void cache_bound(void)
     rmdir(dir);
 }
 
-/* The Z3 context made anew over a memory cap: counted, and usable after
+/* The Z3 context made anew once it grew: counted, and usable after
  * (its constants and sorts made again, none left from the old one). */
 static void z3_renewal(void)
 {

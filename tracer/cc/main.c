@@ -151,29 +151,29 @@ typedef struct job {
     const char *clang;
     gb_cc_mode_t mode;
     args_t compile; /* flags for compile steps */
-    char tmpdir[256];
 } job_t;
 
-/* The job's temporary directory, removed at exit, whichever way the job
- * ends (a compile error exits from deep inside), unless GLASSBOX_CC_KEEP. */
-static char cleanup_dir[256];
+/* The job's temporary directory, removed at exit whichever way the job
+ * ends (a compile error exits from deep inside), unless GLASSBOX_CC_KEEP.
+ * File-scope because the atexit handler runs after main has returned. */
+static char tmpdir[256];
 
 static void cleanup(void)
 {
-    if (!cleanup_dir[0] || getenv("GLASSBOX_CC_KEEP"))
+    if (!tmpdir[0] || getenv("GLASSBOX_CC_KEEP"))
         return;
-    char cmd[sizeof cleanup_dir + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cleanup_dir);
+    char cmd[sizeof tmpdir + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
-        fprintf(stderr, "glassbox-cc: could not remove %s\n", cleanup_dir);
+        fprintf(stderr, "glassbox-cc: could not remove %s\n", tmpdir);
 }
 
 /* source -> instrumented object `obj`. */
 static void compile_one(job_t *j, const char *src, const char *obj, int idx)
 {
     char bc[PATH_MAX], ibc[PATH_MAX];
-    snprintf(bc, sizeof bc, "%s/%d.bc", j->tmpdir, idx);
-    snprintf(ibc, sizeof ibc, "%s/%d.inst.bc", j->tmpdir, idx);
+    snprintf(bc, sizeof bc, "%s/%d.bc", tmpdir, idx);
+    snprintf(ibc, sizeof ibc, "%s/%d.inst.bc", tmpdir, idx);
     args_t a = {0};
     push(&a, j->clang);
     for (int i = 0; i < j->compile.n; i++)
@@ -287,11 +287,12 @@ int main(int argc, char **argv)
     const char *tmproot = getenv("TMPDIR");
     if (!tmproot || !*tmproot || strchr(tmproot, '\''))
         tmproot = "/tmp"; /* the name goes into a quoted rm command */
-    if (snprintf(j.tmpdir, sizeof j.tmpdir, "%s/glassbox-cc.XXXXXX", tmproot) >= (int)sizeof j.tmpdir)
+    char dir[sizeof tmpdir];
+    if (snprintf(dir, sizeof dir, "%s/glassbox-cc.XXXXXX", tmproot) >= (int)sizeof dir)
         die("TMPDIR is too long: %s", tmproot);
-    if (!mkdtemp(j.tmpdir))
+    if (!mkdtemp(dir))
         die("cannot create a temporary directory: %s", strerror(errno));
-    snprintf(cleanup_dir, sizeof cleanup_dir, "%s", j.tmpdir);
+    memcpy(tmpdir, dir, sizeof tmpdir); /* only a made directory is removed */
     atexit(cleanup);
     static char objs[MAX_ARGS][PATH_MAX];
     for (int i = 0; i < nsrc; i++) {
@@ -305,7 +306,7 @@ int main(int argc, char **argv)
                 *dot = '\0';
             snprintf(objs[i], PATH_MAX, "%s.o", b);
         } else {
-            snprintf(objs[i], PATH_MAX, "%s/%d.o", j.tmpdir, i);
+            snprintf(objs[i], PATH_MAX, "%s/%d.o", tmpdir, i);
         }
         compile_one(&j, srcs[i], objs[i], i);
         link.v[src_slot[i]] = objs[i];
