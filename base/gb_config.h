@@ -121,12 +121,23 @@
 #define GB_CLAUSES_MAX (1u << 18)
 
 /* A Z3 context keeps what its queries needed (its own tables and caches):
- * reused for hours, its memory follows the largest query so far. Between
- * traces, when Z3 holds more than this above what it held right after the
- * context was made, the solver's context is made anew (z3_renewals in
- * fuzzer_stats). A new context costs about a millisecond; the learned
+ * reused for hours, its memory follows the largest query so far. At the
+ * end of a query, when Z3 holds more than this above what it held right
+ * after the context was made, the solver's context is made anew
+ * (z3_renewals in fuzzer_stats; the next query translates its slice
+ * again). A new context costs about a millisecond; the learned
  * clauses and cached answers are Glassbox's and stay. */
 #define GB_Z3_GROWTH_MAX_MB 24
+
+/* What one Z3 check may allocate beyond what Z3 held when it began. A
+ * check that needs more is stopped (Z3_interrupt from a watchdog thread
+ * that reads Z3's estimate every GB_Z3_GUARD_POLL_MS) and answers as a
+ * timeout; the context is then made anew (queries_z3_memout). On png_read's
+ * traces a check took at most 71 MiB, and 1 check in 120 more than 64
+ * (bench/RESULTS.md): with the renewal above, Z3 holds at most about
+ * 17 + 24 + 64 MiB, however deep the campaign's paths get. */
+#define GB_Z3_QUERY_MAX_MB 64
+#define GB_Z3_GUARD_POLL_MS 5
 
 /* Inputs waiting in a worker's worklist at most: beyond, the last in its
  * order are dropped from memory (`worklist_dropped`; each is in queue/

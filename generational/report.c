@@ -136,6 +136,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "mem_clauses_kb", "%llu", (unsigned long long)(q.clauses_bytes >> 10));
     kv(k, "mem_z3_kb", "%llu", (unsigned long long)(q.z3_bytes >> 10));
     kv(k, "z3_renewals", "%llu", (unsigned long long)q.z3_renewals);
+    kv(k, "queries_z3_memout", "%llu", (unsigned long long)q.z3_memouts);
     kv(k, "search_state", "%s", st.state ? st.state : "expanding");
     kv(k, "sync_imported", "%llu", (unsigned long long)st.imported);
     kv(k, "claimed_elsewhere", "%llu", (unsigned long long)st.claimed_elsewhere);

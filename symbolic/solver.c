@@ -1015,6 +1015,7 @@ void gb_solver_get_stats(const gb_solver_t *s, gb_solver_stats_t *st)
     st->clauses_bytes = s->clauses ? gb_clauses_bytes(s->clauses) : 0;
     st->z3_bytes = gb_z3_mem_bytes();
     st->z3_renewals = gb_z3_renewals(s->z3);
+    st->z3_memouts = gb_z3_memouts(s->z3);
 }
 
 /* ---- Persistence ------------------------------------------------------ */

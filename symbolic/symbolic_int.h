@@ -150,6 +150,10 @@ uint64_t gb_z3_narrowed(const gb_z3_t *z);
 /* Times the context was made anew (GB_Z3_GROWTH_MAX_MB), and what Z3 holds
  * now in the whole process. */
 uint64_t gb_z3_renewals(const gb_z3_t *z);
+uint64_t gb_z3_memouts(const gb_z3_t *z);
+/* What one check may allocate before the guard stops it; 0 restores
+ * GB_Z3_QUERY_MAX_MB (tests set a small cap). */
+void gb_z3_set_query_cap(gb_z3_t *z, size_t bytes);
 /* Makes the context anew (every term and cached translation dropped) when
  * Z3 holds more than `growth` bytes above what it held right after the
  * context was made: 1 if it did, 0 if not, -1 with `e`. The bridge calls it

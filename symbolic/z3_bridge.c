@@ -4,8 +4,11 @@
  * (width-1 values stay 1-bit vectors), checks conjunctions, reads models.
  * Uses a reference-counted context, an error handler that never exits, and
  * leaves signals to the caller. */
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "z3_int.h"
 
@@ -87,10 +90,13 @@ static void close_ctx(gb_z3_t *z)
     z->ctx = NULL;
 }
 
+static void guard_stop(gb_z3_t *z);
+
 void gb_z3_free(gb_z3_t *z)
 {
     if (!z)
         return;
+    guard_stop(z);
     close_ctx(z);
     gb_free(z);
 }
@@ -142,24 +148,34 @@ int gb_z3_new(gb_z3_t **out, gb_err_t *e)
 
 uint64_t gb_z3_renewals(const gb_z3_t *z) { return z ? z->renewals : 0; }
 
+uint64_t gb_z3_memouts(const gb_z3_t *z) { return z ? z->memouts : 0; }
+
+void gb_z3_set_query_cap(gb_z3_t *z, size_t bytes) { z->query_cap = bytes; }
+
 uint64_t gb_z3_mem_bytes(void) { return Z3_get_estimated_alloc_size(); }
 
 /* A context reused across solvers keeps what they needed: over 12 growing
  * queries (bench/solver/z3mem.c) Z3's estimate went from 17 to 479 MB in
  * one context, and back to 17 MB after each query with a new context. So
- * between traces, when Z3 holds more than `growth` bytes above what it
- * held right after the context was made, the context is made anew
- * (nothing outlives a trace but the constants). Measured against that
+ * between queries (end_query) and between traces, when Z3 holds more than
+ * `growth` bytes above what it held right after the context was made, the
+ * context is made anew (nothing outlives a query but the constants, and
+ * the translated terms, which go with it). Measured against that
  * baseline, not an absolute figure: what Z3 holds outside any context
  * (its global tables) does not go. */
+static int renew(gb_z3_t *z, gb_err_t *e)
+{
+    close_ctx(z);
+    z->renewals++;
+    return open_ctx(z, e) == 0 ? 1 : -1;
+}
+
 int gb_z3_renew_if_over(gb_z3_t *z, size_t growth, gb_err_t *e)
 {
     size_t now = Z3_get_estimated_alloc_size();
     if (now <= z->base_bytes || now - z->base_bytes <= growth)
         return 0;
-    close_ctx(z);
-    z->renewals++;
-    return open_ctx(z, e) == 0 ? 1 : -1;
+    return renew(z, e);
 }
 
 /* ---- Translation ----------------------------------------------------- */
@@ -611,6 +627,136 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
     return r;
 }
 
+/* ---- The memory guard ------------------------------------------------ */
+
+/* Z3 has no limit on one check's memory that its simple solver reads (its
+ * global memory_max_size throws out of any call, at any point). So a
+ * thread watches Z3's own estimate while a check runs and interrupts the
+ * check, as a timeout would, once it allocated GB_Z3_QUERY_MAX_MB more
+ * than Z3 held when the check began. An interrupt leaves the context
+ * cancelled, so the query's end makes the context anew. The thread exists
+ * from a context's first check to gb_z3_free, and sleeps between checks. */
+struct gb_z3_guard {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int armed, fired, quit;
+    Z3_context ctx; /* the checking context, while armed */
+    size_t limit;   /* Z3's estimate that stops the check */
+};
+
+static void *guard_main(void *arg)
+{
+    struct gb_z3_guard *g = arg;
+    pthread_mutex_lock(&g->mu);
+    while (!g->quit) {
+        if (!g->armed) {
+            pthread_cond_wait(&g->cv, &g->mu);
+            continue;
+        }
+        if (!g->fired && Z3_get_estimated_alloc_size() > g->limit) {
+            g->fired = 1;
+            Z3_interrupt(g->ctx); /* only while armed: the check is running */
+        }
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += GB_Z3_GUARD_POLL_MS * 1000000L;
+        ts.tv_sec += ts.tv_nsec / 1000000000L;
+        ts.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&g->cv, &g->mu, &ts);
+    }
+    pthread_mutex_unlock(&g->mu);
+    return NULL;
+}
+
+/* The guard of `z`, started on first use; NULL if no thread could be made
+ * (checks then run unguarded, as before the guard). */
+static struct gb_z3_guard *guard_get(gb_z3_t *z)
+{
+    if (z->guard)
+        return z->guard;
+    struct gb_z3_guard *g = gb_calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->cv, NULL);
+    /* The thread starts with every signal blocked: a signal for the process
+     * (SIGINT, SIGCHLD, SIGALRM) must reach the thread that handles it. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int made = pthread_create(&g->thread, NULL, guard_main, g);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (made != 0) {
+        pthread_cond_destroy(&g->cv);
+        pthread_mutex_destroy(&g->mu);
+        gb_free(g);
+        return NULL;
+    }
+    return z->guard = g;
+}
+
+static void guard_stop(gb_z3_t *z)
+{
+    struct gb_z3_guard *g = z->guard;
+    if (!g)
+        return;
+    pthread_mutex_lock(&g->mu);
+    g->quit = 1;
+    pthread_cond_signal(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    pthread_join(g->thread, NULL);
+    pthread_cond_destroy(&g->cv);
+    pthread_mutex_destroy(&g->mu);
+    gb_free(g);
+    z->guard = NULL;
+}
+
+/* Z3_solver_check_assumptions (or Z3_solver_check when `as` is NULL)
+ * under the guard. A check the guard stopped answers UNDEF and marks the
+ * query (z->memout); once a check was stopped, the query's later checks
+ * are not run, since the context stays cancelled. */
+static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, unsigned n, const Z3_ast *as)
+{
+    if (z->memout)
+        return Z3_L_UNDEF;
+    struct gb_z3_guard *g = guard_get(z);
+    if (g) {
+        pthread_mutex_lock(&g->mu);
+        g->ctx = z->ctx;
+        g->limit = Z3_get_estimated_alloc_size() +
+                   (z->query_cap ? z->query_cap : (size_t)GB_Z3_QUERY_MAX_MB << 20);
+        g->fired = 0;
+        g->armed = 1;
+        pthread_cond_signal(&g->cv);
+        pthread_mutex_unlock(&g->mu);
+    }
+    Z3_lbool r = as ? Z3_solver_check_assumptions(z->ctx, s, n, as) : Z3_solver_check(z->ctx, s);
+    if (g) {
+        pthread_mutex_lock(&g->mu);
+        g->armed = 0;
+        if (g->fired)
+            z->memout = 1;
+        pthread_mutex_unlock(&g->mu);
+    }
+    return z->memout ? Z3_L_UNDEF : r;
+}
+
+/* At a query's end: a context a guard stopped is made anew, and so is one
+ * that grew by more than GB_Z3_GROWTH_MAX_MB (within a trace as well as
+ * between traces: one trace's queries grew Z3 from 17 to 61 MiB). The
+ * translated terms go with the old context; the next query translates
+ * its slice again. */
+static int end_query(gb_z3_t *z, gb_err_t *e)
+{
+    if (z->memout) {
+        z->memout = 0;
+        z->memouts++;
+        return renew(z, e) < 0 ? -1 : 0;
+    }
+    return gb_z3_renew_if_over(z, (size_t)GB_Z3_GROWTH_MAX_MB << 20, e) < 0 ? -1 : 0;
+}
+
 /* ---- Checking -------------------------------------------------------- */
 
 /* For queries with floating point: QF_FPBV's tactic (fpa2bv, then the
@@ -834,7 +980,7 @@ static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, const gb_conj_t *cj, size_t 
         if (lvl < npl)
             as[nas++] = pl[lvl];
         ++o->checks;
-        res = Z3_solver_check_assumptions(c, s, (unsigned)nas, as);
+        res = guarded_check(z, s, (unsigned)nas, as);
         if (res != Z3_L_FALSE || nas == 0)
             break;
         size_t ncore = 0, d = 0;
@@ -878,7 +1024,7 @@ static void find_core(gb_z3_t *z, const gb_conj_t *cj, size_t nc, gb_z3_out_t *o
         size_t nk = 0;
         ++o->checks;
         if (assert_query(z, s, hard, nh, 1, lits) == 0 &&
-            Z3_solver_check_assumptions(c, s, (unsigned)nh, lits) == Z3_L_FALSE &&
+            guarded_check(z, s, (unsigned)nh, lits) == Z3_L_FALSE &&
             core_indices(c, s, nh, k, &nk) == 0 && nk > 0) {
             for (size_t i = 0; i < nk; i++) /* indices into hard[] -> into cj[] */
                 k[i] = o->core[k[i]];
@@ -962,6 +1108,8 @@ done:
     gb_free(as);
     gb_free(act);
     gb_free(core);
+    if (end_query(z, e) != 0 && r == 0)
+        r = -1;
     return r;
 }
 
@@ -983,9 +1131,11 @@ int gb_z3_holds(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
         if (v) /* a byte no conjunct reads is free anyway */
             Z3_solver_assert(c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, vals[i], bv_sort(z, 8))));
     }
-    Z3_lbool res = z3_failed ? Z3_L_UNDEF : Z3_solver_check(c, s);
+    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, 0, NULL);
     int r = z3_failed ? z3_fail(z, "checking a model", e) : 0;
     *st = res == Z3_L_TRUE ? GB_Q_SAT : res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
     Z3_solver_dec_ref(c, s);
+    if (end_query(z, e) != 0 && r == 0)
+        r = -1;
     return r;
 }

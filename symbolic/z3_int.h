@@ -27,6 +27,10 @@ struct gb_z3 {
     size_t nkeep;
     uint64_t renewals;               /* contexts made anew to give memory back */
     size_t base_bytes;               /* Z3's estimate right after the context was made */
+    struct gb_z3_guard *guard;       /* the memory watchdog of checks (z3_bridge.c), or NULL */
+    int memout;                      /* the guard stopped a check of the current query */
+    size_t query_cap;                /* bytes one check may add; 0 = GB_Z3_QUERY_MAX_MB */
+    uint64_t memouts;                /* checks the guard stopped (GB_Z3_QUERY_MAX_MB) */
 };
 
 static inline Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }

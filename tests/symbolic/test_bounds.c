@@ -4,10 +4,12 @@
  * their cap (GB_CLAUSES_MAX, GB_CACHE_MAX), keep answering from the newer
  * half, and the cache still saves and loads whole; the Z3 context is made
  * anew when it grew by more than GB_Z3_GROWTH_MAX_MB, and then nothing of
- * a query is left in Z3 (the input bytes' names included). */
+ * a query is left in Z3 (the input bytes' names included); a check that
+ * allocates more than GB_Z3_QUERY_MAX_MB is stopped. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -124,8 +126,8 @@ static void z3_renewal(void)
     gb_z3_free(z);
 }
 
-/* A query over many input bytes, then a renewal: Z3's estimate goes back
- * to where a fresh context starts. With a string name per byte ("b123"),
+/* A query over many input bytes, and the renewal at its end: Z3's
+ * estimate goes back to where a fresh context starts. With a string name per byte ("b123"),
  * which Z3 keeps for the life of the process, 15,000 bytes left ~0.8 MB. */
 static void z3_names_freed(void)
 {
@@ -155,8 +157,9 @@ static void z3_names_freed(void)
         CHECK(gb_z3_check(z, t, cj, t->npcs, &var, 1, 20000, &st, &val, &o, &e) == 0);
         CHECK(st == GB_Q_SAT && val == 'A');
     }
-    CHECK(gb_z3_mem_bytes() > fresh + (512u << 10));
-    CHECK(gb_z3_renew_if_over(z, 0, &e) == 1);
+    /* The query grew Z3 by more than GB_Z3_GROWTH_MAX_MB (~30 MiB), so its
+     * end made the context anew, within the trace. */
+    CHECK(gb_z3_renewals(z) == 1);
     uint64_t after = gb_z3_mem_bytes();
     if (after > fresh + (256u << 10))
         fprintf(stderr, "Z3 held %llu KB after the renewal, %llu KB when fresh\n",
@@ -168,12 +171,84 @@ static void z3_names_freed(void)
     tb_free(b);
 }
 
+/* 64-bit big-endian x from input bytes [off, off+8). */
+static uint32_t be64(tb_t *b, uint64_t off)
+{
+    uint32_t x = tb_in(b, off);
+    for (unsigned i = 1; i < 8; i++)
+        x = tb_bin(b, GBT_OP_CONCAT, 8 * (i + 1), x, tb_in(b, off + i));
+    return x;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The memory guard: a check that allocates more than its cap is stopped
+ * (here with a 1 MiB cap, a factoring query that takes Z3 seconds and many
+ * MiB), answers as a timeout long before its time limit, and the context
+ * made anew after it answers the next query. */
+static void z3_memout(void)
+{
+    tb_t *b = tb_new(16, 0);
+    uint32_t x = be64(b, 0), y = be64(b, 8);
+    uint32_t lim = tb_const(b, 64, 1ull << 32), one = tb_const(b, 64, 1);
+    /* (2^31 - 1) * 2147483629: two primes, so x and y must be them */
+    uint32_t n = tb_const(b, 64, 2147483647ull * 2147483629ull);
+    tb_pc(b, GBT_PC_BRANCH, 1, 1, tb_bin(b, GBT_OP_ULT, 1, x, lim));
+    tb_pc(b, GBT_PC_BRANCH, 1, 2, tb_bin(b, GBT_OP_ULT, 1, y, lim));
+    tb_pc(b, GBT_PC_BRANCH, 1, 3, tb_bin(b, GBT_OP_UGT, 1, x, one));
+    tb_pc(b, GBT_PC_BRANCH, 1, 4, tb_bin(b, GBT_OP_UGT, 1, y, one));
+    tb_pc(b, GBT_PC_BRANCH, 1, 5, tb_bin(b, GBT_OP_EQ, 1, tb_bin(b, GBT_OP_MUL, 64, x, y), n));
+    tb_pc(b, GBT_PC_BRANCH, 1, 6, tb_bin(b, GBT_OP_EQ, 1, tb_in(b, 0), tb_const(b, 8, 0)));
+    tb_end(b, GBT_END_EXIT, 0, 0);
+    gb_trace_t *t = tb_load(b, 0);
+    CHECK(t != NULL && t->npcs == 6);
+    gb_z3_t *z;
+    gb_err_t e;
+    CHECK(gb_z3_new(&z, &e) == 0);
+    gb_z3_out_t o = {0};
+    gb_qstatus_t st = GB_Q_SAT;
+    uint8_t vals[16];
+    uint32_t vars[16];
+    for (unsigned i = 0; t && i < 16; i++) /* the INPUT node of byte i */
+        for (uint32_t k = 0; k < t->dag.n; k++)
+            if (t->dag.nodes[k].op == GBT_OP_INPUT && t->dag.nodes[k].imm == i)
+                vars[i] = k;
+    gb_conj_t cj[5];
+    for (size_t i = 0; t && i < 5; i++)
+        cj[i] = (gb_conj_t){t->pcs[i].node, t->pcs[i].taken, 0};
+    gb_z3_set_query_cap(z, 1u << 20);
+    double t0 = now_s();
+    CHECK(t && gb_z3_check(z, t, cj, 5, vars, 16, 60000, &st, vals, &o, &e) == 0);
+    double took = now_s() - t0;
+    CHECK(st == GB_Q_TIMEOUT);
+    CHECK(gb_z3_memouts(z) == 1);
+    CHECK(gb_z3_renewals(z) == 1);
+    if (took > 30)
+        fprintf(stderr, "the stopped check took %.1f s\n", took);
+    CHECK(took < 30);
+    /* the new context answers: byte 0 of x can be 0 */
+    gb_z3_set_query_cap(z, 0);
+    gb_conj_t easy = {t ? t->pcs[5].node : 0, 1, 0};
+    CHECK(t && gb_z3_check(z, t, &easy, 1, vars, 1, 20000, &st, vals, &o, &e) == 0);
+    CHECK(st == GB_Q_SAT && vals[0] == 0);
+    CHECK(gb_z3_memouts(z) == 1);
+    gb_z3_free(z);
+    gb_trace_free(t);
+    tb_free(b);
+}
+
 int main(void)
 {
     clauses_bound();
     cache_bound();
     z3_renewal();
     z3_names_freed();
+    z3_memout();
     if (check_failures)
         fprintf(stderr, "%d check(s) failed\n", check_failures);
     return check_failures != 0;
