@@ -538,7 +538,17 @@ int gb_cfg_goal_distances(gb_cfg_t *c, const uint8_t *goal, uint32_t *dist_by_id
         return 0;
     if (!c->gdist && !(c->gdist = gb_calloc(c->g.nblocks + 1, sizeof *c->gdist)))
         return -1;
-    if (gb_cfg_graph_distances(&c->g, goal, c->gdist) != 0)
+    uint32_t *down = gb_calloc(c->g.nblocks + 1, sizeof *down);
+    int rc = down ? gb_cfg_graph_distances(&c->g, goal, 0, down) : -1;
+    if (rc == 0)
+        rc = gb_cfg_graph_distances(&c->g, goal, 1, c->gdist);
+    for (size_t b = 0; rc == 0 && b < c->g.nblocks; b++)
+        if (down[b] != UINT32_MAX)
+            c->gdist[b] = down[b];
+        else if (c->gdist[b] != UINT32_MAX)
+            c->gdist[b] += GB_CFG_RET_PENALTY;
+    gb_free(down);
+    if (rc != 0)
         return -1;
     for (size_t b = 0; b < c->g.nblocks; b++) {
         uint32_t id = c->g.blocks[b].id;

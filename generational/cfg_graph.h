@@ -123,9 +123,11 @@ int gb_cfg_graph_line_blocks(const gb_cfg_graph_t *g, const char *file, uint32_t
                              uint32_t *after);
 
 /* cfg_lines.c: dist[b] (nblocks entries) = the fewest steps from block b
- * to a non-dead block whose id `goal` marks, over successors, calls and
- * returns into the callers' successors; UINT32_MAX when none. 0, or -1. */
-int gb_cfg_graph_distances(const gb_cfg_graph_t *g, const uint8_t *goal, uint32_t *dist);
+ * to a non-dead block whose id `goal` marks, over successors, calls and,
+ * when `returns`, returns into the callers' successors; UINT32_MAX when
+ * none. 0, or -1. */
+int gb_cfg_graph_distances(const gb_cfg_graph_t *g, const uint8_t *goal, int returns,
+                           uint32_t *dist);
 
 /* The branch or switch site with this id, or NULL (unknown, or shared). */
 const gb_cfg_site_t *gb_cfg_graph_site(const gb_cfg_graph_t *g, uint32_t site);

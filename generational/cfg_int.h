@@ -88,10 +88,15 @@ uint32_t gb_cfg_block_line(const gb_cfg_t *c, uint32_t b, const char **file, uin
 const char *gb_cfg_block_func(const gb_cfg_t *c, uint32_t b, uint32_t *len);
 
 /* Static distances to the goal set (a breadth-first search backwards over
- * successors, calls into callees and returns into callers' successors):
- * dist_by_id[id] gets the fewest such steps from any block with that id to
- * a goal block (0 for a goal block, UINT32_MAX when none leads there).
+ * successors and calls into callees): dist_by_id[id] gets the fewest such
+ * steps from any block with that id to a goal block (0 for a goal block,
+ * UINT32_MAX when none leads there). A block from which a goal is reached
+ * only by returning from its function gets GB_CFG_RET_PENALTY plus the
+ * steps that also follow returns into every caller's successors: those
+ * steps assume any caller, so a small helper called near a target (say a
+ * byte-order read) would look near it from everywhere it is called.
  * A heuristic for ordering only, never a proof. 0, or -1 out of memory. */
+#define GB_CFG_RET_PENALTY (1u << 20)
 int gb_cfg_goal_distances(gb_cfg_t *c, const uint8_t *goal, uint32_t *dist_by_id);
 
 /* After gb_cfg_goal_distances: the distance of the blocks flipping the

@@ -100,7 +100,7 @@ static void func_entries(edges_t *e, const gb_cfg_graph_t *g, uint32_t b, const 
  * successors, calls to the callee's entry (an indirect call to every
  * address-taken function of its signature), and from a returning block to
  * the successors of each block that calls its function directly. */
-static void all_edges(edges_t *e, const gb_cfg_graph_t *g)
+static void all_edges(edges_t *e, const gb_cfg_graph_t *g, int returns)
 {
     for (uint32_t b = 0; b < g->nblocks; b++) {
         const gb_cfg_block_t *bl = &g->blocks[b];
@@ -117,7 +117,7 @@ static void all_edges(edges_t *e, const gb_cfg_graph_t *g)
             else
                 func_entries(e, g, b, g->sig_funcs.v + g->sigs[sig].funcs, g->sigs[sig].nfuncs);
         }
-        if (!(bl->flags & GBCFG_B_RET))
+        if (!returns || !(bl->flags & GBCFG_B_RET))
             continue;
         const gb_cfg_func_t *f = &g->funcs[bl->func];
         for (uint32_t i = 0; i < f->ncallers; i++) {
@@ -128,10 +128,11 @@ static void all_edges(edges_t *e, const gb_cfg_graph_t *g)
     }
 }
 
-int gb_cfg_graph_distances(const gb_cfg_graph_t *g, const uint8_t *goal, uint32_t *dist)
+int gb_cfg_graph_distances(const gb_cfg_graph_t *g, const uint8_t *goal, int returns,
+                           uint32_t *dist)
 {
     edges_t e = {0};
-    all_edges(&e, g);
+    all_edges(&e, g, returns);
     size_t nb = g->nblocks;
     uint32_t *first = gb_calloc(nb + 1, sizeof *first), *pred = gb_calloc(e.n + 1, sizeof *pred);
     uint32_t *queue = gb_calloc(nb + 1, sizeof *queue);

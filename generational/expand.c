@@ -287,6 +287,7 @@ static gb_item_t *run_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, 
         return NULL;
     }
     c->optimistic = f->optimistic;
+    c->extra = it->extra || s->make_extra;
     c->src_id = it->queue_id >= 0 ? it->queue_id : it->src_id;
     c->src_crash = it->queue_id >= 0 ? -1 : it->crash_id >= 0 ? it->crash_id : it->src_crash;
     c->depth = it->depth + 1;
@@ -518,43 +519,70 @@ static int goal_skip(gb_search_t *s, const gb_pc_info_t *pc)
     return !may;
 }
 
+/* The child of ¬PC[j] alone, after the exact query was refuted: the
+ * relaxed last resort of plain fuzzing, which a proof may not use. Such a
+ * child and all its descendants are extra (it->extra): searched, ordered
+ * by distance like the rest, able to reach a target, and booked nowhere
+ * in the proof, which stays the exact tree's. A parser that branches on
+ * bits of a byte before it compares the byte needs this: the compare is
+ * refuted under the bits taken, and the exact search would have to find
+ * the diamond to flip first (bench/reach/progs/diamonds.c). */
+static int relaxed_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
+                         gb_err_t *e)
+{
+    gb_flip_t f;
+    if (solve_flip(s, it, t, j, &f, e) != 0)
+        return 0;
+    s->make_extra = 1;
+    int rc = one_child(s, it, t, j, &f, SIZE_MAX, e);
+    s->make_extra = 0;
+    gb_flip_clear(&f);
+    return rc;
+}
+
 /* One flip in directed mode (docs/reach.md): pruned by the bound or the
  * CFG, or solved with no back-off and, while a proof may still come out,
  * without the relaxed last resort; every outcome is booked for the proof:
  * an exact refutation, a child that will be checked to follow its
- * prefix, or a hole. */
+ * prefix, or a hole. An extra input's flips (relaxed_child) are booked
+ * nowhere. */
 static int flip_directed(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
                          const gb_pc_info_t *pc, const uint8_t *over, gb_err_t *e)
 {
     gb_reach_t *r = &s->reach;
     if (over && over[j]) {
-        r->bound_pruned++;
+        r->bound_pruned += !it->extra;
         return 0;
     }
     if (goal_skip(s, pc)) {
-        r->cfg_pruned++;
+        r->cfg_pruned += !it->extra;
         return 0;
     }
-    gb_solver_set_last_resort(s->solver, !gb_reach_alive(r));
+    int exact = gb_reach_alive(r) && !it->extra;
+    gb_solver_set_last_resort(s->solver, !exact);
     gb_flip_t f;
     int solved = solve_flip(s, it, t, j, &f, e) == 0;
     gb_solver_set_last_resort(s->solver, 1);
     if (!solved) {
+        if (it->extra)
+            return 0;
         if (s->last_status == GB_Q_UNSAT ||
-            (s->last_status == GB_Q_SKIP && s->last_stage == GB_STAGE_SLICE))
+            (s->last_status == GB_Q_SKIP && s->last_stage == GB_STAGE_SLICE)) {
             r->refuted++; /* exact: Z3, a clause, intervals, or a constant condition */
-        else
+            if (exact && s->last_status == GB_Q_UNSAT)
+                return relaxed_child(s, it, t, j, e);
+        } else
             gb_reach_hole(r, "a flip was not decided (%s)",
                           s->last_status == GB_Q_TIMEOUT ? "solver timeout or budget"
                                                          : "solver error");
         return 0;
     }
-    if (f.optimistic)
+    if (f.optimistic && !it->extra)
         gb_reach_hole(r, "a flip was answered only by a relaxed (optimistic) query");
     uint64_t kept = r->kept;
     size_t at = insert_at(it, t, j, &f.model);
     int rc = one_child(s, it, t, j, &f, SIZE_MAX, e);
-    if (rc == 0 && !f.optimistic) {
+    if (rc == 0 && !f.optimistic && !it->extra) {
         if (r->kept == kept)
             gb_reach_hole(r, "a flip's input was a duplicate, hung, or could not run");
         else
@@ -750,7 +778,7 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         s->st.divergent += it->retries == 0 && !resumed;
         bound = d < bound ? d : bound;
     }
-    if (!resumed)
+    if (!resumed && !it->extra) /* an extra input is outside the proof */
         gb_reach_on_trace(s, t, d != SIZE_MAX);
     if (progress)
         credit_maker(s, it);

@@ -368,7 +368,10 @@ void gb_search_get_reach(const gb_search_t *s, size_t i, gb_reach_result_t *out)
     out->crashed = t->crashed;
     out->ms = t->ms;
     out->execs = t->execs;
-    out->dist = t->dist;
+    /* steps, with or without returns (the penalty only orders) */
+    out->dist = t->dist != UINT32_MAX && t->dist >= GB_CFG_RET_PENALTY
+                    ? t->dist - GB_CFG_RET_PENALTY
+                    : t->dist;
 }
 
 void gb_search_get_proof(const gb_search_t *s, gb_reach_proof_t *p)

@@ -57,6 +57,7 @@ typedef struct gb_item {
     int64_t src_crash;   /* without one: the crashes/ id of the crashing seed it came from */
     uint32_t depth;      /* 1 for seeds and imports, the parent's + 1 for children */
     int optimistic;      /* made by a relaxed query */
+    int extra;           /* directed mode: outside the proof (expand.c, flip_directed) */
     gb_path_t *path;     /* its expected path: path->step[0 .. n_predicted), the last */
     size_t n_predicted;  /* turned (gb_item_step); NULL and 0 for seeds and imports */
     uint8_t hint;      /* progress without a new block: a gb_hint_t */
@@ -269,6 +270,7 @@ struct gb_search {
     gb_qstatus_t last_status; /* the last solve_flip's answer, its stage, optimistic */
     gb_stage_t last_stage;
     int last_optimistic;
+    int make_extra; /* directed mode: the child being made is outside the proof */
     gb_reach_t reach;       /* directed mode */
     volatile sig_atomic_t stop;
 };

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# bench/reach: time to verdict of glassbox reach on 20 targets written for
+# bench/reach: time to verdict of glassbox reach on 25 targets written for
 # the project (progs/: magic gates, loops, checksums and length fields,
-# contradictory checks across functions), against plain glassbox fuzz and
+# contradictory checks across functions, gates among diamonds), against plain
+# glassbox fuzz and
 # libFuzzer (-use_value_profile=1) reaching the same line, for which the
 # line traps (-DTRAP_AT=n). One target at a time, each tool alone, the
 # three tools one after the other for each repetition.
@@ -19,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 secs=${2:-30}
 out=${3:-$(mktemp -d "${TMPDIR:-/tmp}/gb-reach-bench.XXXXXX")}
-programs=${4:-magic loops checksum unreach}
+programs=${4:-magic loops checksum unreach diamonds}
 reps=${5:-1}
 case $reps in '' | *[!0-9]* | 0) echo "run.sh: REPS must be a positive number" >&2; exit 2 ;; esac
 bin=$build/bin
@@ -27,7 +28,7 @@ mkdir -p "$out/seeds"
 printf 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' >"$out/seeds/a"
 
 # Ground truth: R reachable, U unreachable, per program, targets 1..5.
-declare -A truth=([magic]=RRRRR [loops]=RRRRR [checksum]=RRRRU [unreach]=UUUUU)
+declare -A truth=([magic]=RRRRR [loops]=RRRRR [checksum]=RRRRU [unreach]=UUUUU [diamonds]=RRRRR)
 
 now() { date +%s%N; }
 secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", (b - a) / 1e9 }'; }
