@@ -632,8 +632,9 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
 /* Z3 has no limit on one check's memory that its simple solver reads (its
  * global memory_max_size throws out of any call, at any point). So a
  * thread watches Z3's own estimate while a check runs and interrupts the
- * check, as a timeout would, once it allocated GB_Z3_QUERY_MAX_MB more
- * than Z3 held when the check began. An interrupt leaves the context
+ * check, as a timeout would, once Z3 holds more than GB_Z3_GROWTH_MAX_MB +
+ * GB_Z3_QUERY_MAX_MB above what the fresh context held (or, in tests, once
+ * the check allocated z->query_cap). An interrupt leaves the context
  * cancelled, so the query's end makes the context anew. The thread exists
  * from a context's first check to gb_z3_free, and sleeps between checks. */
 struct gb_z3_guard {
@@ -724,8 +725,11 @@ static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, unsigned n, const Z3_ast 
     if (g) {
         pthread_mutex_lock(&g->mu);
         g->ctx = z->ctx;
-        g->limit = Z3_get_estimated_alloc_size() +
-                   (z->query_cap ? z->query_cap : (size_t)GB_Z3_QUERY_MAX_MB << 20);
+        /* from the fresh context's level, see GB_Z3_QUERY_MAX_MB; a test's
+         * cap counts from the check's start */
+        size_t cap = (size_t)(GB_Z3_GROWTH_MAX_MB + GB_Z3_QUERY_MAX_MB) << 20;
+        g->limit = z->query_cap ? Z3_get_estimated_alloc_size() + z->query_cap
+                                : z->base_bytes + cap;
         g->fired = 0;
         g->armed = 1;
         pthread_cond_signal(&g->cv);

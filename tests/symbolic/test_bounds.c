@@ -5,7 +5,7 @@
  * half, and the cache still saves and loads whole; the Z3 context is made
  * anew when it grew by more than GB_Z3_GROWTH_MAX_MB, and then nothing of
  * a query is left in Z3 (the input bytes' names included); a check that
- * allocates more than GB_Z3_QUERY_MAX_MB is stopped. */
+ * takes Z3 over its cap (GB_Z3_QUERY_MAX_MB) is stopped. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
