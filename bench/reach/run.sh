@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # bench/reach: time to verdict of glassbox reach on 25 targets written for
 # the project (progs/: magic gates, loops, checksums and length fields,
-# contradictory checks across functions, gates among diamonds), against plain
-# glassbox fuzz and
-# libFuzzer (-use_value_profile=1) reaching the same line, for which the
-# line traps (-DTRAP_AT=n). One target at a time, each tool alone, the
-# three tools one after the other for each repetition.
+# contradictory checks across functions, gates among diamonds), against
+# plain glassbox fuzz and libFuzzer (-use_value_profile=1) reaching the
+# same line, for which the line traps (-DTRAP_AT=n). One target at a time,
+# each tool alone, the three tools one after the other for each
+# repetition.
 #   bench/reach/run.sh BUILD_DIR [SECONDS] [OUT_DIR] [PROGRAMS] [REPS]
 # Prints a table: program, target, ground truth, reach's verdict (every
 # repetition's, when they differ), the median seconds to it (reach.json's
