@@ -276,7 +276,14 @@ static gb_item_t *run_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, 
 {
     *kind = GB_KIND_HUNG;
     gb_item_t *c = make_child(s, it, t, j, &f->model, at);
-    int fresh = c ? gb_hset_add(&s->seen, gb_hash64(c->data, c->len, 0)) : -1;
+    int fresh = -1;
+    if (c) {
+        uint64_t h = gb_hash64(c->data, c->len, 0);
+        if (it->extra || s->make_extra) /* extra: new to both sets */
+            fresh = gb_hset_has(&s->seen, h) ? 0 : gb_hset_add(&s->seen_extra, h);
+        else
+            fresh = gb_hset_add(&s->seen, h);
+    }
     if (fresh <= 0) {
         if (fresh < 0) {
             gb_err_set(e, "out of memory");

@@ -285,6 +285,7 @@ void gb_search_free(gb_search_t *s)
     gb_hset_free(&s->depths);
     gb_sites_release(&s->sites);
     gb_hset_free(&s->seen);
+    gb_hset_free(&s->seen_extra);
     gb_hset_free(&s->crash_sigs);
     gb_hset_free(&s->hang_sigs);
     gb_free(s->command_line);

@@ -248,6 +248,8 @@ struct gb_search {
     gb_sites_t sites;
     gb_pulse_t pulse;
     gb_hset_t seen;    /* hashes of every input run */
+    gb_hset_t seen_extra; /* directed mode: of every extra input run (not in `seen`, so an
+                           * exact child equal to one still runs and counts for the proof) */
     gb_hset_t dirs;    /* (site, direction) pairs some trace took, + 1 */
     gb_hset_t depths;  /* (site, direction, n) for n >= 2: some trace took it n times */
     gb_item_t **retry; /* expanded with flips backed off: again when dry */
