@@ -388,7 +388,10 @@ void gb_search_get_proof(const gb_search_t *s, gb_reach_proof_t *p)
     p->holes = r->holes;
     p->pending = s->work.n;
     /* No expanded trace, no evidence: every seed hung, say. */
-    p->complete = gb_reach_alive(r) && r->finished && s->work.n == 0 && r->paths > 0;
+    size_t exact = 0; /* extra inputs may still wait: the proof needs none of them */
+    for (size_t i = 0; i < s->work.n; i++)
+        exact += !s->work.heap[i]->extra;
+    p->complete = gb_reach_alive(r) && r->finished && exact == 0 && r->paths > 0;
     p->bound_cut = r->bound_pruned > 0 || r->dropped;
     p->why_not = r->dead[0]   ? r->dead
                  : r->hole[0] ? r->hole
