@@ -386,11 +386,13 @@ void gb_search_get_proof(const gb_search_t *s, gb_reach_proof_t *p)
     p->bound_pruned = r->bound_pruned;
     p->children = r->children;
     p->holes = r->holes;
-    p->pending = s->work.n;
-    /* No expanded trace, no evidence: every seed hung, say. */
-    size_t exact = 0; /* extra inputs may still wait: the proof needs none of them */
+    /* inputs of the exact tree still waiting; extra ones may wait too,
+     * and the proof needs none of them */
+    size_t exact = 0;
     for (size_t i = 0; i < s->work.n; i++)
         exact += !s->work.heap[i]->extra;
+    p->pending = exact;
+    /* No expanded trace, no evidence: every seed hung, say. */
     p->complete = gb_reach_alive(r) && r->finished && exact == 0 && r->paths > 0;
     p->bound_cut = r->bound_pruned > 0 || r->dropped;
     p->why_not = r->dead[0]   ? r->dead
