@@ -276,10 +276,10 @@ static gb_item_t *run_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, 
 {
     *kind = GB_KIND_HUNG;
     gb_item_t *c = make_child(s, it, t, j, &f->model, at);
-    int fresh = -1;
+    int fresh = -1, extra = it->extra || s->make_extra;
     if (c) {
         uint64_t h = gb_hash64(c->data, c->len, 0);
-        if (it->extra || s->make_extra) /* extra: new to both sets */
+        if (extra) /* extra: new to both sets */
             fresh = gb_hset_has(&s->seen, h) ? 0 : gb_hset_add(&s->seen_extra, h);
         else
             fresh = gb_hset_add(&s->seen, h);
@@ -294,7 +294,7 @@ static gb_item_t *run_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, 
         return NULL;
     }
     c->optimistic = f->optimistic;
-    c->extra = it->extra || s->make_extra;
+    c->extra = extra;
     c->src_id = it->queue_id >= 0 ? it->queue_id : it->src_id;
     c->src_crash = it->queue_id >= 0 ? -1 : it->crash_id >= 0 ? it->crash_id : it->src_crash;
     c->depth = it->depth + 1;

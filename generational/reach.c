@@ -374,6 +374,14 @@ void gb_search_get_reach(const gb_search_t *s, size_t i, gb_reach_result_t *out)
                     : t->dist;
 }
 
+size_t gb_reach_exact_waiting(const gb_search_t *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->work.n; i++)
+        n += !s->work.heap[i]->extra;
+    return n;
+}
+
 void gb_search_get_proof(const gb_search_t *s, gb_reach_proof_t *p)
 {
     const gb_reach_t *r = &s->reach;
@@ -386,11 +394,7 @@ void gb_search_get_proof(const gb_search_t *s, gb_reach_proof_t *p)
     p->bound_pruned = r->bound_pruned;
     p->children = r->children;
     p->holes = r->holes;
-    /* inputs of the exact tree still waiting; extra ones may wait too,
-     * and the proof needs none of them */
-    size_t exact = 0;
-    for (size_t i = 0; i < s->work.n; i++)
-        exact += !s->work.heap[i]->extra;
+    size_t exact = gb_reach_exact_waiting(s);
     p->pending = exact;
     /* No expanded trace, no evidence: every seed hung, say. */
     p->complete = gb_reach_alive(r) && r->finished && exact == 0 && r->paths > 0;

@@ -181,17 +181,6 @@ static int retry_round(gb_search_t *s)
     return 1;
 }
 
-/* Directed mode: 1 while an input of the proof's exact tree (not extra)
- * waits. Once none does and the proof stands, every target left is out
- * of reach within the bound, and the extra inputs need not be expanded. */
-static int exact_waiting(const gb_search_t *s)
-{
-    for (size_t i = 0; i < s->work.n; i++)
-        if (!s->work.heap[i]->extra)
-            return 1;
-    return 0;
-}
-
 /* The best waiting input, its frontier recounted: coverage grew since it
  * ran, so an input whose uncovered neighbours others have covered since
  * goes back to its new place. Each push back lowers a count, so this ends. */
@@ -226,7 +215,7 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
             gb_reach_hole(&s->reach, "the worklist was full (%u inputs): %zu were dropped",
                           GB_WORKLIST_MAX, dropped);
         if (s->reach.on && gb_reach_alive(&s->reach) && s->reach.paths > 0 &&
-            !exact_waiting(s)) {
+            gb_reach_exact_waiting(s) == 0) {
             s->reach.finished = 1; /* the exact tree is explored: the proof is done */
             break;
         }

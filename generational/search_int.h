@@ -322,6 +322,11 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);
  * loaded). */
 int gb_reach_init(gb_search_t *s, gb_err_t *e);
 void gb_reach_free(gb_reach_t *r);
+/* Inputs of the proof's exact tree (not extra) waiting in the worklist:
+ * once none does and the proof stands, the targets left are out of reach
+ * within the bound, and the extra inputs need not be expanded. */
+size_t gb_reach_exact_waiting(const gb_search_t *s);
+
 /* A run's coverage map: sets it->dist, records targets it reached. */
 void gb_reach_on_run(gb_search_t *s, gb_item_t *it, const uint8_t *map, size_t n, int crashed);
 /* A trace about to be expanded (divergent: it left its predicted path):
