@@ -18,7 +18,6 @@ typedef struct solve_cfg {
     unsigned timeout_ms, budget_ms;
     int optimistic, check, verbose;
     unsigned slow_ms; /* --slow: print each flip that took at least this long (0: none) */
-    int each;         /* --each-flip: print every flip */
     const char *clauses_in, *clauses_out;
 } solve_cfg_t;
 
@@ -144,8 +143,7 @@ static int expand(gb_solver_t **sv, int ns, gb_solver_t *v, const char *path, co
             uint64_t us = now_us() - t0;
             if (r == 0 && f[k].status != GB_Q_SKIP)
                 count(&ta[k], &f[k], us);
-            if (r == 0 && k == ns - 1 &&
-                (c->each || (c->slow_ms && us >= (uint64_t)c->slow_ms * 1000u)))
+            if (r == 0 && c->slow_ms && us >= (uint64_t)c->slow_ms * 1000u && k == ns - 1)
                 print_slow(path, t, j, &f[k], us);
         }
         if (r == 0 && ns == 2 && f[0].status != f[1].status && f[0].status != GB_Q_TIMEOUT &&
@@ -209,11 +207,9 @@ static void report(const char *mode, const gb_solver_t *s, const tally_t *ta, in
            (unsigned long long)st.z3_unsat, (unsigned long long)st.z3_timeout,
            (unsigned long long)st.budget_skip);
     printf("%s: stored values left out %llu, set on the child %llu; terms narrowed %llu; "
-           "entries the pins imply %llu; z3 contexts renewed %llu, checks stopped for memory "
-           "%llu\n",
+           "z3 contexts renewed %llu, checks stopped for memory %llu\n",
            mode, (unsigned long long)st.stored_dropped, (unsigned long long)st.stored_fixed,
-           (unsigned long long)st.nodes_narrowed, (unsigned long long)st.pcs_implied,
-           (unsigned long long)st.z3_renewals,
+           (unsigned long long)st.nodes_narrowed, (unsigned long long)st.z3_renewals,
            (unsigned long long)st.z3_memouts);
     printf("%s: flips without z3 %.1f%% | time %.1f ms (z3 %llu ms) | clauses learned %llu "
            "loaded %llu\n",
@@ -277,7 +273,7 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
 {
     const char *mode, *cin, *cout; /* every variable here starts at its table default */
     unsigned long long tmo, budget, slow;
-    int no_opt, check, verbose, each;
+    int no_opt, check, verbose;
     gb_strlist_t traces = {0};
     const gb_opt_t opts[] = {
         GB_OPTION_STR(0, "mode", "plain|full|both", NULL, "full", &mode,
@@ -298,7 +294,6 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
         GB_OPTION_UINT(0, "slow", "MS", NULL, 0, &slow,
                        "print each flip (of the full solver) that took at least MS: entry, kind, "
                        "site, slice size, input bytes read, Z3 calls, answer, time"),
-        GB_OPTION_FLAG(0, "each-flip", &each, "print that line for every flip"),
     };
     const gb_cmd_t cmd = {"solve",
                           "[options] TRACE.gbt|DIR...",
@@ -320,7 +315,7 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
         parsed = GB_PARSED_BAD;
     }
     solve_cfg_t c = {(unsigned)tmo, (unsigned)budget, !no_opt, check, verbose,
-                     (unsigned)(slow > UINT32_MAX ? UINT32_MAX : slow), each, cin, cout};
+                     (unsigned)(slow > UINT32_MAX ? UINT32_MAX : slow), cin, cout};
     gb_err_t e;
     gb_exit_t rc = gb_opts_exit(parsed);
     if (parsed == GB_PARSED_OK && run(mode, traces.v, traces.n, &c, &e) != 0)

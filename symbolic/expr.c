@@ -307,117 +307,6 @@ static uint32_t fold_bool_cmp(gb_dag_t *d, unsigned op, uint32_t a, uint32_t b)
     return keep ? a : mk1(d, GBT_OP_NOT, 1, a, 0);
 }
 
-/* 1 when no value of the ite chain x can be k: each level has a constant
- * branch other than k, and the chain ends in a constant other than k. */
-static int never_equals(const gb_dag_t *d, uint32_t x, uint64_t k)
-{
-    for (;;) {
-        const gb_node_t *n = &d->nodes[x];
-        if (n->op == GBT_OP_CONST)
-            return n->imm != k;
-        if (n->op != GBT_OP_ITE)
-            return 0;
-        const gb_node_t *t = &d->nodes[n->args[1]], *f = &d->nodes[n->args[2]];
-        if (t->op == GBT_OP_CONST && t->imm != k)
-            x = n->args[2];
-        else if (f->op == GBT_OP_CONST && f->imm != k)
-            x = n->args[1];
-        else
-            return 0;
-    }
-}
-
-/* AND of lits[0..n) (1-bit), 1 when n is 0; GB_NONE on out of memory. */
-static uint32_t mk_and_all(gb_dag_t *d, const uint32_t *lits, size_t n)
-{
-    uint32_t acc = mk_const(d, 1, 1);
-    for (size_t i = 0; i < n && acc != GB_NONE; i++) {
-        uint32_t a[2] = {acc, lits[i]};
-        acc = gb_dag_mk(d, GBT_OP_AND, 1, 2, a, 0);
-    }
-    return acc;
-}
-
-/* x == k, x wider than 1 bit, through constant offsets and ite chains with
- * constant branches: x + c == k is x == k - c; ite(c, a, e) == k with the
- * constant a != k is !c && e == k, and with a == k it is c when e can never
- * be k. Models build such chains (strchr's "match at i ? s + i : ..."), and
- * a pin on their result then reads only the bytes up to the match instead
- * of the whole scanned string (solver.c drops the tests it implies). */
-static uint32_t fold_eq_const(gb_dag_t *d, uint32_t a, uint32_t b)
-{
-    if (d->nodes[a].op == GBT_OP_CONST) {
-        uint32_t t = a;
-        a = b;
-        b = t;
-    }
-    if (d->nodes[b].op != GBT_OP_CONST || d->nodes[a].width < 2)
-        return GB_NONE - 1;
-    unsigned w = d->nodes[a].width;
-    uint64_t k = d->nodes[b].imm, m = gb_mask(w);
-    uint32_t x = a, *lits = NULL, r = GB_NONE - 1;
-    size_t n = 0, cap = 0;
-    int steps = 0, done = 0;
-    while (!done) {
-        const gb_node_t *nx = &d->nodes[x];
-        uint32_t lit = GB_NONE, next = x;
-        if (nx->op == GBT_OP_CONST) {
-            r = nx->imm == k ? mk_and_all(d, lits, n) : mk_const(d, 1, 0);
-            break;
-        }
-        if ((nx->op == GBT_OP_ADD || nx->op == GBT_OP_XOR) &&
-            (d->nodes[nx->args[0]].op == GBT_OP_CONST || d->nodes[nx->args[1]].op == GBT_OP_CONST)) {
-            int ci = d->nodes[nx->args[0]].op == GBT_OP_CONST ? 0 : 1;
-            uint64_t c = d->nodes[nx->args[ci]].imm;
-            k = (nx->op == GBT_OP_ADD ? k - c : k ^ c) & m;
-            x = nx->args[1 - ci];
-            steps++;
-            continue;
-        }
-        if (nx->op == GBT_OP_SUB && d->nodes[nx->args[1]].op == GBT_OP_CONST) {
-            k = (k + d->nodes[nx->args[1]].imm) & m;
-            x = nx->args[0];
-            steps++;
-            continue;
-        }
-        /* indices only from here: making a node may move d->nodes */
-        int ite = nx->op == GBT_OP_ITE;
-        uint32_t cond = nx->args[0], then = nx->args[1], other = nx->args[2];
-        int tc = ite && d->nodes[then].op == GBT_OP_CONST;
-        int fc = ite && d->nodes[other].op == GBT_OP_CONST;
-        if (tc && d->nodes[then].imm != k) {
-            lit = mk1(d, GBT_OP_NOT, 1, cond, 0);
-            next = other;
-        } else if (fc && d->nodes[other].imm != k) {
-            lit = cond;
-            next = then;
-        } else if (tc && never_equals(d, other, k)) {
-            lit = cond; /* then == k, and the rest of the chain is never k */
-            done = 1;
-        } else if (fc && never_equals(d, then, k)) {
-            lit = mk1(d, GBT_OP_NOT, 1, cond, 0);
-            done = 1;
-        } else if (steps > 0) {
-            uint32_t args[2] = {x, mk_const(d, w, k)};
-            lit = args[1] == GB_NONE ? GB_NONE : gb_dag_mk(d, GBT_OP_EQ, 1, 2, args, 0);
-            done = 1;
-        } else {
-            break; /* nothing to fold */
-        }
-        if (lit == GB_NONE || gb_grow(&lits, &cap, n + 1, sizeof *lits, 16) != 0) {
-            r = GB_NONE;
-            break;
-        }
-        lits[n++] = lit;
-        x = next;
-        steps++;
-        if (done)
-            r = mk_and_all(d, lits, n);
-    }
-    gb_free(lits);
-    return r;
-}
-
 static uint32_t fold_unary(gb_dag_t *d, unsigned op, unsigned w, uint32_t x, uint64_t imm)
 {
     const gb_node_t *n = &d->nodes[x];
@@ -462,11 +351,6 @@ static uint32_t fold(gb_dag_t *d, unsigned op, unsigned width, unsigned nargs,
         uint32_t r = fold_binary(d, op, width, args[0], args[1]);
         if (r == GB_NONE - 1 && (op == GBT_OP_EQ || op == GBT_OP_NE))
             r = fold_bool_cmp(d, op, args[0], args[1]);
-        if (r == GB_NONE - 1 && (op == GBT_OP_EQ || op == GBT_OP_NE)) {
-            r = fold_eq_const(d, args[0], args[1]);
-            if (op == GBT_OP_NE && r != GB_NONE && r != GB_NONE - 1)
-                r = mk1(d, GBT_OP_NOT, 1, r, 0);
-        }
         return r;
     }
     return GB_NONE - 1;

@@ -25,8 +25,6 @@
                                   search over hundreds of conjuncts costs ~120 ms and
                                   mostly fails; the cores found have ~2 literals) */
 #define GB_STORED_CAP 16u /* stored-value conjuncts left out of one query, at most */
-#define GB_IMPLIED_BUDGET (4u << 20) /* DAG nodes visited looking for implied entries */
-#define GB_IMPLIED_BOUNDS 256u       /* distinct later pins an earlier entry may wait for */
 #define GB_NEIGHBOUR_TIMEOUT_MS 200u /* that check: at 20 ms, 88 of 482 timed out on the
                                         bench corpus, all of them before a query that
                                         was UNSAT (avg 135 ms); at 200 ms none did */
@@ -43,11 +41,6 @@ typedef struct trace_state {
     uint32_t *stamp;  /* per variable: last query that listed it */
     uint32_t clock;
     size_t upto;      /* entries 0 .. upto-1 are merged into `parent` */
-    size_t uj;        /* the j `parent` was merged for */
-    size_t *drop_after; /* entry i leaves slices at j > drop_after[i] (implied.c);
-                           NULL when none does */
-    size_t *bounds;   /* drop_after values above their entry: ascending, distinct */
-    size_t nbounds;
     uint64_t *chash;  /* per DAG node: structural hash independent of numbering */
     uint64_t z3_us;   /* Z3 time spent on this trace (the budget); in µs so
                          that sub-millisecond queries count too */
@@ -86,8 +79,6 @@ static void state_clear(trace_state_t *ts)
     gb_free(ts->parent);
     gb_free(ts->stamp);
     gb_free(ts->chash);
-    gb_free(ts->drop_after);
-    gb_free(ts->bounds);
     memset(ts, 0, sizeof *ts);
 }
 
@@ -155,71 +146,6 @@ static void canon_hashes(const gb_trace_t *t, uint64_t *h)
     gb_free(th);
 }
 
-static int cmp_size(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The entries the pins imply (implied.c), and the later pins some of them
- * wait for: slices change there, so the union is rebuilt when j passes
- * one. Out of memory only leaves every entry in. */
-static void implied_for(gb_solver_t *s, trace_state_t *ts, const gb_trace_t *t)
-{
-    ts->drop_after = gb_malloc((t->npcs ? t->npcs : 1) * sizeof *ts->drop_after);
-    int n = ts->drop_after ? gb_implied_drops(t, ts->drop_after, GB_IMPLIED_BUDGET) : -1;
-    size_t nb = 0;
-    for (size_t i = 0; n > 0 && i < t->npcs; i++)
-        nb += ts->drop_after[i] != SIZE_MAX && ts->drop_after[i] > i;
-    ts->bounds = n > 0 ? gb_malloc((nb ? nb : 1) * sizeof *ts->bounds) : NULL;
-    if (n <= 0 || !ts->bounds) {
-        gb_free(ts->drop_after);
-        gb_free(ts->bounds);
-        ts->drop_after = ts->bounds = NULL;
-        return;
-    }
-    for (size_t i = 0; i < t->npcs; i++)
-        if (ts->drop_after[i] != SIZE_MAX && ts->drop_after[i] > i)
-            ts->bounds[ts->nbounds++] = ts->drop_after[i];
-    qsort(ts->bounds, ts->nbounds, sizeof *ts->bounds, cmp_size);
-    size_t u = 0;
-    for (size_t k = 0; k < ts->nbounds; k++)
-        if (!u || ts->bounds[u - 1] != ts->bounds[k])
-            ts->bounds[u++] = ts->bounds[k];
-    ts->nbounds = u;
-    if (u > GB_IMPLIED_BOUNDS) { /* keep the earliest; the rest stay in their slices */
-        size_t last = ts->bounds[GB_IMPLIED_BOUNDS - 1];
-        for (size_t i = 0; i < t->npcs; i++)
-            if (ts->drop_after[i] != SIZE_MAX && ts->drop_after[i] > last) {
-                ts->drop_after[i] = SIZE_MAX;
-                n--;
-            }
-        ts->nbounds = GB_IMPLIED_BOUNDS;
-    }
-    s->stats.pcs_implied += (uint64_t)n;
-}
-
-/* 1 when entry i is left out of slices for a query at j. */
-static int dropped_at(const trace_state_t *ts, size_t i, size_t j)
-{
-    return ts->drop_after && ts->drop_after[i] < j;
-}
-
-/* 1 when some drop_after value v has from <= v < to: an entry merged for a
- * query at `from` leaves the slices of a query at `to`. */
-static int bound_between(const trace_state_t *ts, size_t from, size_t to)
-{
-    size_t lo = 0, hi = ts->nbounds;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ts->bounds[mid] < from)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < ts->nbounds && ts->bounds[lo] < to;
-}
-
 static int state_for(gb_solver_t *s, const gb_trace_t *t, gb_err_t *e)
 {
     trace_state_t *ts = &s->ts;
@@ -239,8 +165,6 @@ static int state_for(gb_solver_t *s, const gb_trace_t *t, gb_err_t *e)
         ts->parent[v] = (uint32_t)v;
     canon_hashes(t, ts->chash);
     ts->serial = t->serial;
-    if (!(s->opts.disable & GB_SOLVER_NO_IMPLIED))
-        implied_for(s, ts, t);
     return 0;
 }
 
@@ -288,16 +212,14 @@ static int in_prefix_slices(const gb_trace_t *t, size_t i)
  * earlier j than the last one rebuilds from scratch (rare: callers ascend). */
 static void state_union(trace_state_t *ts, const gb_trace_t *t, size_t j)
 {
-    if (ts->upto > j + 1 || (ts->upto && bound_between(ts, ts->uj, j))) {
+    if (ts->upto > j + 1) {
         for (size_t v = 0; v < t->dag.nvars; v++)
             ts->parent[v] = (uint32_t)v;
         ts->upto = 0;
     }
-    ts->uj = j;
     for (; ts->upto <= j; ts->upto++) {
         size_t b = ts->voff[ts->upto], end = ts->voff[ts->upto + 1];
-        if (b == end || !in_prefix_slices(t, ts->upto) || dropped_at(ts, ts->upto, j) ||
-            (ts->drop_after && ts->drop_after[ts->upto] == ts->upto))
+        if (b == end || !in_prefix_slices(t, ts->upto))
             continue;
         uint32_t r = uf_find(ts->parent, ts->vflat[b]);
         for (size_t k = b + 1; k < end; k++) {
@@ -536,7 +458,7 @@ static void build_query(trace_state_t *ts, const gb_trace_t *t, size_t j, int so
         ts->stamp[uf_find(ts->parent, ts->vflat[k])] = ts->clock;
     q->n = 0;
     for (size_t i = 0; i < j; i++) {
-        if (ts->voff[i] == ts->voff[i + 1] || !in_prefix_slices(t, i) || dropped_at(ts, i, j) ||
+        if (ts->voff[i] == ts->voff[i + 1] || !in_prefix_slices(t, i) ||
             ts->stamp[uf_find(ts->parent, ts->vflat[ts->voff[i]])] != ts->clock)
             continue;
         q->cj[q->n] = (gb_conj_t){t->pcs[i].node, t->pcs[i].taken,

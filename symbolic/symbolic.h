@@ -77,8 +77,7 @@ enum {
     GB_SOLVER_NO_ADAPT = 8u,     /* adaptive timeouts and the per-trace budget */
     GB_SOLVER_NO_STORED = 16u,   /* stored values (checksum fields) solved after the query */
     GB_SOLVER_NO_NARROW = 32u,   /* arithmetic that fits in fewer bits sent to Z3 narrowed */
-    GB_SOLVER_NO_IMPLIED = 64u,  /* entries the pins imply kept in slices (implied.c) */
-    GB_SOLVER_PLAIN = 127u,      /* slicing + Z3 only */
+    GB_SOLVER_PLAIN = 63u,       /* slicing + Z3 only */
 };
 
 typedef struct gb_solver_opts {
@@ -176,8 +175,6 @@ typedef struct gb_solver_stats {
     uint64_t solver_time_ms;   /* wall time in gb_solver_flip, all stages */
     uint64_t z3_time_ms;       /* of which inside Z3 */
     uint64_t nodes_narrowed;   /* terms given to Z3 narrowed (docs/clauses.md, "Narrowing") */
-    uint64_t pcs_implied;      /* entries left out of later slices: the pins imply them
-                                  (docs/clauses.md, "Entries the pins imply"), per trace */
     uint64_t answers_bytes;    /* memory the answer cache holds (arrays at capacity) */
     uint64_t clauses_bytes;    /* memory the learned clauses hold */
     uint64_t z3_bytes;         /* memory Z3 holds (its estimate, the whole process) */

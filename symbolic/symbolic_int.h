@@ -106,13 +106,6 @@ int gb_dag_eval(const gb_dag_t *d, uint32_t node, const uint8_t *input, size_t l
 /* Position of node x in a sorted list of n nodes that contains it. */
 size_t gb_dag_pos(const uint32_t *list, size_t n, uint32_t x);
 
-/* ---- Entries the pins imply (implied.c) ---- */
-/* Sets drop_after[i] (t->npcs of them) for each non-pin entry that the
- * trace's pins decide alone: a query at j > drop_after[i] may leave entry i
- * out. SIZE_MAX elsewhere. Stops looking after about `budget` nodes
- * visited. Returns the count set, or -1 when out of memory. */
-int gb_implied_drops(const gb_trace_t *t, size_t *drop_after, size_t budget);
-
 /* ---- Z3 bridge (z3_bridge.c) ---- */
 typedef struct gb_z3 gb_z3_t;
 

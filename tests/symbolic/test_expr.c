@@ -95,60 +95,6 @@ static void folding(void)
     gb_dag_fini(&d);
 }
 
-/* x + c == k becomes x == k - c, and an ite chain with constant branches
- * compared with a constant becomes the conditions that select it; every
- * fold must keep the value, checked on all 65,536 inputs of two bytes. */
-static void folding_eq_chain(void)
-{
-    gb_dag_t d;
-    CHECK(gb_dag_init(&d) == 0);
-    uint32_t a = in(&d, 0), b = in(&d, 1);
-    uint32_t eq = mk(&d, GBT_OP_EQ, 1, mk(&d, GBT_OP_ADD, 8, a, cst(&d, 8, 5), 0), cst(&d, 8, 9), 0);
-    CHECK(d.nodes[eq].op == GBT_OP_EQ && (d.nodes[eq].args[0] == a || d.nodes[eq].args[1] == a));
-    CHECK(is_const(&d, d.nodes[eq].args[0] == a ? d.nodes[eq].args[1] : d.nodes[eq].args[0], 4));
-    const uint64_t K = 0x1000;
-    uint32_t sp = cst(&d, 8, ' '), zero8 = cst(&d, 8, 0), zero = cst(&d, 64, 0);
-    uint32_t c[4] = {mk(&d, GBT_OP_EQ, 1, a, sp, 0), mk(&d, GBT_OP_EQ, 1, a, zero8, 0),
-                     mk(&d, GBT_OP_EQ, 1, b, sp, 0), mk(&d, GBT_OP_EQ, 1, b, zero8, 0)};
-    uint32_t e = zero;
-    for (int i = 1; i >= 0; i--) {
-        uint32_t nul[3] = {c[2 * i + 1], zero, e};
-        e = gb_dag_mk(&d, GBT_OP_ITE, 64, 3, nul, 0);
-        uint32_t hit[3] = {c[2 * i], cst(&d, 64, K + (uint64_t)i), e};
-        e = gb_dag_mk(&d, GBT_OP_ITE, 64, 3, hit, 0);
-    }
-    /* strchr's pointer plus 3, as a loop's pin would see it */
-    uint32_t e3 = mk(&d, GBT_OP_ADD, 64, e, cst(&d, 64, 3), 0);
-    const uint64_t ks[4] = {0, K, K + 1, K + 2};
-    uint32_t q[8];
-    for (int i = 0; i < 4; i++) {
-        q[i] = mk(&d, GBT_OP_EQ, 1, e, cst(&d, 64, ks[i]), 0);
-        q[4 + i] = mk(&d, GBT_OP_NE, 1, cst(&d, 64, ks[i] + 3), e3, 0);
-    }
-    CHECK(d.nodes[q[2]].op == GBT_OP_AND);        /* the match at 1: conditions only */
-    CHECK(d.nodes[q[1]].op == GBT_OP_EQ && d.nodes[q[1]].args[0] == a); /* == K: b0 == ' ' */
-    CHECK(is_const(&d, q[3], 0));                 /* K + 2 is no value of the chain */
-    int bad = 0;
-    for (unsigned v = 0; v < 65536 && bad < 5; v++) {
-        uint8_t buf[2] = {(uint8_t)(v & 0xff), (uint8_t)(v >> 8)};
-        uint64_t want = buf[0] == ' '   ? K
-                        : buf[0] == 0   ? 0
-                        : buf[1] == ' ' ? K + 1
-                                        : 0;
-        for (int i = 0; i < 8; i++) {
-            uint64_t got = 2;
-            CHECK(gb_dag_eval(&d, q[i], buf, 2, &got) == 0);
-            uint64_t expect = i < 4 ? want == ks[i] : want != ks[i - 4];
-            if (got != expect) {
-                CHECK_MSG(0, "input %02x %02x, compare %d: %llu, want %llu", buf[0], buf[1], i,
-                          (unsigned long long)got, (unsigned long long)expect);
-                bad++;
-            }
-        }
-    }
-    gb_dag_fini(&d);
-}
-
 struct vec {
     unsigned op, w;
     uint64_t a, b, want;
@@ -225,7 +171,6 @@ int main(void)
 {
     hash_consing();
     folding();
-    folding_eq_chain();
     semantics();
     deep_chain();
     return check_exit("symbolic_expr");

@@ -217,69 +217,6 @@ static tb_t *trace_top(const uint8_t in[4])
 
 /* SAGE's search with child.bound = j + 1: from "good", exactly 16 distinct
  * runs, no duplicate, and one of them is "bad!". */
-/* strchr(s, ' ') over "ab c" as the tracer models it: position i matches,
- * else a NUL there ends the search, else the next position. */
-static uint32_t strchr_chain(tb_t *b, unsigned n, uint64_t base)
-{
-    uint32_t e = tb_const(b, 64, 0);
-    for (unsigned i = n; i-- > 0;) {
-        uint32_t bi = tb_in(b, i);
-        uint32_t nul = tb_bin(b, GBT_OP_EQ, 1, bi, tb_const(b, 8, 0));
-        uint32_t rest = tb_node(b, GBT_OP_ITE, 64, 3, nul, tb_const(b, 64, 0), e, 0);
-        uint32_t hit = tb_bin(b, GBT_OP_EQ, 1, bi, tb_const(b, 8, ' '));
-        e = tb_node(b, GBT_OP_ITE, 64, 3, hit, tb_const(b, 64, base + i), rest, 0);
-    }
-    return e;
-}
-
-/* Entries the pins imply leave later slices. PC0: the NULL test on the
- * chain (it reads b0..b3); PC1: b3 < 'x'; PC2: the pin on the match at 2
- * (folded to "no match or NUL at 0 and 1, a match at 2": b0..b2); PC3:
- * b3 == 'q' (not taken). Flipping PC3 needs only PC1: PC0 is decided by
- * the pin, and the pin shares no byte with b3. Flipping PC1 comes before
- * the pin, so PC0 stays in its slice. Plain slicing keeps everything. */
-static void implied(void)
-{
-    const uint8_t in[4] = {'a', 'b', ' ', 'c'};
-    const uint64_t base = 0x7ff000;
-    tb_t *b = tb_new(4, 0);
-    uint32_t chain = strchr_chain(b, 4, base), b3 = tb_in(b, 3);
-    tb_pc(b, GBT_PC_BRANCH, 0, 1, tb_bin(b, GBT_OP_EQ, 1, chain, tb_const(b, 64, 0)));
-    tb_pc(b, GBT_PC_BRANCH, 1, 2, tb_bin(b, GBT_OP_ULT, 1, b3, tb_const(b, 8, 'x')));
-    tb_pc(b, GBT_PC_PIN, 1, 3, tb_bin(b, GBT_OP_EQ, 1, chain, tb_const(b, 64, base + 2)));
-    tb_pc(b, GBT_PC_BRANCH, 0, 4, tb_bin(b, GBT_OP_EQ, 1, b3, tb_const(b, 8, 'q')));
-    gb_trace_t *t = tb_load(b, 0);
-    for (size_t j = 0; j < 4; j++)
-        CHECK(gb_trace_eval_pc(t, j, in, 4) == 1);
-    gb_solver_t *s = NULL, *plain = solver(0, 0);
-    gb_err_t e;
-    gb_solver_opts_t o = {0, 0, GB_SOLVER_PLAIN & ~GB_SOLVER_NO_IMPLIED, 0};
-    CHECK(gb_solver_new(&o, &s, &e) == 0);
-    /* ascending, descending and ascending again: the union is rebuilt
-     * whenever the pin comes into or leaves the prefix */
-    static const size_t order[] = {1, 3, 1, 3, 0};
-    static const size_t want_slice[] = {1, 1, 1, 1, 0};
-    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-        gb_flip_t f = flip(s, t, order[k]);
-        CHECK_MSG(f.status == GB_Q_SAT && f.slice_size == want_slice[k],
-                  "flip %zu: status %d slice %zu, want SAT and %zu", order[k], (int)f.status,
-                  f.slice_size, want_slice[k]);
-        check_model(t, order[k], in, 4, &f);
-        gb_flip_clear(&f);
-    }
-    gb_solver_stats_t st;
-    gb_solver_get_stats(s, &st);
-    CHECK(st.pcs_implied == 1);
-    gb_flip_t f = flip(plain, t, 3);
-    CHECK(f.status == GB_Q_SAT && f.slice_size == 3);
-    check_model(t, 3, in, 4, &f);
-    gb_flip_clear(&f);
-    gb_solver_free(s);
-    gb_solver_free(plain);
-    gb_trace_free(t);
-    tb_free(b);
-}
-
 static void lecture_top(void)
 {
     uint8_t work[64][4];
@@ -562,7 +499,6 @@ int main(void)
     basic();
     slicing();
     pins();
-    implied();
     lecture_top();
     many_entries();
     transitive_chain();
