@@ -428,8 +428,8 @@ static void put_calls(words_t *w, const symtab_t *syms, sigtab_t *sigs, LLVMBasi
  * The site is numbered exactly as trace mode numbers the terminator: the
  * ordinal of the instruction among the block's original instructions. */
 static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t *files,
-                      const gb_ids_t *ids, LLVMBasicBlockRef *blocks, size_t n, unsigned ord,
-                      const uint8_t *unreached)
+                      const gb_ids_t *ids, const uint32_t *bid, LLVMBasicBlockRef *blocks,
+                      size_t n, unsigned ord, const uint8_t *unreached)
 {
     uint32_t flags = 0, kind = GBCFG_T_OTHER, site = 0;
     unsigned k = 0, any_call = 0;
@@ -461,7 +461,7 @@ static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t
         kind = GBCFG_T_BR;
     else if (op == LLVMSwitch)
         kind = GBCFG_T_SWITCH;
-    put(w, gb_ids_block(ids, ord));
+    put(w, bid ? bid[ord] : gb_ids_block(ids, ord));
     put(w, flags | kind << GBCFG_KIND_SHIFT);
     put(w, kind == GBCFG_T_OTHER ? 0 : site);
     unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
@@ -473,7 +473,8 @@ static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t
 }
 
 static int put_function(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t *files,
-                        gb_ids_t *ids, LLVMValueRef fn, const uint8_t *unreached)
+                        gb_ids_t *ids, const uint32_t *bid, LLVMValueRef fn,
+                        const uint8_t *unreached)
 {
     size_t len, n = LLVMCountBasicBlocks(fn);
     const char *name = LLVMGetValueName2(fn, &len);
@@ -487,7 +488,7 @@ static int put_function(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab
     put(w, fn_sig(sigs, fn));
     put(w, (uint32_t)n);
     for (size_t b = 0; b < n; b++)
-        put_block(w, syms, sigs, files, ids, blocks, n, (unsigned)b, unreached);
+        put_block(w, syms, sigs, files, ids, bid, blocks, n, (unsigned)b, unreached);
     free(blocks);
     return 0;
 }
@@ -531,7 +532,7 @@ static int emit_section(LLVMModuleRef m, const words_t *w)
     return 0;
 }
 
-int gb_cc_emit_cfg(LLVMModuleRef m)
+int gb_cc_emit_cfg(LLVMModuleRef m, const gb_blockids_t *bids)
 {
     words_t w = {0};
     size_t len;
@@ -557,7 +558,7 @@ int gb_cc_emit_cfg(LLVMModuleRef m)
     size_t fi = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && rc == 0; fn = LLVMGetNextFunction(fn))
         if (!LLVMIsDeclaration(fn) && !skipped_fn(fn)) {
-            rc = put_function(&w, &syms, &sigs, &files, &ids, fn,
+            rc = put_function(&w, &syms, &sigs, &files, &ids, gb_ids_of(bids, fn), fn,
                               fi < fold.n ? fold.dead[fi] : NULL);
             fi++;
         }

@@ -1372,8 +1372,8 @@ static int trace_one_block(ictx_t *x, LLVMBasicBlockRef bb, const fblock_t *fb,
     return 0;
 }
 
-static int instrument_function(ictx_t *x, LLVMValueRef fn, gb_cc_mode_t mode, uint8_t *used,
-                               unsigned *collisions)
+static int instrument_function(ictx_t *x, LLVMValueRef fn, gb_cc_mode_t mode,
+                               const uint32_t *bid)
 {
     size_t n = LLVMCountBasicBlocks(fn), len;
     x->ids.func = LLVMGetValueName2(fn, &len);
@@ -1385,10 +1385,8 @@ static int instrument_function(ictx_t *x, LLVMValueRef fn, gb_cc_mode_t mode, ui
     }
     LLVMGetBasicBlocks(fn, blocks);
     for (size_t i = 0; i < n; i++) {
-        fb[i] = (fblock_t){blocks[i], (unsigned)i, gb_ids_block(&x->ids, (unsigned)i)};
-        if (used[fb[i].id >> 3] & (1u << (fb[i].id & 7)))
-            ++*collisions;
-        used[fb[i].id >> 3] |= (uint8_t)(1u << (fb[i].id & 7));
+        fb[i] = (fblock_t){blocks[i], (unsigned)i,
+                           bid ? bid[i] : gb_ids_block(&x->ids, (unsigned)i)};
     }
     int rc = 0;
     if (mode == GB_CC_COV) {
@@ -1507,10 +1505,13 @@ int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, c
                      size_t errlen)
 {
     strip_memory_attrs(m);
-    if (gb_cc_emit_cfg(m) != 0) {
+    gb_blockids_t bids;
+    if (gb_ids_number(m, &bids) != 0 || gb_cc_emit_cfg(m, &bids) != 0) {
+        gb_ids_free(&bids);
         snprintf(err, errlen, "out of memory while writing the CFG");
         return -1;
     }
+    *collisions = bids.moved;
     ictx_t x = {0};
     x.m = m;
     x.c = LLVMGetModuleContext(m);
@@ -1532,21 +1533,17 @@ int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, c
         x.ctx = tls_global(&x, "__gb_ctx", x.i32);
     }
     x.wb = LLVMCreateBuilderInContext(x.c);
-    uint8_t *used = calloc(GB_MAP_SIZE / 8, 1);
-    int rc = used ? 0 : -1;
-    *collisions = 0;
+    int rc = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && rc == 0;
          fn = LLVMGetNextFunction(fn)) {
-        const char *name = LLVMGetValueName2(fn, &len);
-        if (LLVMIsDeclaration(fn) || strncmp(name, "__gb_", 5) == 0)
-            continue;
-        rc = instrument_function(&x, fn, mode, used, collisions);
+        if (gb_ids_numbered(fn))
+            rc = instrument_function(&x, fn, mode, gb_ids_of(&bids, fn));
     }
     if (rc == 0 && mode == GB_CC_TRACE)
         register_tables(&x);
     if (rc != 0)
         snprintf(err, errlen, "out of memory while instrumenting");
-    free(used);
+    gb_ids_free(&bids);
     smap_free(&x.map);
     free(x.phis);
     free(x.lazies);

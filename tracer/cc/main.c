@@ -140,7 +140,7 @@ static void instrument_file(const char *bc, const char *out, gb_cc_mode_t mode)
     if (gb_cc_instrument(m, mode, &collisions, err, sizeof err) != 0)
         die("%s", err);
     if (collisions && getenv("GLASSBOX_CC_VERBOSE"))
-        fprintf(stderr, "glassbox-cc: %u block id collisions in this module\n", collisions);
+        fprintf(stderr, "glassbox-cc: %u block ids moved off a collision in this module\n", collisions);
     if (LLVMWriteBitcodeToFile(m, out) != 0)
         die("cannot write %s", out);
     LLVMDisposeModule(m);
