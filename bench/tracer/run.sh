@@ -40,14 +40,19 @@ die() { echo "bench/tracer: $*" >&2; exit 1; }
 # changed (the runtime is not in libz.a: build() below links the current
 # one); clears zlib_ok when it cannot be built.
 zlib_ok=1
+# The recipe comes from the build's own source tree (CMakeCache.txt): the
+# harness cache keys trace builds by the tracer sources of the tree that
+# runs fetch-build.sh, so another version's glassbox-cc must run its own.
 zlib_for() {
-  local z=$1/zlib stale=0 f
-  for f in "$1/bin/glassbox-cc" "$SRC/harnesses/zlib/fetch-build.sh"; do
+  local z=$1/zlib stale=0 f src
+  src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$1/CMakeCache.txt" 2>/dev/null)
+  [ -n "$src" ] && [ -x "$src/harnesses/zlib/fetch-build.sh" ] || src=$SRC
+  for f in "$1/bin/glassbox-cc" "$src/harnesses/zlib/fetch-build.sh"; do
     [ -f "$z/trace/libz.a" ] && [ ! "$f" -nt "$z/trace/libz.a" ] || stale=1
   done
   [ -f "$z/plain/libz.a" ] || stale=1
   [ "$stale" = 1 ] || return 0
-  "$SRC/harnesses/zlib/fetch-build.sh" "$z" "$1/bin" >"$W/zlib.log" 2>&1 || {
+  "$src/harnesses/zlib/fetch-build.sh" "$z" "$1/bin" >"$W/zlib.log" 2>&1 || {
     zlib_ok=0
     echo "(zlib could not be fetched or built for $1, see below: cases 2 and 3 are missing)"
     tail -3 "$W/zlib.log"
