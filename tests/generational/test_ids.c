@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Block ids are unique within a module (docs/trace-format.md, "Ids"), and
- * a program's trace and cov builds list the same ones.
- * Usage: test_ids TRACE COV [TRACE COV ...] */
+ * a program's trace and cov builds list the same ones; so do two builds of
+ * one file compiled from different directories.
+ * Usage: test_ids A B [A B ...], each pair two builds that must agree */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,7 +23,7 @@ int main(int argc, char **argv)
 {
     int fails = 0;
     if (argc < 3 || argc % 2 == 0) {
-        fprintf(stderr, "usage: test_ids TRACE COV [TRACE COV ...]\n");
+        fprintf(stderr, "usage: test_ids A B [A B ...]\n");
         return 2;
     }
     for (int a = 1; a + 1 < argc; a += 2) {
@@ -37,12 +38,14 @@ int main(int argc, char **argv)
             differ += (size_t)(in_t != in_c);
         }
         if (distinct != ti.blocks || ti.blocks != ci.blocks || differ) {
-            fprintf(stderr, "FAIL %s: %zu blocks (cov build %zu) under %zu distinct ids, %zu ids in one build only\n",
-                    argv[a], ti.blocks, ci.blocks, distinct, differ);
+            fprintf(
+                stderr,
+                "FAIL %s: %zu blocks (%s: %zu) under %zu distinct ids, %zu ids in one build only\n",
+                argv[a], ti.blocks, argv[a + 1], ci.blocks, distinct, differ);
             fails++;
         } else
-            printf("ok %s: %zu blocks, %zu distinct ids, the cov build's the same\n", argv[a],
-                   ti.blocks, distinct);
+            printf("ok %s: %zu blocks, %zu distinct ids, the same in %s\n", argv[a], ti.blocks,
+                   distinct, argv[a + 1]);
         gb_cfg_free(t);
         gb_cfg_free(c);
     }

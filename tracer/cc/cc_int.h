@@ -14,10 +14,14 @@ typedef enum gb_cc_mode { GB_CC_TRACE = 1, GB_CC_COV = 2 } gb_cc_mode_t;
 /* Ids of one function's blocks and instructions, computed before any
  * instrumentation so both modes agree (docs/trace-format.md, "Ids"). */
 typedef struct gb_ids {
-    const char *module; /* source file name */
+    const char *module; /* gb_ids_module_key of the source file name */
     const char *func;
 } gb_ids_t;
 
+/* What of a module's source file name its ids hash: the last two path
+ * components ("progs/flood.c"), so ids do not depend on where the tree
+ * was cloned or built. */
+const char *gb_ids_module_key(const char *path);
 uint32_t gb_ids_block(const gb_ids_t *ids, unsigned block_ordinal);
 uint32_t gb_ids_site(const gb_ids_t *ids, unsigned block_ordinal, unsigned inst_ordinal);
 
@@ -27,15 +31,15 @@ uint32_t gb_ids_site(const gb_ids_t *ids, unsigned block_ordinal, unsigned inst_
  * next free id upward. So no two blocks of one module share a coverage
  * slot; blocks of different modules still may. */
 typedef struct gb_blockids {
-    LLVMValueRef *fn;   /* the numbered functions: defined, not llvm.* or __gb_* */
-    size_t *start;      /* fn[k]'s first block in id[] (nfn + 1 entries) */
+    LLVMValueRef *fn; /* the numbered functions: defined, not llvm.* or __gb_* */
+    size_t *start;    /* fn[k]'s first block in id[] (nfn + 1 entries) */
     uint32_t *id;
     size_t nfn;
-    unsigned moved;     /* blocks whose hash an earlier block held */
+    unsigned moved; /* blocks whose hash an earlier block held */
 } gb_blockids_t;
 
 int gb_ids_number(LLVMModuleRef m, gb_blockids_t *out); /* 0, or -1 out of memory */
-int gb_ids_numbered(LLVMValueRef fn); /* 1 for a function gb_ids_number numbers */
+int gb_ids_numbered(LLVMValueRef fn);                   /* 1 for a function gb_ids_number numbers */
 /* fn's block ids by ordinal, or NULL for a function made after numbering. */
 const uint32_t *gb_ids_of(const gb_blockids_t *b, LLVMValueRef fn);
 void gb_ids_free(gb_blockids_t *b);

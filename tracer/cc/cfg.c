@@ -537,7 +537,7 @@ int gb_cc_emit_cfg(LLVMModuleRef m, const gb_blockids_t *bids)
     words_t w = {0};
     size_t len;
     const char *module = LLVMGetSourceFileName(m, &len);
-    gb_ids_t ids = {module, NULL};
+    gb_ids_t ids = {gb_ids_module_key(module), NULL};
     uint32_t nfuncs = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
         nfuncs += !LLVMIsDeclaration(fn) && !skipped_fn(fn);

@@ -29,6 +29,18 @@ static uint64_t hash_ids(const gb_ids_t *ids, const unsigned *ords, int nords)
     return XXH3_64bits_digest(&st);
 }
 
+const char *gb_ids_module_key(const char *path)
+{
+    const char *p = path + strlen(path), *cut = path;
+    int slashes = 0;
+    while (p > path)
+        if (*--p == '/' && ++slashes == 2) {
+            cut = p + 1;
+            break;
+        }
+    return cut;
+}
+
 uint32_t gb_ids_block(const gb_ids_t *ids, unsigned block_ordinal)
 {
     return (uint32_t)(hash_ids(ids, &block_ordinal, 1) % GB_MAP_SIZE);
@@ -64,7 +76,7 @@ int gb_ids_number(LLVMModuleRef m, gb_blockids_t *out)
         gb_ids_free(out);
         return -1;
     }
-    gb_ids_t ids = {LLVMGetSourceFileName(m, &len), NULL};
+    gb_ids_t ids = {gb_ids_module_key(LLVMGetSourceFileName(m, &len)), NULL};
     size_t k = 0, b = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
         if (!gb_ids_numbered(fn))

@@ -1525,7 +1525,7 @@ int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, c
     x.vd = LLVMVoidTypeInContext(x.c);
     x.nullp = LLVMConstNull(x.i8p);
     size_t len;
-    x.ids.module = LLVMGetSourceFileName(m, &len);
+    x.ids.module = gb_ids_module_key(LLVMGetSourceFileName(m, &len));
     if (mode == GB_CC_TRACE) {
         x.params = tls_global(&x, "__gb_params", LLVMArrayType(x.i8p, MAX_PARAMS));
         x.ret = tls_global(&x, "__gb_ret", x.i8p);
