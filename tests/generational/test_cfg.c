@@ -5,7 +5,8 @@
  * return, switch cases, an indirect call). Also: binaries without the
  * section, and malformed sections.
  * Usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV DISP-O0-TRACE DISP-O0-COV
- *                 DISP-O2-TRACE DISP-O2-COV WORKDIR */
+ *                 DISP-O2-TRACE DISP-O2-COV WORKDIR
+ *        test_cfg --ids A B [A B ...]   (test_ids below) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -606,8 +607,42 @@ static void test_lines(const char *cbin)
     gb_cfg_free(c);
 }
 
+/* --ids A B [A B ...]: block ids are unique within a module
+ * (docs/trace-format.md, "Ids"), and each pair of builds lists the same
+ * ones: a program's trace and cov builds, or one file compiled from two
+ * directories. */
+static int test_ids(int argc, char **argv)
+{
+    if (argc < 2 || argc % 2) {
+        fprintf(stderr, "usage: test_cfg --ids A B [A B ...]\n");
+        return 2;
+    }
+    for (int a = 0; a + 1 < argc; a += 2) {
+        gb_cfg_t *t = load(argv[a]), *c = load(argv[a + 1]);
+        gb_cfg_info_t ti, ci;
+        gb_cfg_get_info(t, &ti);
+        gb_cfg_get_info(c, &ci);
+        size_t distinct = 0, differ = 0;
+        for (uint32_t id = 0; id < GB_MAP_SIZE; id++) {
+            int in_t = gb_cfg_has_block(t, id), in_c = gb_cfg_has_block(c, id);
+            distinct += (size_t)in_t;
+            differ += (size_t)(in_t != in_c);
+        }
+        EXPECT(distinct == ti.blocks && ti.blocks == ci.blocks && differ == 0,
+               "%s: %zu blocks (%s: %zu) under %zu distinct ids, %zu ids in one build only",
+               argv[a], ti.blocks, argv[a + 1], ci.blocks, distinct, differ);
+        printf("%s and %s: %zu blocks, %zu distinct ids, %zu ids in one only\n", argv[a],
+               argv[a + 1], ti.blocks, distinct, differ);
+        gb_cfg_free(t);
+        gb_cfg_free(c);
+    }
+    return fails != 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--ids") == 0)
+        return test_ids(argc - 2, argv + 2);
     if (argc != 10) {
         fprintf(stderr, "usage: test_cfg O0-TRACE O0-COV O2-TRACE O2-COV DISP-O0-TRACE "
                         "DISP-O0-COV DISP-O2-TRACE DISP-O2-COV WORKDIR\n");
