@@ -39,7 +39,9 @@ typedef struct gb_blockids {
 } gb_blockids_t;
 
 int gb_ids_number(LLVMModuleRef m, gb_blockids_t *out); /* 0, or -1 out of memory */
-int gb_ids_numbered(LLVMValueRef fn);                   /* 1 for a function gb_ids_number numbers */
+/* 1 for a function the ids number and the CFG lists: defined, not llvm.*
+ * or __gb_* (the runtime's). */
+int gb_ids_numbered(LLVMValueRef fn);
 /* fn's block ids by ordinal, or NULL for a function made after numbering. */
 const uint32_t *gb_ids_of(const gb_blockids_t *b, LLVMValueRef fn);
 void gb_ids_free(gb_blockids_t *b);

@@ -251,7 +251,7 @@ static void put_lines(words_t *w, sigtab_t *files, LLVMBasicBlockRef bb)
 static void put_files(words_t *w, LLVMModuleRef m, sigtab_t *files)
 {
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
-        if (LLVMIsDeclaration(fn) || skipped_fn(fn))
+        if (!gb_ids_numbered(fn))
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -426,7 +426,8 @@ static void put_calls(words_t *w, const symtab_t *syms, sigtab_t *sigs, LLVMBasi
 /* One block: id, flags | terminator kind << 8, site, successors, calls,
  * source lines.
  * The site is numbered exactly as trace mode numbers the terminator: the
- * ordinal of the instruction among the block's original instructions. */
+ * ordinal of the instruction among the block's original instructions;
+ * the id is bid[ord], the function's ids from gb_ids_number. */
 static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t *files,
                       const gb_ids_t *ids, const uint32_t *bid, LLVMBasicBlockRef *blocks,
                       size_t n, unsigned ord, const uint8_t *unreached)
@@ -461,7 +462,7 @@ static void put_block(words_t *w, const symtab_t *syms, sigtab_t *sigs, sigtab_t
         kind = GBCFG_T_BR;
     else if (op == LLVMSwitch)
         kind = GBCFG_T_SWITCH;
-    put(w, bid ? bid[ord] : gb_ids_block(ids, ord));
+    put(w, bid[ord]);
     put(w, flags | kind << GBCFG_KIND_SHIFT);
     put(w, kind == GBCFG_T_OTHER ? 0 : site);
     unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
@@ -540,7 +541,7 @@ int gb_cc_emit_cfg(LLVMModuleRef m, const gb_blockids_t *bids)
     gb_ids_t ids = {gb_ids_module_key(module), NULL};
     uint32_t nfuncs = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-        nfuncs += !LLVMIsDeclaration(fn) && !skipped_fn(fn);
+        nfuncs += (uint32_t)gb_ids_numbered(fn);
     put(&w, GBCFG_MAGIC);
     put(&w, GBCFG_VERSION);
     put(&w, 0); /* record length in words, filled in below */
@@ -557,7 +558,7 @@ int gb_cc_emit_cfg(LLVMModuleRef m, const gb_blockids_t *bids)
         rc = gb_cc_fold_dead(m, &fold);
     size_t fi = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && rc == 0; fn = LLVMGetNextFunction(fn))
-        if (!LLVMIsDeclaration(fn) && !skipped_fn(fn)) {
+        if (gb_ids_numbered(fn)) {
             rc = put_function(&w, &syms, &sigs, &files, &ids, gb_ids_of(bids, fn), fn,
                               fi < fold.n ? fold.dead[fi] : NULL);
             fi++;

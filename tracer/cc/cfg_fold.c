@@ -13,14 +13,6 @@
 
 #include "cc_int.h"
 
-static int skipped(LLVMValueRef fn)
-{
-    size_t len;
-    const char *name = LLVMGetValueName2(fn, &len);
-    return LLVMIsDeclaration(fn) || strncmp(name, "llvm.", 5) == 0 ||
-           strncmp(name, "__gb_", 5) == 0;
-}
-
 /* mem2reg turns a read of a local no path has written into `undef`, and
  * folds phi(1, undef) to 1: `int lock; if (c) lock = 1; if (lock != 1)`
  * would look decided, though the stack's garbage decides it at run time.
@@ -117,7 +109,7 @@ int gb_cc_fold_dead(LLVMModuleRef m, gb_fold_t *out)
 {
     memset(out, 0, sizeof *out);
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-        out->n += !skipped(fn);
+        out->n += gb_ids_numbered(fn);
     out->dead = calloc(out->n ? out->n : 1, sizeof *out->dead);
     if (!out->dead)
         return -1;
@@ -137,7 +129,7 @@ int gb_cc_fold_dead(LLVMModuleRef m, gb_fold_t *out)
         const char *na = LLVMGetValueName2(f, &la), *nb = LLVMGetValueName2(g, &lb);
         if (la != lb || memcmp(na, nb, la) != 0)
             break;
-        if (skipped(f))
+        if (!gb_ids_numbered(f))
             continue;
         unsigned n = LLVMCountBasicBlocks(f);
         if (n && n == LLVMCountBasicBlocks(g) && (out->dead[i] = calloc(n, 1)) &&
