@@ -51,6 +51,7 @@ typedef struct adapt {
     uint64_t key;   /* site << 1 | new direction, + 1; 0 = empty */
     uint8_t streak; /* Z3 timeouts in a row */
     uint8_t paid;   /* Z3 found a model for it once */
+    uint8_t blast;  /* bit-blasting answered after the simple solver ran out */
 } adapt_t;
 
 struct gb_solver {
@@ -411,7 +412,7 @@ static adapt_t *adapt_get(gb_solver_t *s, uint32_t site, unsigned dir)
     uint64_t key = ((uint64_t)site << 1 | dir) + 1;
     adapt_t *a = &s->adapt[(key * 0x9e3779b97f4a7c15ull >> 40) % GB_ADAPT_SLOTS];
     if (a->key != key) /* direct-mapped: a collision forgets the older site */
-        *a = (adapt_t){key, 0, 0};
+        *a = (adapt_t){.key = key};
     return a;
 }
 
@@ -571,7 +572,7 @@ static int neighbour_core(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_z3_out_t *
     size_t n = direct_neighbours(&s->ts, c->t, c->q, idx);
     for (size_t i = 0; i < n; i++)
         k[i] = c->q->cj[idx[i]];
-    gb_z3_out_t o2 = {0, 0, core, 0, core_ms(s, tmo), 0};
+    gb_z3_out_t o2 = {.core = core, .core_ms = core_ms(s, tmo)};
     gb_qstatus_t st;
     /* no variables: only the answer matters (and without length
      * preferences it is the same), and bytes outside k have no terms yet */
@@ -599,7 +600,9 @@ static int stage_z3(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_qstatus_t *st, s
     for (size_t i = 0; i < c->q->n; i++)
         nhard += !c->q->cj[i].soft;
     int direct = nhard > GB_CORE_DIRECT && core_ms(s, tmo);
-    gb_z3_out_t o = {0, 0, c->conf, 0, direct ? 0 : core_ms(s, tmo), 0};
+    gb_z3_out_t o = {.core = c->conf,
+                     .core_ms = direct ? 0 : core_ms(s, tmo),
+                     .bitblast = c->ad && c->ad->blast};
     uint64_t t0 = mono_us();
     /* Neighbours first: when PC[j] and its direct neighbours (a subset of
      * the hard conjuncts) conflict, so does the query, pins dropped or
@@ -625,7 +628,10 @@ static int stage_z3(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_qstatus_t *st, s
     if (c->ad) {
         c->ad->streak = *st == GB_Q_TIMEOUT ? (uint8_t)(c->ad->streak + (c->ad->streak < GB_MAX_STREAK)) : 0;
         c->ad->paid |= *st == GB_Q_SAT;
+        /* tactic first while it answers: dropped once it times out too */
+        c->ad->blast = o.blasted || (c->ad->blast && *st != GB_Q_TIMEOUT);
     }
+    s->stats.z3_blasted += o.blasted;
     if (*st == GB_Q_SAT) {
         s->stats.z3_sat++;
         return set_model(c->out, c->qv.offs, NULL, c->vals, c->qv.n);
@@ -1225,7 +1231,7 @@ int gb_solver_verify(gb_solver_t *s, const gb_trace_t *t, size_t j, int relaxed,
     if (get_qvars(&s->ts, t, &q, &qv) != 0)
         goto done;
     vals = gb_malloc(qv.n ? qv.n : 1);
-    gb_z3_out_t o = {0, 0, NULL, 0, 0, 0}; /* no core: nothing is learned here */
+    gb_z3_out_t o = {.core = NULL}; /* no core: nothing is learned here */
     if (!vals ||
         gb_z3_check(s->z3, t, q.cj, q.n, qv.nodes, qv.n, 60000, st, vals, &o, e) != 0)
         goto done;

@@ -127,6 +127,8 @@ typedef struct gb_z3_out {
     size_t ncore;
     unsigned core_ms; /* in: time limit for finding a small core; 0 = none */
     int core_found;   /* out: core is an unsat core, not every hard conjunct */
+    int bitblast;     /* in: ask the qfbv tactic first (z3_bridge.c, "Bit-blasting") */
+    int blasted;      /* out: the tactic gave the answer */
 } gb_z3_out_t;
 
 /* Input bytes the next gb_z3_check must keep at given values (offsets
@@ -167,7 +169,9 @@ uint64_t gb_z3_mem_bytes(void);
  * keeps every soft conjunct it can. UNSAT means the hard conjuncts alone
  * conflict; o->core (when not NULL) then names a conflicting subset, a
  * learned clause: an unsat core with every hard conjunct as an assumption
- * when one is found within o->core_ms, else all of them.
+ * when one is found within o->core_ms, else all of them. With variables
+ * to read, a bit-vector query gets the simple solver for an eighth of the
+ * limit and then the qfbv tactic (o->bitblast: the tactic first).
  * Caches translations per trace (keyed by its serial). */
 int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *c, size_t nc,
                 const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,

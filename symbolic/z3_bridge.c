@@ -763,14 +763,15 @@ static int end_query(gb_z3_t *z, gb_err_t *e)
 
 /* ---- Checking -------------------------------------------------------- */
 
-/* For queries with floating point: QF_FPBV's tactic (fpa2bv, then the
- * bit-vector preprocessing and SAT), bounded by try_for since a tactic
- * does not read the solver's timeout. The simple solver's FP theory took
- * 10-50 s on queries this answers in 0.5-2 s (a strtod parse, fp.div). */
-static Z3_solver mk_fp_solver(gb_z3_t *z, unsigned timeout_ms)
+/* A solver made from a tactic; a tactic does not read the solver's
+ * timeout, so try_for bounds it. Floating point goes to QF_FPBV's tactic
+ * (fpa2bv, then the bit-vector preprocessing and SAT): the simple solver's
+ * FP theory took 10-50 s on queries this answers in 0.5-2 s (a strtod
+ * parse, fp.div). Bit-blasting (below) uses qfbv. */
+static Z3_solver mk_tactic_solver(gb_z3_t *z, const char *name, unsigned timeout_ms)
 {
     Z3_context c = z->ctx;
-    Z3_tactic t = Z3_mk_tactic(c, "qffpbv");
+    Z3_tactic t = Z3_mk_tactic(c, name);
     if (!t || z3_failed)
         return NULL;
     Z3_tactic_inc_ref(c, t);
@@ -784,13 +785,16 @@ static Z3_solver mk_fp_solver(gb_z3_t *z, unsigned timeout_ms)
     return z3_failed ? NULL : s;
 }
 
-static Z3_solver mk_solver(gb_z3_t *z, unsigned timeout_ms)
+/* `blast`: the qfbv tactic, else the query's usual solver. The simple
+ * solver skips the logic-specific tactic setup, which cost ~1 ms per query
+ * and dominated small queries; the queries are QF_BV all the same, and the
+ * timeout still applies. */
+static Z3_solver mk_solver_for(gb_z3_t *z, int blast, unsigned timeout_ms)
 {
     Z3_context c = z->ctx;
-    /* The simple solver skips the logic-specific tactic setup, which cost
-     * ~1 ms per query and dominated small queries; the queries are QF_BV
-     * all the same, and the timeout still applies. */
-    Z3_solver s = z->query_fp ? mk_fp_solver(z, timeout_ms) : Z3_mk_simple_solver(c);
+    Z3_solver s = blast         ? mk_tactic_solver(z, "qfbv", timeout_ms)
+                  : z->query_fp ? mk_tactic_solver(z, "qffpbv", timeout_ms)
+                                : Z3_mk_simple_solver(c);
     if (!s || z3_failed)
         return NULL;
     Z3_solver_inc_ref(c, s);
@@ -813,6 +817,11 @@ static Z3_solver mk_solver(gb_z3_t *z, unsigned timeout_ms)
         return NULL;
     }
     return s;
+}
+
+static Z3_solver mk_solver(gb_z3_t *z, unsigned timeout_ms)
+{
+    return mk_solver_for(z, 0, timeout_ms);
 }
 
 static int read_model(gb_z3_t *z, Z3_solver s, const uint32_t *vars, size_t nvars,
@@ -962,21 +971,18 @@ static size_t len_prefs(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint
     return n;
 }
 
-/* The check loop: soft conjuncts as assumptions; while UNSAT with some in
- * the core, drop those and check again. The current length preference
+/* The check loop: the soft conjuncts act[0..*nact) as assumptions; while
+ * UNSAT with some in the core, drop those and check again. The current length preference
  * pl[lvl] is an assumption too; when it is in the core, the next (weaker)
  * one replaces it before any soft conjunct is dropped. `core` has room for
- * nc + 1 entries. */
-static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, const gb_conj_t *cj, size_t nc, Z3_ast *lits,
-                           Z3_ast *as, uint32_t *act, const Z3_ast *pl, size_t npl,
-                           uint32_t *core, gb_z3_out_t *o)
+ * nc + 1 entries. On return *nact and *level say where it stopped. */
+static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, size_t nc, Z3_ast *lits,
+                           Z3_ast *as, uint32_t *act, size_t *nact, const Z3_ast *pl, size_t npl,
+                           size_t *level, uint32_t *core, gb_z3_out_t *o)
 {
     Z3_context c = z->ctx;
     Z3_lbool res = Z3_L_UNDEF;
-    size_t na = 0, lvl = 0;
-    for (size_t i = 0; i < nc; i++)
-        if (cj[i].soft)
-            act[na++] = (uint32_t)i;
+    size_t na = *nact, lvl = *level;
     for (unsigned round = 0; round < GB_MAX_CORE_ROUNDS + GB_LEN_PREFS && !z3_failed; round++) {
         for (size_t i = 0; i < na; i++)
             as[i] = lits[act[i]];
@@ -1000,6 +1006,8 @@ static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, const gb_conj_t *cj, size_t 
         o->dropped += d;
         res = Z3_L_UNDEF;
     }
+    *nact = na;
+    *level = lvl;
     return res;
 }
 
@@ -1062,6 +1070,76 @@ static void assert_keep(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint
     }
 }
 
+/* ---- Bit-blasting ------------------------------------------------------
+ * The simple solver (Z3's SMT core, no preprocessing) is the fastest on
+ * most flips. Some queries take it seconds that Z3's qfbv tactic
+ * (simplify, solve equations, bit-blast, SAT) answers in milliseconds:
+ * slices of 100-200 conjuncts over one or two bytes, as a hex-digit parse
+ * in sscanf makes. But the tactic is slower on the rest (zlib's
+ * 700-conjunct UNSAT queries), and with unsat cores turned on, which
+ * check_loop's relaxation needs, it lost its speed (lz4 45 s -> 405 s;
+ * bench/RESULTS.md, session 16). So a flip's query goes to the simple
+ * solver with 1/GB_Z3_SIMPLE_SHARE of its time limit per check, and when
+ * that runs out, the round it was on goes to the tactic for the rest of
+ * the limit (o->blasted); if the tactic finds that round UNSAT while soft
+ * conjuncts or weaker length preferences remain, it has no core to relax
+ * by, so it drops them all and tries once more (an optimistic answer, as
+ * check_loop's would be). A quarter instead of an eighth for the simple
+ * solver, or no second round, lost answers on libpng (bench/RESULTS.md).
+ * The caller remembers the (site, direction) and asks for the tactic
+ * first there next time (o->bitblast). */
+#define GB_Z3_SIMPLE_SHARE 8
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* One round of check_loop as the tactic: the hard conjuncts, the soft
+ * ones still active (act[0..na)) as hard, the kept bytes and length
+ * preference `lvl`. 1: SAT, the model in vals; 2: UNSAT and exact (no
+ * soft conjunct, no weaker preference left); 0: anything else; -1 with
+ * `e`. */
+static int blast_round(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
+                       const uint32_t *act, size_t na, size_t lvl, const uint32_t *vars,
+                       size_t nvars, unsigned timeout_ms, uint8_t *vals, gb_z3_out_t *o,
+                       gb_err_t *e)
+{
+    Z3_context c = z->ctx;
+    Z3_solver s = mk_solver_for(z, 1, timeout_ms);
+    if (!s) {
+        z3_failed = 0;
+        return 0;
+    }
+    for (size_t i = 0; i < nc && !z3_failed; i++)
+        if (!cj[i].soft)
+            Z3_solver_assert(c, s, Z3_mk_eq(c, z->cache[cj[i].node], cj[i].value ? z->one : z->zero));
+    for (size_t k = 0; k < na && !z3_failed; k++)
+        Z3_solver_assert(c, s, Z3_mk_eq(c, z->cache[cj[act[k]].node],
+                                        cj[act[k]].value ? z->one : z->zero));
+    assert_keep(z, s, t, vars, nvars);
+    Z3_ast pl[GB_LEN_PREFS];
+    size_t npl = z3_failed ? 0 : len_prefs(z, s, t, vars, nvars, nc, pl);
+    if (lvl < npl && !z3_failed)
+        Z3_solver_assert(c, s, pl[lvl]);
+    ++o->checks;
+    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, 0, NULL);
+    int r = 0;
+    if (res == Z3_L_TRUE && !z3_failed)
+        r = read_model(z, s, vars, nvars, vals, e) == 0 ? 1 : -1;
+    else if (res == Z3_L_FALSE && !z3_failed)
+        r = na == 0 && lvl + 1 >= npl ? 2 : 0;
+    for (size_t k = 0; k < npl; k++)
+        Z3_dec_ref(c, pl[k]);
+    Z3_solver_dec_ref(c, s);
+    if (r >= 0)
+        z3_failed = 0; /* a failed tactic only loses its answer */
+    o->blasted |= r > 0;
+    return r;
+}
+
 int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
                 const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,
                 uint8_t *vals, gb_z3_out_t *o, gb_err_t *e)
@@ -1071,6 +1149,7 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     o->checks = 0;
     o->ncore = 0;
     o->core_found = 0;
+    o->blasted = 0;
     if (translate_query(z, t, cj, nc, e) != 0)
         return -1;
     Z3_context c = z->ctx;
@@ -1078,28 +1157,65 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     Z3_ast *lits = gb_calloc(m, sizeof *lits), *as = gb_malloc((m + 1) * sizeof *as);
     uint32_t *act = gb_malloc(m * sizeof *act), *core = gb_malloc((m + 1) * sizeof *core);
     Z3_ast pl[GB_LEN_PREFS];
-    size_t npl = 0;
+    size_t npl = 0, na = 0, lvl = 0;
     int ok = lits && as && act && core;
-    Z3_solver s = ok ? mk_solver(z, timeout_ms) : NULL;
-    int r = 0;
-    if (!s) {
-        r = ok ? z3_fail(z, "creating a solver", e) : gb_err_set(e, "out of memory");
+    int r = 0, got = 0;
+    Z3_solver s = NULL;
+    if (!ok) {
+        r = gb_err_set(e, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < nc; i++)
+        if (cj[i].soft)
+            act[na++] = (uint32_t)i;
+    /* bit-blasting is for a flip's query (one with variables to read),
+     * not the neighbour checks, which are there for their cores */
+    int blast = !z->query_fp && nvars > 0 && timeout_ms >= GB_Z3_SIMPLE_SHARE;
+    double t0 = now_ms(), left = timeout_ms;
+    if (blast && o->bitblast) {
+        got = blast_round(z, t, cj, nc, act, na, 0, vars, nvars, timeout_ms, vals, o, e);
+        blast = 0;
+        left = timeout_ms - (now_ms() - t0);
+        if (got == 0 && left < 1) {
+            *st = GB_Q_TIMEOUT;
+            goto done;
+        }
+    }
+    unsigned lim = got ? 0 : blast ? timeout_ms / GB_Z3_SIMPLE_SHARE : (unsigned)left;
+    s = got ? NULL : mk_solver(z, lim ? lim : 1);
+    if (!got && !s) {
+        r = z3_fail(z, "creating a solver", e);
         goto done;
     }
     Z3_lbool res = Z3_L_UNDEF;
-    if (assert_query(z, s, cj, nc, 0, lits) == 0) {
+    if (!got && assert_query(z, s, cj, nc, 0, lits) == 0) {
         assert_keep(z, s, t, vars, nvars);
         npl = len_prefs(z, s, t, vars, nvars, nc, pl);
-        res = check_loop(z, s, cj, nc, lits, as, act, pl, npl, core, o);
+        res = check_loop(z, s, nc, lits, as, act, &na, pl, npl, &lvl, core, o);
+        left = timeout_ms - (now_ms() - t0);
+        if (res == Z3_L_UNDEF && blast && !z3_failed && !z->memout && left >= 1) {
+            got = blast_round(z, t, cj, nc, act, na, lvl, vars, nvars, (unsigned)left, vals, o, e);
+            left = timeout_ms - (now_ms() - t0);
+            if (got == 0 && !z->memout && left >= 1 && (na > 0 || lvl + 1 < npl)) {
+                got = blast_round(z, t, cj, nc, act, 0, npl ? npl - 1 : 0, vars, nvars,
+                                  (unsigned)left, vals, o, e);
+                o->dropped += got == 1 ? na : 0;
+            }
+        }
     }
-    if (z3_failed)
+    if (got < 0)
+        r = -1;
+    else if (got)
+        *st = got == 1 ? GB_Q_SAT : GB_Q_UNSAT;
+    else if (z3_failed)
         r = z3_fail(z, "checking a query", e);
     else if (res == Z3_L_TRUE) {
         *st = GB_Q_SAT;
         r = read_model(z, s, vars, nvars, vals, e);
     } else
         *st = res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
-    Z3_solver_dec_ref(c, s);
+    if (s)
+        Z3_solver_dec_ref(c, s);
     if (r == 0 && *st == GB_Q_UNSAT && o->core && !z->nkeep)
         find_core(z, cj, nc, o);
 done:
