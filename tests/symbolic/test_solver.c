@@ -410,7 +410,7 @@ static void timeout(void)
     tb_t *b = tb_new(16, 0);
     semiprime(b, 0);
     gb_trace_t *t = tb_load(b, 0);
-    gb_solver_t *s = solver(30, 1);
+    gb_solver_t *s = solver(30, 0);
     uint64_t t0 = gb_mono_ms();
     gb_flip_t f = flip(s, t, 4);
     CHECK(f.status == GB_Q_TIMEOUT && f.model.n == 0);
@@ -418,10 +418,13 @@ static void timeout(void)
     gb_flip_clear(&f);
     gb_solver_stats_t st;
     gb_solver_get_stats(s, &st);
-    /* the optimistic retry, ¬PC[4] alone, is the factoring itself: it
-     * times out too */
-    CHECK(st.queries_timeout == 1 && st.queries_z3 == 2 && st.queries_sat == 0);
-    CHECK(st.z3_timeout == 2);
+    /* Not optimistic: the retry, ¬PC[4] alone, has easy models (x = n,
+     * y = 1) that the simple solver missed in 30 ms but bit-blasting finds
+     * when the machine lets it, so it would make the count depend on load.
+     * The simple solver's eighth of the limit and the tactic's rest both
+     * run out. */
+    CHECK(st.queries_timeout == 1 && st.queries_z3 == 1 && st.queries_sat == 0);
+    CHECK(st.z3_timeout == 1);
     gb_solver_free(s);
     gb_trace_free(t);
     tb_free(b);
