@@ -113,8 +113,12 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, KEY_EXPANDED, "%llu", (unsigned long long)st.expanded);
     kv(k, "crashes_seen", "%llu", (unsigned long long)st.crashes_seen);
     if (s->o.crash_buckets) {
+        /* -1 while no report exists, or when one is read mid-rewrite by
+         * the live triage: the last count stands (it never went down) */
         long b = s->o.crash_buckets(s->o.crash_buckets_ctx);
-        kv(k, "crash_buckets", "%ld", b < 0 ? 0 : b);
+        if (b > s->crash_buckets)
+            s->crash_buckets = b;
+        kv(k, "crash_buckets", "%ld", s->crash_buckets);
     }
     kv(k, "first_crash_ms", "%llu", (unsigned long long)st.first_crash_ms);
     kv(k, "blocks_covered", "%u", st.blocks);

@@ -230,6 +230,7 @@ typedef struct gb_pulse {
 
 struct gb_search {
     gb_search_opts_t o;
+    long crash_buckets; /* the last count o.crash_buckets read (report.c) */
     gb_campaign_t *camp;   /* corpus/: OUT/NAME */
     gb_journal_t *journal; /* corpus/: finished expansions */
     gb_peers_t *peers;     /* fuzz-bridge/: the sync dir's other instances */

@@ -6,7 +6,7 @@
 # expands them with `glassbox solve --mode=full`, once with BUILD_DIR's
 # glassbox and, given BASE_BUILD_DIR, once with that one too, on the same
 # trace files, one parser after the other. Prints a Markdown table per
-# build: flips, answers, Z3 timeouts and budget skips, stored values, the
+# build: flips, answers, Z3 timeouts, answers bit-blasted, budget skips, stored values, the
 # share answered without Z3 and the solving time; and, with --slow MS,
 # where the time went (flips of at least MS by slice size and by bytes
 # read). Usage:
