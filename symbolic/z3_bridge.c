@@ -869,6 +869,12 @@ static int core_indices(Z3_context c, Z3_solver s, size_t nc, uint32_t *idx, siz
     return z3_failed ? -1 : 0;
 }
 
+/* Conjunct cj as a Z3 term: its node equals its value. */
+static Z3_ast conj_eq(gb_z3_t *z, const gb_conj_t *cj)
+{
+    return Z3_mk_eq(z->ctx, z->cache[cj->node], cj->value ? z->one : z->zero);
+}
+
 /* Asserts the conjuncts: hard ones as they are (Z3 simplifies with them:
  * a pinned byte becomes a constant), the soft ones and, when `all`, the
  * hard ones too as lit_i => conjunct_i. lits[i] is lit_i or NULL
@@ -879,7 +885,7 @@ static int assert_query(gb_z3_t *z, Z3_solver s, const gb_conj_t *cj, size_t nc,
     Z3_context c = z->ctx;
     Z3_sort bs = Z3_mk_bool_sort(c);
     for (size_t i = 0; i < nc && !z3_failed; i++) {
-        Z3_ast eq = Z3_mk_eq(c, z->cache[cj[i].node], cj[i].value ? z->one : z->zero);
+        Z3_ast eq = conj_eq(z, &cj[i]);
         if (!cj[i].soft && !all) {
             Z3_solver_assert(c, s, eq);
             continue;
@@ -1090,13 +1096,6 @@ static void assert_keep(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint
  * first there next time (o->bitblast). */
 #define GB_Z3_SIMPLE_SHARE 8
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* One round of check_loop as the tactic: the hard conjuncts, the soft
  * ones still active (act[0..na)) as hard, the kept bytes and length
  * preference `lvl`. 1: SAT, the model in vals; 2: UNSAT and exact (no
@@ -1115,10 +1114,9 @@ static int blast_round(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, siz
     }
     for (size_t i = 0; i < nc && !z3_failed; i++)
         if (!cj[i].soft)
-            Z3_solver_assert(c, s, Z3_mk_eq(c, z->cache[cj[i].node], cj[i].value ? z->one : z->zero));
+            Z3_solver_assert(c, s, conj_eq(z, &cj[i]));
     for (size_t k = 0; k < na && !z3_failed; k++)
-        Z3_solver_assert(c, s, Z3_mk_eq(c, z->cache[cj[act[k]].node],
-                                        cj[act[k]].value ? z->one : z->zero));
+        Z3_solver_assert(c, s, conj_eq(z, &cj[act[k]]));
     assert_keep(z, s, t, vars, nvars);
     Z3_ast pl[GB_LEN_PREFS];
     size_t npl = z3_failed ? 0 : len_prefs(z, s, t, vars, nvars, nc, pl);
@@ -1171,11 +1169,12 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     /* bit-blasting is for a flip's query (one with variables to read),
      * not the neighbour checks, which are there for their cores */
     int blast = !z->query_fp && nvars > 0 && timeout_ms >= GB_Z3_SIMPLE_SHARE;
-    double t0 = now_ms(), left = timeout_ms;
+    uint64_t t0 = gb_mono_ms();
+    int64_t left = timeout_ms;
     if (blast && o->bitblast) {
         got = blast_round(z, t, cj, nc, act, na, 0, vars, nvars, timeout_ms, vals, o, e);
         blast = 0;
-        left = timeout_ms - (now_ms() - t0);
+        left = (int64_t)timeout_ms - (int64_t)(gb_mono_ms() - t0);
         if (got == 0 && left < 1) {
             *st = GB_Q_TIMEOUT;
             goto done;
@@ -1192,10 +1191,10 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
         assert_keep(z, s, t, vars, nvars);
         npl = len_prefs(z, s, t, vars, nvars, nc, pl);
         res = check_loop(z, s, nc, lits, as, act, &na, pl, npl, &lvl, core, o);
-        left = timeout_ms - (now_ms() - t0);
+        left = (int64_t)timeout_ms - (int64_t)(gb_mono_ms() - t0);
         if (res == Z3_L_UNDEF && blast && !z3_failed && !z->memout && left >= 1) {
             got = blast_round(z, t, cj, nc, act, na, lvl, vars, nvars, (unsigned)left, vals, o, e);
-            left = timeout_ms - (now_ms() - t0);
+            left = (int64_t)timeout_ms - (int64_t)(gb_mono_ms() - t0);
             if (got == 0 && !z->memout && left >= 1 && (na > 0 || lvl + 1 < npl)) {
                 got = blast_round(z, t, cj, nc, act, 0, npl ? npl - 1 : 0, vars, nvars,
                                   (unsigned)left, vals, o, e);
@@ -1245,7 +1244,7 @@ int gb_z3_holds(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     if (!s)
         return z3_fail(z, "creating a solver", e);
     for (size_t i = 0; i < nc && !z3_failed; i++)
-        Z3_solver_assert(c, s, Z3_mk_eq(c, z->cache[cj[i].node], cj[i].value ? z->one : z->zero));
+        Z3_solver_assert(c, s, conj_eq(z, &cj[i]));
     for (size_t i = 0; i < nvars && !z3_failed; i++) {
         Z3_ast v = vars[i] < z->ncache ? z->cache[vars[i]] : NULL;
         if (v) /* a byte no conjunct reads is free anyway */
