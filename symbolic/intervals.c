@@ -4,6 +4,7 @@
  * constant, give each variable a set of values; an empty set refutes the
  * query, otherwise values picked inside the sets are checked by concrete
  * evaluation of the whole query. Anything else: unknown. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #define IV_TMP 64   /* room while an operation runs */
 #define IV_CHAIN 32 /* operators between a comparison and its variable */
 #define IV_CANDS 8  /* values tried per variable */
+#define GB_IV_ENUM_WORK (1u << 22) /* node evaluations one enumeration may spend */
 
 typedef struct iv {
     uint64_t lo, hi;
@@ -53,6 +55,14 @@ static void iv_norm(ivset_t *s)
         memmove(&s->v[best], &s->v[best + 1], (s->n - best - 1) * sizeof *s->v);
         s->n--;
     }
+}
+
+static int in_set(const ivset_t *s, uint64_t x)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (x >= s->v[i].lo && x <= s->v[i].hi)
+            return 1;
+    return 0;
 }
 
 static void iv_push(ivset_t *s, uint64_t lo, uint64_t hi)
@@ -414,17 +424,41 @@ static uint32_t learn_head(const gb_dag_t *d, uint32_t x, unsigned value, ivset_
     return y;
 }
 
+/* An ITE whose arms are both constants (`mode = bit ? K1 : K2`, then a
+ * switch on mode): 1 when x is one, with its arms in k[0..1]. */
+static int const_arms(const gb_dag_t *d, uint32_t x, uint64_t *k)
+{
+    const gb_node_t *nd = &d->nodes[x];
+    if (nd->op != GBT_OP_ITE || d->nodes[nd->args[1]].op != GBT_OP_CONST ||
+        d->nodes[nd->args[2]].op != GBT_OP_CONST)
+        return 0;
+    k[0] = d->nodes[nd->args[1]].imm, k[1] = d->nodes[nd->args[2]].imm;
+    return 1;
+}
+
 /* Learns the set of one conjunct: node `x` == value. Returns 1 with the
- * variable in *var and its set in *s, or 0 when the shape is unsupported. */
+ * variable in *var and its set in *s, 0 when the shape is unsupported,
+ * -1 when the conjunct holds for no input at all (a compare of a
+ * constant-armed ITE with a value neither arm has). */
 static int learn(const gb_dag_t *d, uint32_t x, unsigned value, ivar_t *var, ivset_t *s)
 {
     uint32_t y = learn_head(d, x, value, s);
     for (int depth = 0; depth < IV_CHAIN && y != GB_NONE; depth++) {
         unsigned vw;
+        uint64_t k[2];
         if (as_var_w(d, y, &var->base, &var->n, &var->be, &vw)) {
             iv_cut(s, 0, gb_mask(vw)); /* a wider OR load is the zero extension */
             s->w = vw;
             return 1;
+        }
+        if (const_arms(d, y, k)) {
+            int in0 = in_set(s, k[0]), in1 = in_set(s, k[1]);
+            if (!in0 && !in1)
+                return -1;
+            if (in0 && in1)
+                return 0; /* holds whatever the condition: nothing to learn */
+            y = learn_head(d, d->nodes[y].args[0], (unsigned)in0, s); /* the arm it needs */
+            continue;
         }
         y = pull_back(d, y, s);
     }
@@ -457,15 +491,20 @@ static size_t var_index(ictx_t *c, const ivar_t *v)
 }
 
 /* Learns every conjunct; returns the index of a variable whose hard set is
- * empty, or GB_NONE. Fills c->cvar. */
-static size_t learn_all(ictx_t *c)
+ * empty, or GB_NONE. Fills c->cvar; *never is a hard conjunct that holds
+ * for no input, or GB_NONE. */
+static size_t learn_all(ictx_t *c, size_t *never)
 {
     size_t empty = GB_NONE;
+    *never = GB_NONE;
     for (size_t i = 0; i < c->nc; i++) {
         ivar_t v;
         ivset_t s;
         c->cvar[i] = GB_NONE;
-        if (!learn(c->d, c->cj[i].node, c->cj[i].value, &v, &s))
+        int l = learn(c->d, c->cj[i].node, c->cj[i].value, &v, &s);
+        if (l < 0 && !c->cj[i].soft && *never == GB_NONE)
+            *never = i;
+        if (l <= 0)
             continue;
         size_t k = var_index(c, &v);
         c->cvar[i] = (uint32_t)k;
@@ -488,14 +527,6 @@ static uint64_t var_value(const ivar_t *v, const uint8_t *in, size_t len)
         x |= b << (8 * (v->be ? v->n - 1 - i : i));
     }
     return x;
-}
-
-static int in_set(const ivset_t *s, uint64_t x)
-{
-    for (unsigned i = 0; i < s->n; i++)
-        if (x >= s->v[i].lo && x <= s->v[i].hi)
-            return 1;
-    return 0;
 }
 
 /* Candidate values for one variable: its current value if allowed, then
@@ -604,7 +635,7 @@ static void eval_fini(evalr_t *ev)
 /* Evaluates the query with its bytes set to vals: 2 if every conjunct
  * holds, 1 if every hard one does (*broken = soft ones that do not), 0 if
  * a hard one fails. */
-static int eval_holds(evalr_t *ev, const ictx_t *c, const uint8_t *vals, size_t *broken)
+static void eval_nodes(evalr_t *ev, const ictx_t *c, const uint8_t *vals)
 {
     const gb_dag_t *d = c->d;
     for (size_t i = 0; i < ev->n; i++) {
@@ -620,9 +651,20 @@ static int eval_holds(evalr_t *ev, const ictx_t *c, const uint8_t *vals, size_t 
         unsigned aw1 = x->nargs > 1 ? d->nodes[x->args[1]].width : 0;
         ev->val[i] = gb_expr_apply(x->op, x->width, aw0, aw1, a, x->imm);
     }
+}
+
+/* Conjunct i's value after eval_nodes. */
+static int conj_holds(const evalr_t *ev, const ictx_t *c, size_t i)
+{
+    return (ev->val[gb_dag_pos(ev->list, ev->n, c->cj[i].node)] & 1) == c->cj[i].value;
+}
+
+static int eval_holds(evalr_t *ev, const ictx_t *c, const uint8_t *vals, size_t *broken)
+{
+    eval_nodes(ev, c, vals);
     *broken = 0;
     for (size_t i = 0; i < c->nc; i++) {
-        if ((ev->val[gb_dag_pos(ev->list, ev->n, c->cj[i].node)] & 1) == c->cj[i].value)
+        if (conj_holds(ev, c, i))
             continue;
         if (!c->cj[i].soft)
             return 0;
@@ -769,6 +811,9 @@ static void add_flip(flips_t *f, size_t var, uint64_t v)
     }
 }
 
+static void flip_targets(ictx_t *c, const evalr_t *ev, uint32_t y, const ivset_t *s, int depth,
+                         flips_t *f);
+
 /* Pushes the value v of node x down to a variable: through invertible
  * operators with a constant operand, and through ADD/SUB/XOR of two input
  * expressions by solving for one side with the other at its current value
@@ -785,6 +830,14 @@ static void push_down(ictx_t *c, const evalr_t *ev, uint32_t x, uint64_t v, int 
     if (as_var_w(d, x, &var.base, &var.n, &var.be, &vw)) {
         if (v <= gb_mask(vw))
             add_flip(f, var_index(c, &var), v);
+        return;
+    }
+    uint64_t k[2];
+    if (const_arms(d, x, k)) { /* the arm that gives v: its condition's targets */
+        ivset_t s;
+        if ((v == k[0]) != (v == k[1]) &&
+            (y = learn_head(d, nd->args[0], v == k[0], &s)) != GB_NONE)
+            flip_targets(c, ev, y, &s, depth + 1, f);
         return;
     }
     if (chain_next(d, x) != GB_NONE) {
@@ -805,7 +858,8 @@ static void push_down(ictx_t *c, const evalr_t *ev, uint32_t x, uint64_t v, int 
 
 /* A few values of s for node y (next to its current value first, then
  * interval boundaries), each pushed down to a variable. */
-static void flip_targets(ictx_t *c, const evalr_t *ev, uint32_t y, const ivset_t *s, flips_t *f)
+static void flip_targets(ictx_t *c, const evalr_t *ev, uint32_t y, const ivset_t *s, int depth,
+                         flips_t *f)
 {
     uint64_t cur = ev_val(ev, y), m = gb_mask(s->w), t[IV_CANDS];
     unsigned nt = 0;
@@ -820,7 +874,7 @@ static void flip_targets(ictx_t *c, const evalr_t *ev, uint32_t y, const ivset_t
         t[nt++] = s->v[i].hi;
     }
     for (unsigned i = 0; i < nt; i++)
-        push_down(c, ev, y, t[i], 0, f);
+        push_down(c, ev, y, t[i], depth, f);
 }
 
 /* Flip candidates for the last conjunct (the flipped condition): a
@@ -833,7 +887,7 @@ static void flip_cands(ictx_t *c, const evalr_t *ev, flips_t *f)
     ivset_t s;
     uint32_t y = learn_head(d, last->node, last->value, &s);
     if (y != GB_NONE) {
-        flip_targets(c, ev, y, &s, f);
+        flip_targets(c, ev, y, &s, 0, f);
         return;
     }
     uint32_t x = last->node;
@@ -848,7 +902,7 @@ static void flip_cands(ictx_t *c, const evalr_t *ev, flips_t *f)
     for (int side = 0; side < 2; side++) {
         uint32_t me = nd->args[side], other = nd->args[!side];
         iv_cmp(side ? swap_cmp(nd->op) : nd->op, ev_val(ev, other), d->nodes[me].width, value, &s);
-        flip_targets(c, ev, me, &s, f);
+        flip_targets(c, ev, me, &s, 0, f);
     }
 }
 
@@ -900,36 +954,162 @@ static int try_rounds(ictx_t *c, evalr_t *ev, uint64_t (*cand)[IV_CANDS], const 
 
 /* Flip candidates, candidates for every variable, then try_rounds.
  * Returns 2, 1 (optimistic) or 0 as try_rounds, -1 out of memory. */
-static int try_candidates(ictx_t *c, const uint8_t *in, size_t len, uint8_t *vals,
+static int try_candidates(ictx_t *c, evalr_t *ev, const uint8_t *in, size_t len, uint8_t *vals,
                           size_t *broken)
 {
-    evalr_t ev = {NULL, 0, NULL, NULL};
     uint64_t (*cand)[IV_CANDS] = gb_malloc((c->nc + IV_FLIPS + 1) * sizeof *cand);
     unsigned *nc = gb_malloc((c->nc + IV_FLIPS + 1) * sizeof *nc);
     flips_t f = {.n = 0, .splits = 0};
     int r = -1;
-    if (!cand || !nc || (r = eval_init(&ev, c)) != 0) {
-        r = r > 0 ? 0 : -1;
+    if (!cand || !nc)
         goto done;
-    }
     for (size_t i = 0; i < c->noffs; i++) /* the parent's values, for inversion */
         vals[i] = gbt_input_byte(in, len, c->offs[i]);
     size_t br;
-    eval_holds(&ev, c, vals, &br);
-    flip_cands(c, &ev, &f);
+    eval_holds(ev, c, vals, &br);
+    flip_cands(c, ev, &f);
     for (size_t k = 0; k < c->nv; k++)
         nc[k] = candidates(&c->vars[k], var_value(&c->vars[k], in, len), cand[k]);
-    r = try_rounds(c, &ev, cand, nc, &f, in, len, vals, broken);
+    r = try_rounds(c, ev, cand, nc, &f, in, len, vals, broken);
 done:
-    eval_fini(&ev);
     gb_free(cand);
     gb_free(nc);
     return r;
 }
 
+/* ---- Enumeration of one- and two-byte queries ------------------------- */
+
+/* Which of the query's (at most two) bytes each conjunct reads: bit p for
+ * offs[p], from the nodes in topological order. */
+static void conj_masks(const evalr_t *ev, const ictx_t *c, uint8_t *nmask, uint8_t *cmask)
+{
+    for (size_t i = 0; i < ev->n; i++) {
+        const gb_node_t *x = &c->d->nodes[ev->list[i]];
+        uint8_t m = 0;
+        if (x->op == GBT_OP_INPUT)
+            m = ev->apos[3 * i] != GB_NONE ? (uint8_t)(1u << ev->apos[3 * i]) : 0;
+        else
+            for (unsigned k = 0; k < x->nargs; k++)
+                m |= nmask[ev->apos[3 * i + k]];
+        nmask[i] = m;
+    }
+    for (size_t i = 0; i < c->nc; i++)
+        cmask[i] = nmask[gb_dag_pos(ev->list, ev->n, c->cj[i].node)];
+}
+
+/* The conjuncts with read mask `m` that fail after eval_nodes: 1 if a
+ * hard one does, else 0 with the soft ones counted in *soft. */
+static int fails(const evalr_t *ev, const ictx_t *c, const uint8_t *cmask, uint8_t m,
+                 unsigned *soft)
+{
+    *soft = 0;
+    for (size_t i = 0; i < c->nc; i++) {
+        if (cmask[i] != m || conj_holds(ev, c, i))
+            continue;
+        if (!c->cj[i].soft)
+            return 1;
+        ++*soft;
+    }
+    return 0;
+}
+
+static void conflict_of(const ictx_t *c, const uint8_t *cmask, uint8_t m, uint32_t *conf,
+                        size_t *nconf)
+{
+    *nconf = 0;
+    for (size_t i = 0; i < c->nc; i++)
+        if (!c->cj[i].soft && (cmask[i] & m) && (m == 3 || cmask[i] == m))
+            conf[(*nconf)++] = (uint32_t)i;
+}
+
+/* A query over one or two input bytes (not the length) is decided by
+ * trying their values: each byte's 256 against the conjuncts that read it
+ * alone, then the pairs left against the rest, within GB_IV_ENUM_WORK node
+ * evaluations. Returns 2 (every conjunct holds), 1 (the hard ones; *broken
+ * soft ones fail) with vals, 3 for UNSAT with the conflict in conf, 0 when
+ * too big, -1 out of memory. */
+static int enumerate(const ictx_t *c, evalr_t *ev, const uint8_t *in, size_t len, uint8_t *vals,
+                     size_t *broken, uint32_t *conf, size_t *nconf)
+{
+    size_t nb = c->noffs;
+    if (nb == 0 || nb > 2 || (uint64_t)ev->n * 256u * nb > GB_IV_ENUM_WORK)
+        return 0;
+    for (size_t p = 0; p < nb; p++)
+        if (gbt_is_len_offset(c->offs[p]))
+            return 0; /* the length has preferences Z3 keeps */
+    uint8_t *nmask = gb_malloc(ev->n + 1), *cmask = gb_malloc(c->nc + 1);
+    uint16_t(*ok)[256] = gb_malloc(2 * sizeof *ok); /* per byte: broken softs + 1, or 0 */
+    unsigned nok[2] = {0, 0}, soft;
+    int r = -1;
+    if (!nmask || !cmask || !ok)
+        goto done;
+    conj_masks(ev, c, nmask, cmask);
+    uint8_t base[2];
+    for (size_t p = 0; p < nb; p++)
+        base[p] = (uint8_t)gbt_input_byte(in, len, c->offs[p]);
+    eval_nodes(ev, c, base);
+    unsigned soft0 = 0;
+    if (fails(ev, c, cmask, 0, &soft0)) { /* a constant conjunct: no byte helps */
+        r = 0;
+        goto done;
+    }
+    for (size_t p = 0; p < nb; p++) {
+        uint8_t v[2] = {base[0], nb > 1 ? base[1] : 0};
+        for (unsigned x = 0; x < 256; x++) {
+            v[p] = (uint8_t)x;
+            eval_nodes(ev, c, v);
+            ok[p][x] = fails(ev, c, cmask, (uint8_t)(1u << p), &soft) ? 0
+                                                                   : (uint16_t)(soft < 65534 ? soft + 1 : 65535);
+            nok[p] += ok[p][x] != 0;
+        }
+        if (!nok[p]) {
+            conflict_of(c, cmask, (uint8_t)(1u << p), conf, nconf);
+            r = 3;
+            goto done;
+        }
+    }
+    if (nb == 2 && (uint64_t)nok[0] * nok[1] * ev->n > GB_IV_ENUM_WORK) {
+        r = 0;
+        goto done;
+    }
+    unsigned best = UINT_MAX;
+    for (unsigned x = 0; x < 256 && best; x++) {
+        if (!ok[0][x])
+            continue;
+        for (unsigned y = 0; y < (nb > 1 ? 256u : 1u) && best; y++) {
+            unsigned b = soft0 + ok[0][x] - 1;
+            uint8_t v[2] = {(uint8_t)x, (uint8_t)y};
+            if (nb > 1) {
+                if (!ok[1][y])
+                    continue;
+                eval_nodes(ev, c, v);
+                if (fails(ev, c, cmask, 3, &soft))
+                    continue;
+                b += ok[1][y] - 1 + soft;
+            }
+            if (b < best) {
+                best = b;
+                memcpy(vals, v, nb);
+            }
+        }
+    }
+    if (best == UINT_MAX) {
+        conflict_of(c, cmask, 3, conf, nconf);
+        r = 3;
+    } else {
+        *broken = best;
+        r = best ? 1 : 2;
+    }
+done:
+    gb_free(nmask);
+    gb_free(cmask);
+    gb_free(ok);
+    return r;
+}
+
 int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uint64_t *offs,
                   size_t noffs, const uint8_t *in, size_t len, gb_qstatus_t *st, uint8_t *vals,
-                  uint32_t *conf, size_t *nconf, size_t *broken)
+                  uint32_t *conf, size_t *nconf, size_t *broken, int *enumerated)
 {
     ictx_t c = {&t->dag, cj, nc, gb_malloc((nc + IV_FLIPS + 1) * sizeof(ivar_t)), 0,
                 gb_malloc((nc + 1) * sizeof(uint32_t)), offs, noffs};
@@ -937,18 +1117,40 @@ int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uin
     *st = GB_Q_SKIP;
     *nconf = 0;
     *broken = 0;
+    *enumerated = 0;
     if (!c.vars || !c.cvar) {
         r = -1;
         goto done;
     }
-    size_t empty = learn_all(&c);
-    if (empty != GB_NONE) {
+    size_t never, empty = learn_all(&c, &never);
+    if (never != GB_NONE) {
+        conf[(*nconf)++] = (uint32_t)never;
+        *st = GB_Q_UNSAT;
+    } else if (empty != GB_NONE) {
         for (size_t i = 0; i < nc; i++)
             if (c.cvar[i] == empty && !cj[i].soft)
                 conf[(*nconf)++] = (uint32_t)i;
         *st = GB_Q_UNSAT;
     } else if (nc) {
-        r = try_candidates(&c, in, len, vals, broken);
+        evalr_t ev;
+        int init = eval_init(&ev, &c);
+        r = init == 0 ? try_candidates(&c, &ev, in, len, vals, broken) : init < 0 ? -1 : 0;
+        if (init == 0 && (r == 0 || r == 1)) { /* not every conjunct held: try all values */
+            uint8_t *ev_vals = gb_malloc(noffs ? noffs : 1);
+            size_t eb = 0;
+            int x = ev_vals ? enumerate(&c, &ev, in, len, ev_vals, &eb, conf, nconf) : -1;
+            if (x == 3 || x == 2 || (x == 1 && (r == 0 || eb < *broken))) {
+                if (x != 3)
+                    memcpy(vals, ev_vals, noffs);
+                *broken = x == 3 ? 0 : eb;
+                r = x == 3 ? 0 : x;
+                *st = x == 3 ? GB_Q_UNSAT : GB_Q_SAT;
+                *enumerated = 1;
+            } else if (x < 0)
+                r = -1;
+            gb_free(ev_vals);
+        }
+        eval_fini(&ev);
         if (r >= 1)
             *st = GB_Q_SAT;
         r = r < 0 ? -1 : 0;

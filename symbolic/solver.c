@@ -499,13 +499,15 @@ static int keeps_held(const gb_solver_t *s, const qctx_t *c)
 static int stage_intervals(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *dropped)
 {
     size_t nconf;
+    int en;
     if (gb_ival_solve(c->t, c->q->cj, c->q->n, c->qv.offs, c->qv.n, s->input, s->input_len, st,
-                      c->vals, c->conf, &nconf, dropped) != 0)
+                      c->vals, c->conf, &nconf, dropped, &en) != 0)
         return -1;
     if (*st == GB_Q_SAT && !keeps_held(s, c)) {
         *st = GB_Q_SKIP; /* a model that moves a kept byte: Z3 is asked */
         return 0;
     }
+    s->stats.ival_enumerated += en && *st != GB_Q_SKIP;
     if (*st == GB_Q_SAT) {
         s->stats.sat_interval++;
         return set_model(c->out, c->qv.offs, NULL, c->vals, c->qv.n);

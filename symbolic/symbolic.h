@@ -163,6 +163,8 @@ typedef struct gb_solver_stats {
     uint64_t cut_clause;       /* queries refuted by a learned clause */
     uint64_t cut_interval_unsat; /* queries refuted by the interval prefilter */
     uint64_t sat_interval;     /* queries solved by the interval prefilter */
+    uint64_t ival_enumerated;  /* of the interval stage's answers, by trying every value
+                                  of a query's one or two bytes */
     uint64_t cache_hit;        /* queries answered from the cache */
     uint64_t queries_z3;       /* queries sent to Z3 */
     uint64_t z3_checks;        /* Z3 check calls (a query that drops pins makes several) */

@@ -2,7 +2,8 @@
 /* The solver's shortcuts: intervals against brute force on random chains
  * (every supported shape, wrap-around, signedness, both endiannesses),
  * learned clauses (sound across traces, saved and loaded, a corrupted file
- * rejected) and the answer cache. */
+ * rejected), the answer cache, and the queries decided without sets:
+ * one- and two-byte queries by trying their values, constant-armed ITEs. */
 #include <stdint.h>
 #include <unistd.h>
 
@@ -289,8 +290,8 @@ static void clauses(void)
     tb_t *b1, *b2, *b3;
     gb_trace_t *t1 = conflict_trace(0, 0, &b1), *t2 = conflict_trace(7, 0, &b2);
     gb_trace_t *t3 = conflict_trace(3, 1, &b3);
-    gb_flip_t f = flip1(s, t1);
-    CHECK(f.status == GB_Q_UNSAT && f.stage == GB_STAGE_Z3);
+    gb_flip_t f = flip1(s, t1); /* one byte: refuted by trying its 256 values */
+    CHECK(f.status == GB_Q_UNSAT && f.stage == GB_STAGE_INTERVAL && f.z3_calls == 0);
     gb_solver_stats_t st;
     gb_solver_get_stats(s, &st);
     CHECK(st.clauses_learned == 1);
@@ -562,6 +563,78 @@ static void stored_values(void)
     stored_case(0, 1);
 }
 
+/* ---- Queries the interval sets cannot describe ------------------------ */
+
+/* Flips entry j and checks its answer came before Z3; on SAT, that the
+ * child takes entry j the other way and keeps entries keep[0..nk). */
+static void flip_no_z3(gb_solver_t *s, const gb_trace_t *t, const uint8_t *in, size_t len,
+                       size_t j, gb_qstatus_t want, const size_t *keep, size_t nk)
+{
+    gb_flip_t f;
+    gb_err_t e;
+    CHECK(gb_solver_flip(s, t, j, &f, &e) == 0);
+    CHECK_MSG(f.status == want && f.stage == GB_STAGE_INTERVAL && f.z3_calls == 0,
+              "entry %zu: status %d stage %d z3 calls %u", j, f.status, f.stage, f.z3_calls);
+    if (f.status == GB_Q_SAT) {
+        size_t n;
+        uint8_t *ch = tb_combine(in, len, &f.model, &n);
+        CHECK_MSG(gb_trace_eval_pc(t, j, ch, n) == 0, "entry %zu not flipped", j);
+        for (size_t i = 0; i < nk; i++)
+            CHECK_MSG(gb_trace_eval_pc(t, keep[i], ch, n) == 1,
+                      "entry %zu broken by flipping %zu", keep[i], j);
+        free(ch);
+    }
+    gb_flip_clear(&f);
+}
+
+/* Products of input bytes (no interval shape) over one and two bytes are
+ * decided by trying every value: a square mod 256 is never 2, and under
+ * b0, b1 < 20 the product 323 = 17 * 19 exists and 401 does not. A switch
+ * on `mode = bit ? K1 : K2` (a 32-bit load, too wide to try) is decided
+ * from the ITE's constant arms. */
+static void enumeration(void)
+{
+    uint8_t in[7] = {3, 4, 5, 0, 0, 0, 0};
+    tb_t *b = tb_new(sizeof in, 0);
+    uint32_t x0 = tb_in(b, 0), x1 = tb_in(b, 1), x2 = tb_in(b, 2);
+    uint32_t prod = tb_bin(b, GBT_OP_MUL, 16, tb_un(b, GBT_OP_ZEXT, 16, x0, 0),
+                           tb_un(b, GBT_OP_ZEXT, 16, x1, 0));
+    uint32_t sq = tb_bin(b, GBT_OP_MUL, 8, x2, x2);
+    tb_pc(b, GBT_PC_BRANCH, 1, 1, tb_bin(b, GBT_OP_ULT, 1, x0, tb_const(b, 8, 20)));
+    tb_pc(b, GBT_PC_BRANCH, 1, 2, tb_bin(b, GBT_OP_ULT, 1, x1, tb_const(b, 8, 20)));
+    tb_pc(b, GBT_PC_BRANCH, 0, 3, tb_bin(b, GBT_OP_EQ, 1, prod, tb_const(b, 16, 323)));
+    tb_pc(b, GBT_PC_BRANCH, 0, 4, tb_bin(b, GBT_OP_EQ, 1, prod, tb_const(b, 16, 401)));
+    tb_pc(b, GBT_PC_BRANCH, 0, 5, tb_bin(b, GBT_OP_EQ, 1, sq, tb_const(b, 8, 0x31)));
+    tb_pc(b, GBT_PC_BRANCH, 0, 6, tb_bin(b, GBT_OP_EQ, 1, sq, tb_const(b, 8, 2)));
+    uint32_t bit = tb_bin(b, GBT_OP_EQ, 1, tb_bin(b, GBT_OP_AND, 32, le32(b, 3), tb_const(b, 32, 0x2000)),
+                          tb_const(b, 32, 0));
+    uint32_t mode = tb_node(b, GBT_OP_ITE, 32, 3, bit, tb_const(b, 32, 16191), tb_const(b, 32, 16189), 0);
+    tb_pc(b, GBT_PC_SWITCH, 0, 7, tb_bin(b, GBT_OP_EQ, 1, mode, tb_const(b, 32, 16180)));
+    tb_pc(b, GBT_PC_SWITCH, 1, 8, tb_bin(b, GBT_OP_EQ, 1, mode, tb_const(b, 32, 16191)));
+    gb_trace_t *t = tb_load(b, 0);
+    CHECK(t != NULL);
+    if (!t) {
+        tb_free(b);
+        return;
+    }
+    gb_solver_t *s = solver(0, 0);
+    gb_solver_set_input(s, in, sizeof in);
+    static const size_t bounds[] = {0, 1, 2};
+    flip_no_z3(s, t, in, sizeof in, 2, GB_Q_SAT, bounds, 2);
+    flip_no_z3(s, t, in, sizeof in, 3, GB_Q_UNSAT, NULL, 0);
+    flip_no_z3(s, t, in, sizeof in, 4, GB_Q_SAT, NULL, 0);
+    flip_no_z3(s, t, in, sizeof in, 5, GB_Q_UNSAT, NULL, 0);
+    flip_no_z3(s, t, in, sizeof in, 6, GB_Q_UNSAT, NULL, 0);
+    flip_no_z3(s, t, in, sizeof in, 7, GB_Q_SAT, NULL, 0);
+    gb_solver_stats_t st;
+    gb_solver_get_stats(s, &st);
+    CHECK_MSG(st.queries_z3 == 0 && st.ival_enumerated == 4, "z3 %llu, enumerated %llu",
+              (unsigned long long)st.queries_z3, (unsigned long long)st.ival_enumerated);
+    gb_solver_free(s);
+    gb_trace_free(t);
+    tb_free(b);
+}
+
 int main(void)
 {
     interval_shapes();
@@ -572,5 +645,6 @@ int main(void)
     cache_tables();
     neighbours_first();
     stored_values();
+    enumeration();
     return check_exit("pipeline");
 }
