@@ -199,11 +199,12 @@ static void report(const char *mode, const gb_solver_t *s, const tally_t *ta, in
            (unsigned long long)ta->flips, (unsigned long long)ta->sat, (unsigned long long)ta->opt,
            (unsigned long long)ta->unsat, (unsigned long long)ta->timeout);
     printf("%s: queries %llu: slice-empty %llu clause %llu interval-unsat %llu interval-sat %llu "
-           "(enumerated %llu) cache %llu z3 %llu (sat %llu unsat %llu timeout %llu bit-blasted "
-           "%llu) budget %llu\n",
+           "(enumerated %llu swept %llu) cache %llu z3 %llu (sat %llu unsat %llu timeout %llu "
+           "bit-blasted %llu) budget %llu\n",
            mode, (unsigned long long)st.queries_total, (unsigned long long)st.cut_slice_empty,
            (unsigned long long)st.cut_clause, (unsigned long long)st.cut_interval_unsat,
            (unsigned long long)st.sat_interval, (unsigned long long)st.ival_enumerated,
+           (unsigned long long)st.ival_swept,
            (unsigned long long)st.cache_hit,
            (unsigned long long)st.queries_z3, (unsigned long long)st.z3_sat,
            (unsigned long long)st.z3_unsat, (unsigned long long)st.z3_timeout,

@@ -150,6 +150,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "queries_cut_interval_unsat", "%llu", (unsigned long long)q.cut_interval_unsat);
     kv(k, "queries_sat_interval", "%llu", (unsigned long long)q.sat_interval);
     kv(k, "queries_interval_enumerated", "%llu", (unsigned long long)q.ival_enumerated);
+    kv(k, "queries_interval_swept", "%llu", (unsigned long long)q.ival_swept);
     kv(k, "queries_cache_hit", "%llu", (unsigned long long)q.cache_hit);
     kv(k, "queries_z3", "%llu", (unsigned long long)q.queries_z3);
     kv(k, "queries_z3_sat", "%llu", (unsigned long long)q.z3_sat);

@@ -15,6 +15,7 @@
 #define IV_CHAIN 32 /* operators between a comparison and its variable */
 #define IV_CANDS 8  /* values tried per variable */
 #define GB_IV_ENUM_WORK (1u << 22) /* node evaluations one enumeration may spend */
+#define GB_IV_SWEEP_WORK (1u << 20) /* ... and one sweep of a wider query */
 
 typedef struct iv {
     uint64_t lo, hi;
@@ -289,36 +290,137 @@ static int as_var_w(const gb_dag_t *d, uint32_t x, uint64_t *base, uint8_t *n, u
     return 1;
 }
 
-/* Forward hull [0, *hi] of a chain node's value; 0 when unknown. */
-static int hull(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi, int depth)
+/* All ones from bit 0 up to x's highest set bit. */
+static uint64_t fill_down(uint64_t x)
+{
+    for (unsigned k = 1; k < 64; k *= 2)
+        x |= x >> k;
+    return x;
+}
+
+/* Forward hull [*lo, *hi] of node x's value over every input: an
+ * over-approximation through casts, constants, add/sub/mul without
+ * overflow, masks, shifts, division and remainder by constants, extract,
+ * concat and ITE. *budget bounds the nodes visited; past it, or above 64
+ * bits, a node is unknown: the full range. Returns 0 only above 64 bits. */
+static int hull_b(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi, int *budget)
 {
     const gb_node_t *nd = &d->nodes[x];
     uint64_t m = gb_mask(nd->width), base;
     uint8_t n, be;
     unsigned vw;
     *lo = 0, *hi = m;
-    if (depth > IV_CHAIN)
+    if (nd->width > 64)
+        return 0;
+    if (--*budget < 0)
         return 1;
+    if (nd->op == GBT_OP_CONST) {
+        *lo = *hi = nd->imm & m;
+        return 1;
+    }
     if (as_var_w(d, x, &base, &n, &be, &vw)) {
         *hi = gb_mask(vw);
         return 1;
     }
-    uint32_t a = nd->nargs > 0 ? nd->args[0] : 0, b = nd->nargs > 1 ? nd->args[1] : 0;
-    int bc = nd->nargs > 1 && d->nodes[b].op == GBT_OP_CONST;
-    uint64_t k = bc ? d->nodes[b].imm : 0, l, h;
-    if (nd->op == GBT_OP_ZEXT || nd->op == GBT_OP_SEXT || (bc && nd->op >= GBT_OP_ADD &&
-                                                          nd->op <= GBT_OP_MUL)) {
-        hull(d, a, &l, &h, depth + 1);
-        if (nd->op == GBT_OP_ZEXT || (nd->op == GBT_OP_SEXT &&
-                                       h < (1ull << (d->nodes[a].width - 1))))
-            *lo = l, *hi = h;
-        else if (nd->op == GBT_OP_ADD && h <= m - k)
-            *lo = l + k, *hi = h + k;
-        else if (nd->op == GBT_OP_SUB && l >= k)
-            *lo = l - k, *hi = h - k;
-        else if (nd->op == GBT_OP_MUL && k && h <= m / k)
-            *lo = l * k, *hi = h * k;
+    if (nd->nargs == 0 || (nd->op >= GBT_OP_EQ && nd->op <= GBT_OP_SGE) || nd->op > GBT_OP_ITE)
+        return 1;
+    uint32_t a = nd->args[0], b = nd->nargs > 1 ? nd->args[1] : 0;
+    uint64_t la, ha, lb = 0, hb = 0;
+    if (!hull_b(d, nd->op == GBT_OP_ITE ? b : a, &la, &ha, budget) ||
+        (nd->nargs > 1 && !hull_b(d, nd->op == GBT_OP_ITE ? nd->args[2] : b, &lb, &hb, budget)))
+        return 1;
+    unsigned wa = d->nodes[a].width;
+    if (la == ha && lb != hb && (nd->op == GBT_OP_ADD || nd->op == GBT_OP_MUL ||
+                                 nd->op == GBT_OP_AND || nd->op == GBT_OP_OR)) {
+        uint64_t t = la; /* commutative: the known side second */
+        la = lb, lb = t, t = ha, ha = hb, hb = t;
     }
+    int bk = nd->nargs > 1 && lb == hb; /* b a constant (or known) */
+    switch (nd->op) {
+    case GBT_OP_ZEXT: *lo = la, *hi = ha; break;
+    case GBT_OP_SEXT:
+        if (ha < (1ull << (wa - 1)))
+            *lo = la, *hi = ha;
+        break;
+    case GBT_OP_ADD:
+        if (ha <= m - hb)
+            *lo = la + lb, *hi = ha + hb;
+        break;
+    case GBT_OP_SUB:
+        if (bk && la >= lb)
+            *lo = la - lb, *hi = ha - lb;
+        break;
+    case GBT_OP_MUL:
+        if (!hb || ha <= m / hb)
+            *lo = la * lb, *hi = ha * hb;
+        break;
+    case GBT_OP_UDIV:
+        if (bk && lb)
+            *lo = la / lb, *hi = ha / lb;
+        break;
+    case GBT_OP_UREM:
+        if (bk && lb && ha < lb)
+            *lo = la, *hi = ha;
+        else if (bk && lb)
+            *hi = lb - 1;
+        break;
+    case GBT_OP_AND: {
+        /* below the highest bit the value can have, a mask that keeps
+         * every bit from some t up rounds down: monotone */
+        uint64_t keep = bk ? (lb | (~fill_down(ha) & m)) : 0;
+        if (bk && ((~keep & m) & ((~keep & m) + 1)) == 0)
+            *lo = la & keep, *hi = ha & keep;
+        else
+            *hi = ha < hb ? ha : hb;
+        break;
+    }
+    case GBT_OP_OR:
+        *lo = la > lb ? la : lb;
+        *hi = fill_down(ha | hb) & m;
+        break;
+    case GBT_OP_LSHR:
+        if (bk && lb < nd->width)
+            *lo = la >> lb, *hi = ha >> lb;
+        break;
+    case GBT_OP_SHL:
+        if (bk && lb < nd->width && ha <= (m >> lb))
+            *lo = la << lb, *hi = ha << lb;
+        break;
+    case GBT_OP_EXTRACT:
+        if (nd->imm < 64 && (ha >> nd->imm) <= m)
+            *lo = la >> nd->imm, *hi = ha >> nd->imm;
+        break;
+    case GBT_OP_CONCAT: {
+        unsigned wb = d->nodes[b].width;
+        if (wb < 64)
+            *lo = (la << wb) | lb, *hi = (ha << wb) | hb;
+        break;
+    }
+    case GBT_OP_ITE: /* the arms' hulls, joined */
+        *lo = la < lb ? la : lb, *hi = ha > hb ? ha : hb;
+        break;
+    default: break;
+    }
+    return 1;
+}
+
+#define IV_HULL_BUDGET 64 /* nodes one hull may visit */
+
+static int hull(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi)
+{
+    int budget = IV_HULL_BUDGET;
+    return hull_b(d, x, lo, hi, &budget);
+}
+
+/* 1 when node x can take no value of s, whatever the input. */
+static int never_in(const gb_dag_t *d, uint32_t x, const ivset_t *s)
+{
+    uint64_t lo, hi;
+    if (!hull(d, x, &lo, &hi))
+        return 0;
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->v[i].lo <= hi && s->v[i].hi >= lo)
+            return 0;
     return 1;
 }
 
@@ -375,7 +477,7 @@ static uint32_t pull_back(const gb_dag_t *d, uint32_t x, ivset_t *s)
     case GBT_OP_MUL: {
         uint32_t y = bc ? a : b;
         uint64_t k = (ac || bc) ? d->nodes[bc ? b : a].imm : 0, lo, hi;
-        if (!k || !hull(d, y, &lo, &hi, 0) || hi > m / k)
+        if (!k || !hull(d, y, &lo, &hi) || hi > m / k)
             return GB_NONE; /* may overflow: PARTI gives up */
         unsigned o = 0;
         for (unsigned i = 0; i < s->n; i++) {
@@ -443,6 +545,8 @@ static int const_arms(const gb_dag_t *d, uint32_t x, uint64_t *k)
 static int learn(const gb_dag_t *d, uint32_t x, unsigned value, ivar_t *var, ivset_t *s)
 {
     uint32_t y = learn_head(d, x, value, s);
+    if (y != GB_NONE && never_in(d, y, s))
+        return -1; /* a compare no input can satisfy (a sum of masked fields, say) */
     for (int depth = 0; depth < IV_CHAIN && y != GB_NONE; depth++) {
         unsigned vw;
         uint64_t k[2];
@@ -460,7 +564,10 @@ static int learn(const gb_dag_t *d, uint32_t x, unsigned value, ivar_t *var, ivs
             y = learn_head(d, d->nodes[y].args[0], (unsigned)in0, s); /* the arm it needs */
             continue;
         }
-        y = pull_back(d, y, s);
+        uint32_t z = pull_back(d, y, s);
+        if (z == GB_NONE && never_in(d, y, s)) /* s is unchanged when pull_back gives up */
+            return -1;
+        y = z;
     }
     return 0;
 }
@@ -1107,6 +1214,52 @@ done:
     return r;
 }
 
+/* A query over more bytes: each byte alone through its 256 values, the
+ * others at the parent's, within GB_IV_SWEEP_WORK node evaluations. Not
+ * complete, so it only finds models: returns 2 or 1 (*broken) as
+ * try_rounds does, 0 when none held or the query is too big, -1 out of
+ * memory. */
+static int sweep(const ictx_t *c, evalr_t *ev, const uint8_t *in, size_t len, uint8_t *vals,
+                 size_t *broken)
+{
+    if ((uint64_t)ev->n * 256u * c->noffs > GB_IV_SWEEP_WORK)
+        return 0;
+    uint8_t *best = gb_malloc(c->noffs ? c->noffs : 1);
+    size_t best_broken = 0, br;
+    int got = 0;
+    if (!best)
+        return -1;
+    for (size_t i = 0; i < c->noffs; i++)
+        vals[i] = gbt_input_byte(in, len, c->offs[i]);
+    for (size_t p = 0; p < c->noffs; p++) {
+        uint8_t cur = vals[p];
+        if (gbt_is_len_offset(c->offs[p]))
+            continue; /* the length has preferences Z3 keeps */
+        for (unsigned x = 0; x < 256; x++) {
+            if (x == cur)
+                continue;
+            vals[p] = (uint8_t)x;
+            int h = eval_holds(ev, c, vals, &br);
+            if (h == 2) {
+                gb_free(best);
+                return 2;
+            }
+            if (h == 1 && (!got || br < best_broken)) {
+                memcpy(best, vals, c->noffs);
+                best_broken = br;
+                got = 1;
+            }
+        }
+        vals[p] = cur;
+    }
+    if (got) {
+        memcpy(vals, best, c->noffs);
+        *broken = best_broken;
+    }
+    gb_free(best);
+    return got;
+}
+
 int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uint64_t *offs,
                   size_t noffs, const uint8_t *in, size_t len, gb_qstatus_t *st, uint8_t *vals,
                   uint32_t *conf, size_t *nconf, size_t *broken, int *enumerated)
@@ -1148,6 +1301,8 @@ int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uin
                 *enumerated = 1;
             } else if (x < 0)
                 r = -1;
+            else if (x == 0 && r == 0 && (r = sweep(&c, &ev, in, len, vals, broken)) > 0)
+                *enumerated = 2;
             gb_free(ev_vals);
         }
         eval_fini(&ev);

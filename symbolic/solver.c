@@ -507,7 +507,8 @@ static int stage_intervals(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *
         *st = GB_Q_SKIP; /* a model that moves a kept byte: Z3 is asked */
         return 0;
     }
-    s->stats.ival_enumerated += en && *st != GB_Q_SKIP;
+    s->stats.ival_enumerated += en == 1 && *st != GB_Q_SKIP;
+    s->stats.ival_swept += en == 2 && *st != GB_Q_SKIP;
     if (*st == GB_Q_SAT) {
         s->stats.sat_interval++;
         return set_model(c->out, c->qv.offs, NULL, c->vals, c->qv.n);

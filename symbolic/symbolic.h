@@ -165,6 +165,7 @@ typedef struct gb_solver_stats {
     uint64_t sat_interval;     /* queries solved by the interval prefilter */
     uint64_t ival_enumerated;  /* of the interval stage's answers, by trying every value
                                   of a query's one or two bytes */
+    uint64_t ival_swept;       /* ... and models found by trying each byte's values alone */
     uint64_t cache_hit;        /* queries answered from the cache */
     uint64_t queries_z3;       /* queries sent to Z3 */
     uint64_t z3_checks;        /* Z3 check calls (a query that drops pins makes several) */

@@ -240,8 +240,9 @@ int gb_stored_fix(const gb_trace_t *t, const gb_stored_t *sv, uint8_t *in, size_
  * (every hard conjunct checked by concrete evaluation; *broken soft ones
  * do not hold, 0 when all do); or GB_Q_SKIP (unknown). Bytes it does not
  * choose come from in[0..len). A query over one or two bytes is decided by
- * trying their values (*enumerated = 1 then). Returns -1 only when out of
- * memory. */
+ * trying their values (*enumerated = 1 then); a wider one may get a model
+ * from trying each byte's values alone (*enumerated = 2). Returns -1 only
+ * when out of memory. */
 int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uint64_t *offs,
                   size_t noffs, const uint8_t *in, size_t len, gb_qstatus_t *st, uint8_t *vals,
                   uint32_t *conf, size_t *nconf, size_t *broken, int *enumerated);

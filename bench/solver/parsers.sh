@@ -45,7 +45,7 @@ row() { # LIB TRACES OUT
   local f=$3 z3t bud bb en
   z3t=$(sed -n 's/^full: queries .*z3 [0-9]* (sat [0-9]* unsat [0-9]* timeout \([0-9]*\)[ )].*/\1/p' "$f")
   bb=$(sed -n 's/^full: queries .* bit-blasted \([0-9]*\)).*/\1/p' "$f" | grep . || echo NA)
-  en=$(sed -n 's/^full: queries .* (enumerated \([0-9]*\)).*/\1/p' "$f" | grep . || echo NA)
+  en=$(sed -n 's/^full: queries .* (enumerated \([0-9]*\) swept \([0-9]*\)).*/\1 \/ \2/p' "$f" | grep . || echo NA)
   bud=$(sed -n 's/^full: queries .* budget \([0-9]*\)$/\1/p' "$f")
   echo "| $1 | $2 | $(field flips "$f") | $(sed -n 's/^full: flips [0-9]*: sat \([0-9]*\) (optimistic \([0-9]*\)).*/\1 (\2)/p' "$f") |" \
     "$(field unsat "$f") | $(sed -n 's/^full: flips .* timeout \([0-9]*\)$/\1/p' "$f") | $en | $z3t | $bb | $bud |" \
@@ -81,7 +81,7 @@ for b in "${builds[@]}"; do
   echo
   echo "### $("$b/bin/glassbox" --version | head -1) ($b)"
   echo
-  echo "| parser | traces | flips | SAT (optimistic) | UNSAT | timeout | enumerated | Z3 timeouts | bit-blasted | budget skips | stored left out / set | without Z3 | solving (s) |"
+  echo "| parser | traces | flips | SAT (optimistic) | UNSAT | timeout | enumerated / swept | Z3 timeouts | bit-blasted | budget skips | stored left out / set | without Z3 | solving (s) |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for lib in $LIBS; do
     [ -n "${ntr[$lib]:-}" ] && [ "${ntr[$lib]}" -gt 0 ] || continue

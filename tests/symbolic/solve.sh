@@ -38,7 +38,7 @@ grep -q "^full: check: bad unsat 0, bad models 0, undecided [0-9]*, differ from 
   "$WORK/solve.txt" || fail "check line"
 # the shortcuts must actually have answered something, or this proves nothing
 line=$(grep "^full: queries" "$WORK/solve.txt")
-cuts=$(echo "$line" | sed -E 's/.*clause ([0-9]+) interval-unsat ([0-9]+) interval-sat ([0-9]+) \(enumerated [0-9]+\) cache ([0-9]+).*/\1 \2 \3 \4/')
+cuts=$(echo "$line" | sed -E 's/.*clause ([0-9]+) interval-unsat ([0-9]+) interval-sat ([0-9]+) \(enumerated [0-9]+ swept [0-9]+\) cache ([0-9]+).*/\1 \2 \3 \4/')
 set -- $cuts
 [ "$(( $1 + $2 + $3 + $4 ))" -gt 0 ] || fail "no query answered by a shortcut: $line"
 pass "solve: $n traces, every shortcut answer confirmed by Z3 (clause $1, interval unsat $2, interval sat $3, cache $4)"

@@ -591,10 +591,14 @@ static void flip_no_z3(gb_solver_t *s, const gb_trace_t *t, const uint8_t *in, s
  * decided by trying every value: a square mod 256 is never 2, and under
  * b0, b1 < 20 the product 323 = 17 * 19 exists and 401 does not. A switch
  * on `mode = bit ? K1 : K2` (a 32-bit load, too wide to try) is decided
- * from the ITE's constant arms. */
+ * from the ITE's constant arms. A product of three bytes (too many to
+ * try every value) is solved by a sweep of one byte: the other two are
+ * odd, so their product has an inverse mod 256. zlib's `nlen = 257 +
+ * (hold & 31)` from a bit buffer over three bytes, rounded down to even,
+ * is never 2: its forward hull [256, 288] refutes that alone. */
 static void enumeration(void)
 {
-    uint8_t in[7] = {3, 4, 5, 0, 0, 0, 0};
+    uint8_t in[13] = {3, 4, 5, 0, 0, 0, 0, 2, 3, 5, 0x41, 0x42, 0x43};
     tb_t *b = tb_new(sizeof in, 0);
     uint32_t x0 = tb_in(b, 0), x1 = tb_in(b, 1), x2 = tb_in(b, 2);
     uint32_t prod = tb_bin(b, GBT_OP_MUL, 16, tb_un(b, GBT_OP_ZEXT, 16, x0, 0),
@@ -611,6 +615,21 @@ static void enumeration(void)
     uint32_t mode = tb_node(b, GBT_OP_ITE, 32, 3, bit, tb_const(b, 32, 16191), tb_const(b, 32, 16189), 0);
     tb_pc(b, GBT_PC_SWITCH, 0, 7, tb_bin(b, GBT_OP_EQ, 1, mode, tb_const(b, 32, 16180)));
     tb_pc(b, GBT_PC_SWITCH, 1, 8, tb_bin(b, GBT_OP_EQ, 1, mode, tb_const(b, 32, 16191)));
+    uint32_t p3 = tb_bin(b, GBT_OP_MUL, 8, tb_bin(b, GBT_OP_MUL, 8, tb_in(b, 7), tb_in(b, 8)), tb_in(b, 9));
+    tb_pc(b, GBT_PC_BRANCH, 0, 9, tb_bin(b, GBT_OP_EQ, 1, p3, tb_const(b, 8, 0x77)));
+    uint32_t z[3];
+    for (int i = 0; i < 3; i++)
+        z[i] = tb_un(b, GBT_OP_ZEXT, 64, tb_in(b, (uint64_t)(10 + i)), 0);
+    uint32_t hold = tb_bin(b, GBT_OP_ADD, 64, tb_bin(b, GBT_OP_SHL, 64, z[2], tb_const(b, 64, 13)),
+                           tb_bin(b, GBT_OP_ADD, 64, tb_bin(b, GBT_OP_SHL, 64, z[1], tb_const(b, 64, 5)),
+                                  tb_bin(b, GBT_OP_LSHR, 64, z[0], tb_const(b, 64, 3))));
+    uint32_t len = tb_bin(b, GBT_OP_ADD, 32,
+                          tb_bin(b, GBT_OP_AND, 32, tb_un(b, GBT_OP_EXTRACT, 32, hold, 0),
+                                 tb_const(b, 32, 31)),
+                          tb_const(b, 32, 257));
+    uint32_t even = tb_bin(b, GBT_OP_AND, 64, tb_un(b, GBT_OP_ZEXT, 64, len, 0),
+                           tb_const(b, 64, 0xfffffffe));
+    tb_pc(b, GBT_PC_BRANCH, 0, 10, tb_bin(b, GBT_OP_EQ, 1, tb_const(b, 64, 2), even));
     gb_trace_t *t = tb_load(b, 0);
     CHECK(t != NULL);
     if (!t) {
@@ -626,13 +645,145 @@ static void enumeration(void)
     flip_no_z3(s, t, in, sizeof in, 5, GB_Q_UNSAT, NULL, 0);
     flip_no_z3(s, t, in, sizeof in, 6, GB_Q_UNSAT, NULL, 0);
     flip_no_z3(s, t, in, sizeof in, 7, GB_Q_SAT, NULL, 0);
+    flip_no_z3(s, t, in, sizeof in, 8, GB_Q_SAT, NULL, 0);
+    flip_no_z3(s, t, in, sizeof in, 9, GB_Q_UNSAT, NULL, 0);
     gb_solver_stats_t st;
     gb_solver_get_stats(s, &st);
-    CHECK_MSG(st.queries_z3 == 0 && st.ival_enumerated == 4, "z3 %llu, enumerated %llu",
-              (unsigned long long)st.queries_z3, (unsigned long long)st.ival_enumerated);
+    CHECK_MSG(st.queries_z3 == 0 && st.ival_enumerated == 4 && st.ival_swept == 1,
+              "z3 %llu, enumerated %llu, swept %llu", (unsigned long long)st.queries_z3,
+              (unsigned long long)st.ival_enumerated, (unsigned long long)st.ival_swept);
     gb_solver_free(s);
     gb_trace_free(t);
     tb_free(b);
+}
+
+/* ---- Forward hulls against Z3 ----------------------------------------- */
+
+/* A random 64-bit expression over bytes 0-2 in the shapes the hulls know
+ * (a known operand first or second), depth levels deep. */
+static uint64_t rnd_mask(void)
+{
+    unsigned t = (unsigned)(rnd() % 12);
+    switch (rnd() % 3) {
+    case 0: return ~0ull << t;           /* keeps every bit from t up */
+    case 1: return (1ull << t) - 1;      /* keeps the low t bits */
+    default: return rnd() & 0xffffffffull;
+    }
+}
+
+static uint32_t rexpr(tb_t *b, int depth)
+{
+    unsigned k = depth <= 0 ? 0 : (unsigned)(rnd() % 12);
+    uint32_t x = k ? rexpr(b, depth - 1) : 0;
+    switch (k) {
+    case 0: return tb_un(b, GBT_OP_ZEXT, 64, tb_in(b, rnd() % 3), 0);
+    case 1: return tb_bin(b, GBT_OP_ADD, 64, x, rexpr(b, depth - 1));
+    case 2: return tb_bin(b, GBT_OP_SUB, 64, x, tb_const(b, 64, rnd() % 300));
+    case 3: return tb_bin(b, GBT_OP_MUL, 64, tb_const(b, 64, 1 + rnd() % 40), x);
+    case 4: return tb_bin(b, GBT_OP_AND, 64, tb_const(b, 64, rnd_mask()), x);
+    case 5: return tb_bin(b, GBT_OP_OR, 64, x, tb_const(b, 64, rnd() % 512));
+    case 6: return tb_bin(b, GBT_OP_LSHR, 64, x, tb_const(b, 64, rnd() % 12));
+    case 7: return tb_bin(b, GBT_OP_SHL, 64, x, tb_const(b, 64, rnd() % 20));
+    case 8: return tb_bin(b, GBT_OP_UDIV, 64, x, tb_const(b, 64, 1 + rnd() % 50));
+    case 9: return tb_bin(b, GBT_OP_UREM, 64, x, tb_const(b, 64, 1 + rnd() % 50));
+    case 10:
+        return tb_un(b, GBT_OP_ZEXT, 64, tb_un(b, GBT_OP_EXTRACT, 32, x, rnd() % 8), 0);
+    default: {
+        uint32_t c = tb_bin(b, GBT_OP_ULT, 1, tb_in(b, rnd() % 3), tb_const(b, 8, rnd() % 256));
+        return tb_node(b, GBT_OP_ITE, 64, 3, c, x, rexpr(b, depth - 1), 0);
+    }
+    }
+}
+
+/* The trace of one random expression (from `seed`): with `bits`, 64
+ * entries `bit i of e == 1` (to read e's value on an input); otherwise
+ * `e == k` with direction `taken`. */
+static tb_t *hull_trace(uint64_t seed, int bits, uint64_t k, unsigned taken)
+{
+    uint64_t keep = rng;
+    rng = seed | 1;
+    tb_t *b = tb_new(3, 0);
+    uint32_t x = rexpr(b, 1 + (int)(rnd() % 4));
+    if (bits)
+        for (unsigned i = 0; i < 64; i++)
+            tb_pc(b, GBT_PC_BRANCH, 0, i + 1,
+                  tb_bin(b, GBT_OP_EQ, 1, tb_un(b, GBT_OP_EXTRACT, 1, x, i), tb_const(b, 1, 1)));
+    else
+        tb_pc(b, GBT_PC_BRANCH, taken, 1, tb_bin(b, GBT_OP_EQ, 1, x, tb_const(b, 64, k)));
+    rng = keep;
+    return b;
+}
+
+/* The value of the expression from `seed` on `in`, bit by bit. */
+static uint64_t hull_value(uint64_t seed, const uint8_t *in)
+{
+    tb_t *b = hull_trace(seed, 1, 0, 0);
+    gb_trace_t *t = tb_load(b, 0);
+    uint64_t v = 0;
+    for (unsigned i = 0; t && i < 64; i++) /* eval: "equals taken (0)", i.e. the bit is 0 */
+        v |= (uint64_t)!gb_trace_eval_pc(t, i, in, 3) << i;
+    gb_trace_free(t);
+    tb_free(b);
+    return v;
+}
+
+/* `e == k` over three bytes (too many to try every value, so the forward
+ * hull or the sets decide), for random expressions e. With k a value e
+ * takes on another input, no stage may refute it; with k near it, every
+ * refutation must be Z3's UNSAT too. The hulls must have refuted some. */
+static void hull_random(void)
+{
+    gb_solver_t *s = solver(GB_SOLVER_NO_CLAUSES | GB_SOLVER_NO_CACHE, 0);
+    gb_solver_t *plain = solver(GB_SOLVER_PLAIN, 0);
+    unsigned refuted = 0, reachable = 0;
+    for (int rep = 0; rep < 800; rep++) {
+        uint64_t seed = rnd();
+        uint8_t in[3] = {(uint8_t)rnd(), (uint8_t)rnd(), (uint8_t)rnd()};
+        uint8_t other[3] = {(uint8_t)rnd(), (uint8_t)rnd(), (uint8_t)rnd()};
+        if (rep % 8 < 4) /* the extremes, where most hulls have their bounds */
+            memset(other, rep % 8 < 2 ? 0 : 0xff, sizeof other);
+        uint64_t v = hull_value(seed, other), k = v;
+        if (rep % 2)
+            k = rep % 4 == 1 ? v + 1 + rnd() % 3 : rnd() % 600;
+        tb_t *b = hull_trace(seed, 0, k, 0);
+        gb_trace_t *t = tb_load(b, 0);
+        unsigned taken = t ? !gb_trace_eval_pc(t, 0, in, 3) : 0;
+        gb_trace_free(t);
+        tb_free(b);
+        b = hull_trace(seed, 0, k, taken);
+        t = tb_load(b, 0);
+        CHECK(t != NULL);
+        if (!t) {
+            tb_free(b);
+            continue;
+        }
+        gb_solver_set_input(s, in, 3);
+        gb_solver_set_input(plain, in, 3);
+        gb_flip_t f;
+        gb_err_t e;
+        CHECK(gb_solver_flip(s, t, 0, &f, &e) == 0);
+        if (k == v && !taken) { /* asks e == v, which `other` satisfies */
+            reachable++;
+            CHECK_MSG(f.status != GB_Q_UNSAT, "rep %d: e == %llu refuted at stage %d, but it holds "
+                      "on another input", rep, (unsigned long long)v, f.stage);
+        }
+        if (f.status == GB_Q_UNSAT && f.stage == GB_STAGE_INTERVAL) {
+            gb_qstatus_t vst;
+            int zok, eok;
+            refuted++;
+            CHECK(gb_solver_verify(plain, t, 0, 0, NULL, &vst, &zok, &eok, &e) == 0);
+            CHECK_MSG(vst == GB_Q_UNSAT, "rep %d: refuted by the interval stage, Z3 says %d", rep,
+                      vst);
+        }
+        gb_flip_clear(&f);
+        gb_trace_free(t);
+        tb_free(b);
+    }
+    printf("hulls: %u refutations, each confirmed by Z3; %u reachable values, none refuted\n",
+           refuted, reachable);
+    CHECK(refuted >= 20 && reachable >= 100);
+    gb_solver_free(s);
+    gb_solver_free(plain);
 }
 
 int main(void)
@@ -646,5 +797,6 @@ int main(void)
     neighbours_first();
     stored_values();
     enumeration();
+    hull_random();
     return check_exit("pipeline");
 }
