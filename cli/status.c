@@ -99,8 +99,9 @@ static void screen(const gb_statview_t *v, const stats_t *st, int final)
     fprintf(v->out, "        run time : %s\n", run);
     fprintf(v->out, "  last new block : %s ago\n", last);
     fprintf(v->out, "      execs done : %s (%s/s)\n", get(st, "execs_done"), get(st, "execs_per_sec"));
-    fprintf(v->out, "     traces done : %s, inputs expanded %s, pending %s\n",
-            get(st, "traces_done"), get(st, "inputs_expanded"), get(st, "pending_total"));
+    fprintf(v->out, "     traces done : %s, inputs expanded %s (median %s ms), pending %s\n",
+            get(st, "traces_done"), get(st, "inputs_expanded"), get(st, "expansion_ms_median"),
+            get(st, "pending_total"));
     fprintf(v->out, "  blocks covered : %s%s%s (%s of the map)\n", G, get(st, "blocks_covered"), N,
             get(st, "bitmap_cvg"));
     fprintf(v->out, "    corpus count : %s (%s imported from peers)\n", get(st, "corpus_count"),

@@ -109,6 +109,8 @@ typedef struct gb_search_stats {
     uint64_t branch_dirs;     /* distinct (site, direction) pairs the traces took */
     uint64_t retry_rounds;    /* times the worklist ran dry and backed-off flips were retried */
     uint64_t suspended;       /* expansions stopped for an input with new blocks (resumed later) */
+    uint32_t expansion_ms_median; /* median wall time of the last GB_EXP_TIMES expansions
+                                     (a suspended one counts each part); 0 = none yet */
     size_t retry_pending;     /* inputs with backed-off flips, waiting for the next round */
     uint64_t worklist_dropped; /* inputs dropped from a full worklist (GB_WORKLIST_MAX) */
     uint64_t worklist_bytes;   /* memory the waiting inputs hold (retry round's included) */

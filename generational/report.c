@@ -4,6 +4,7 @@
  * render fuzzer_stats. On --resume the counters continue from it. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -133,6 +134,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "branch_directions", "%llu", (unsigned long long)st.branch_dirs);
     kv(k, "retry_rounds", "%llu", (unsigned long long)st.retry_rounds);
     kv(k, "expansions_suspended", "%llu", (unsigned long long)st.suspended);
+    kv(k, "expansion_ms_median", "%u", st.expansion_ms_median);
     kv(k, "retry_pending", "%zu", st.retry_pending);
     kv(k, "worklist_dropped", "%llu", (unsigned long long)st.worklist_dropped);
     kv(k, "mem_worklist_kb", "%llu", (unsigned long long)(st.worklist_bytes >> 10));
@@ -179,6 +181,25 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
         k->v[k->n - 1].text = s->command_line;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of the timed expansions in the ring (the lower one of an
+ * even count); 0 when none. */
+static uint32_t expansion_median(const gb_search_t *s)
+{
+    size_t n = s->nexp_ms < GB_EXP_TIMES ? (size_t)s->nexp_ms : GB_EXP_TIMES;
+    uint32_t v[GB_EXP_TIMES];
+    if (!n)
+        return 0;
+    memcpy(v, s->exp_ms, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_u32);
+    return v[(n - 1) / 2];
+}
+
 void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
 {
     *st = s->st;
@@ -190,6 +211,7 @@ void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
     st->queue = gb_campaign_queue_count(s->camp);
     st->branch_dirs = s->dirs.n;
     st->retry_pending = s->nretry;
+    st->expansion_ms_median = expansion_median(s);
     st->worklist_bytes = gb_worklist_bytes(&s->work);
     for (size_t i = 0; i < s->nretry; i++)
         st->worklist_bytes += gb_item_bytes(s->retry[i]);

@@ -253,7 +253,10 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
         }
         if (!it->retries)
             s->st.state = "expanding";
+        uint64_t t0 = gb_mono_ms();
         rc = gb_expand(s, it, e);
+        uint64_t dt = gb_mono_ms() - t0;
+        s->exp_ms[s->nexp_ms++ % GB_EXP_TIMES] = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
         after_expand(s, it);
         gb_pulse(s);
     }

@@ -228,9 +228,15 @@ typedef struct gb_pulse {
     uint64_t last_solver_ms; /* learned clauses and answers shared */
 } gb_pulse_t;
 
+/* Expansions whose wall times the median in fuzzer_stats is taken over:
+ * the last ones (a ring). */
+#define GB_EXP_TIMES 1024
+
 struct gb_search {
     gb_search_opts_t o;
     long crash_buckets; /* the last count o.crash_buckets read (report.c) */
+    uint32_t exp_ms[GB_EXP_TIMES]; /* wall times of the last expansions (ring) */
+    uint64_t nexp_ms;              /* expansions timed; the next goes to % GB_EXP_TIMES */
     gb_campaign_t *camp;   /* corpus/: OUT/NAME */
     gb_journal_t *journal; /* corpus/: finished expansions */
     gb_peers_t *peers;     /* fuzz-bridge/: the sync dir's other instances */

@@ -54,4 +54,9 @@ got="blocks_covered $blocks (seeds alone $base), $expanded inputs expanded, $(st
 # Unloaded, 30 s reach about +25%; under a 2x CPU load, about +10%.
 [ "$blocks" -gt "$base" ] || fail "no new block: $got"
 expect_eq "crashes in zlib inflate" "$(stat_of "$S" saved_crashes)" 0
-pass "zlib: fetch-build.sh ${built} s, minigzip round trip ok, $got"
+# The median expansion: every one traces inflate and runs children, so it
+# takes time, and none can take longer than the run.
+med=$(stat_of "$S" expansion_ms_median)
+[[ $med =~ ^[0-9]+$ ]] && [ "$med" -gt 0 ] && [ "$med" -le 30000 ] ||
+  fail "expansion_ms_median '$med' is not a time within the 30 s run: $got"
+pass "zlib: fetch-build.sh ${built} s, minigzip round trip ok, $got, median expansion $med ms"
