@@ -35,13 +35,15 @@ for t in $expect; do
 done
 # Columns: target kind config rep seconds start wall_s measure_s edges lines
 # lines_total branches branches_total first_crash_s crashes buckets execs status
-# traces expanded (numbers where a Glassbox worker ran, NA elsewhere)
+# traces expanded expansion_ms_median (numbers where a Glassbox worker ran, NA
+# elsewhere)
 bad=$(awk -F'\t' 'NR > 1 {
   num = "^[0-9]+([.][0-9]+)?$"
-  if (NF != 20) { print $1, $3, "has", NF, "fields"; next }
+  if (NF != 21) { print $1, $3, "has", NF, "fields"; next }
   gb = $3 ~ /glassbox/
-  if ((gb && ($19 !~ num || $20 !~ num)) || (!gb && ($19 != "NA" || $20 != "NA")))
-    print $1, $3, "traces, expanded are", $19, $20
+  if ((gb && ($19 !~ num || $20 !~ num || $21 !~ num)) ||
+      (!gb && ($19 != "NA" || $20 != "NA" || $21 != "NA")))
+    print $1, $3, "traces, expanded, median expansion are", $19, $20, $21
   if ($3 == "glassbox" && $1 == "demo" && $19 + 0 == 0) print $1, $3, "traced nothing"
   for (i = 4; i <= 8; i++) if ($i !~ num) print $1, $3, "column", i, "is", $i
   for (i = 9; i <= 13; i++)
