@@ -171,6 +171,14 @@
  * input in memory; the rest are not retried). */
 #define GB_RETRY_ROUNDS 8
 #define GB_RETRY_MAX 4096
+/* The worklist may never run dry: when each step of a loop counts as
+ * progress (strtol_size's leading blanks and zeros, one per child), it
+ * fills faster than it empties while no block is found. So a retry round
+ * is also held once no new block was found for GB_STALL_RETRY_MS, and
+ * each such round in a row without one doubles the wait, up to
+ * GB_STALL_DOUBLINGS times. */
+#define GB_STALL_RETRY_MS 5000
+#define GB_STALL_DOUBLINGS 6
 /* Flips that Z3 could not decide in time (or the trace's solver budget cut)
  * are retried too, with the timeout and the budget doubled for each round
  * an input has had, and no adaptive shortening, for GB_RETRY_PATIENCE_MAX

@@ -107,7 +107,8 @@ typedef struct gb_search_stats {
     uint64_t progress;        /* traces that took a new branch direction or used input
                                  bytes further on than any before (docs/campaign.md) */
     uint64_t branch_dirs;     /* distinct (site, direction) pairs the traces took */
-    uint64_t retry_rounds;    /* times the worklist ran dry and backed-off flips were retried */
+    uint64_t retry_rounds;    /* times backed-off flips were retried: the worklist ran dry, or */
+    uint64_t retry_flat;      /* no block was new for a while (GB_STALL_RETRY_MS) */
     uint64_t suspended;       /* expansions stopped for an input with new blocks (resumed later) */
     uint32_t expansion_ms_median; /* median wall time of the last GB_EXP_TIMES expansions
                                      (a suspended one counts each part); 0 = none yet */

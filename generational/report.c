@@ -133,6 +133,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "traces_progress", "%llu", (unsigned long long)st.progress);
     kv(k, "branch_directions", "%llu", (unsigned long long)st.branch_dirs);
     kv(k, "retry_rounds", "%llu", (unsigned long long)st.retry_rounds);
+    kv(k, "retry_rounds_flat", "%llu", (unsigned long long)st.retry_flat);
     kv(k, "expansions_suspended", "%llu", (unsigned long long)st.suspended);
     kv(k, "expansion_ms_median", "%u", st.expansion_ms_median);
     kv(k, "retry_pending", "%zu", st.retry_pending);

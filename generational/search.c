@@ -181,6 +181,20 @@ static int retry_round(gb_search_t *s)
     return 1;
 }
 
+/* Coverage flat for long enough that the backed-off and timed-out flips
+ * go first (GB_STALL_RETRY_MS); not in directed mode, whose retries are
+ * part of its proof. */
+static int stalled(gb_search_t *s)
+{
+    if (s->nretry == 0 || s->reach.on)
+        return 0;
+    if (s->last_find_ms > s->stall_ms)
+        s->stall_run = 0;
+    uint64_t since = s->last_find_ms > s->stall_ms ? s->last_find_ms : s->stall_ms;
+    unsigned d = s->stall_run < GB_STALL_DOUBLINGS ? s->stall_run : GB_STALL_DOUBLINGS;
+    return gb_time_ms() - since >= ((uint64_t)GB_STALL_RETRY_MS << d);
+}
+
 /* The best waiting input, its frontier recounted: coverage grew since it
  * ran, so an input whose uncovered neighbours others have covered since
  * goes back to its new place. Each push back lowers a count, so this ends. */
@@ -218,6 +232,12 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
             gb_reach_exact_waiting(s) == 0) {
             s->reach.finished = 1; /* the exact tree is explored: the proof is done */
             break;
+        }
+        if (stalled(s) && retry_round(s)) {
+            s->stall_ms = gb_time_ms();
+            s->stall_run++;
+            s->st.retry_flat++;
+            s->st.state = "retrying backed-off and timed-out flips";
         }
         gb_item_t *it = pop_best(s);
         if (!it && !s->dry) {

@@ -271,6 +271,8 @@ struct gb_search {
     char *command_line; /* o.command_line with newlines made spaces, for fuzzer_stats */
     uint64_t last_find_ms, seq;
     uint64_t cycle_end_ms; /* when the worklist last ran dry */
+    uint64_t stall_ms;     /* when the last retry round for flat coverage began */
+    unsigned stall_run;    /* such rounds since the last new block */
     gb_minute_t minute;
     int dry;               /* it is dry now, and that cycle is counted */
     uint64_t trace_missing, trace_seen; /* trace runs that wrote no trace / a usable one */

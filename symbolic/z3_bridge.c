@@ -585,6 +585,25 @@ static Z3_ast translate_narrow(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x
     return narrow_done(z, r, l0, l1);
 }
 
+/* A product or quotient of two input-dependent values wider than a byte
+ * (a width times a height). Bit-blasting makes a multiplier circuit of it
+ * that the qfbv tactic's SAT search is slow on: strtol_size's wrap query
+ * took the tactic 7-17 s and the simple solver 0.8-2.8 s (bench/RESULTS.md,
+ * session 18). */
+static int var_mul(const gb_dag_t *d, const gb_node_t *x)
+{
+    switch (x->op) {
+    case GBT_OP_MUL:
+    case GBT_OP_UDIV:
+    case GBT_OP_SDIV:
+    case GBT_OP_UREM:
+    case GBT_OP_SREM:
+        return x->width > 8 && d->nodes[x->args[0]].op != GBT_OP_CONST &&
+               d->nodes[x->args[1]].op != GBT_OP_CONST;
+    default: return 0;
+    }
+}
+
 /* Makes sure every node reachable from the conjuncts has a cached term. */
 static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
                            gb_err_t *e)
@@ -611,8 +630,11 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
         return gb_err_set(e, "out of memory translating a query");
     int r = 0;
     z->query_fp = 0;
-    for (size_t i = 0; i < n; i++)
+    z->query_varmul = 0;
+    for (size_t i = 0; i < n; i++) {
         z->query_fp |= gbt_op_is_fp(t->dag.nodes[list[i]].op);
+        z->query_varmul |= var_mul(&t->dag, &t->dag.nodes[list[i]]);
+    }
     for (size_t i = 0; i < n && r == 0; i++) {
         if (z->cache[list[i]])
             continue;
@@ -1168,7 +1190,8 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
             act[na++] = (uint32_t)i;
     /* bit-blasting is for a flip's query (one with variables to read),
      * not the neighbour checks, which are there for their cores */
-    int blast = !z->query_fp && nvars > 0 && timeout_ms >= GB_Z3_SIMPLE_SHARE;
+    int blast = !z->query_fp && !z->query_varmul && nvars > 0 &&
+                timeout_ms >= GB_Z3_SIMPLE_SHARE;
     uint64_t t0 = gb_mono_ms();
     int64_t left = timeout_ms;
     if (blast && o->bitblast) {

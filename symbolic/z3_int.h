@@ -22,6 +22,7 @@ struct gb_z3 {
     int no_narrow;                   /* gb_z3_set_narrow(z, 0) */
     uint64_t narrowed;               /* terms translate_narrow narrowed */
     int query_fp;                    /* the last translated query has FP nodes */
+    int query_varmul;                /* ... a product of two input-dependent values */
     const uint64_t *keep_off;        /* gb_z3_set_keep */
     const uint8_t *keep_val;
     size_t nkeep;

@@ -61,3 +61,21 @@ expect_eq "factor: flips timed out" "$(stat_of "$S" flips_timed_out)" "$((24 * (
 expect_eq "factor: Z3 timeouts" "$(stat_of "$S" queries_z3_timeout)" "$((24 * (rounds + 1)))"
 expect_eq "factor: search state" "$(stat_of "$S" search_state)" done
 pass "factor: 24 undecided flips asked again in $rounds retry rounds, each at a longer limit"
+
+# When coverage is flat, a retry round comes before the worklist runs dry
+# (generational/README.md, "When coverage is flat"): stall.c's blanks and
+# zeros make children of every input, each one more step of a loop, while
+# its factoring gate times out in every expansion. Within 20 s at least
+# one round is held for flat coverage, and inputs still wait at the end.
+# Without it: no round (the worklist never runs dry).
+mkdir -p "$WORK/stall.seeds"
+printf '  0012345678' >"$WORK/stall.seeds/a"
+"$G" fuzz -q --solver-timeout 5 -V 20 -i "$WORK/stall.seeds" -o "$WORK/stall" \
+  -- "$P/stall.trace" "$P/stall.cov" 2>"$WORK/stall.err" || fail "stall: fuzz exited $?"
+S=$WORK/stall/glassbox/fuzzer_stats
+flat=$(stat_of "$S" retry_rounds_flat)
+waiting=$(stat_of "$S" pending_total)
+[ "$flat" -ge 1 ] 2>/dev/null ||
+  fail "stall: no retry round for flat coverage in 20 s (retry_rounds_flat '$flat', retry_rounds $(stat_of "$S" retry_rounds), $waiting waiting)"
+[ "$waiting" -gt 0 ] 2>/dev/null || fail "stall: the worklist ran dry ($waiting waiting)"
+pass "stall: $flat retry rounds for flat coverage with $waiting inputs waiting"
