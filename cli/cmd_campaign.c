@@ -691,40 +691,15 @@ static void summarize(const camp_t *c, const char *report)
  * the key gets the final count, atomically. The count only grows. */
 static void final_buckets(const camp_t *c, const char *report)
 {
-    static const char key[] = "crash_buckets";
     long n = gb_live_buckets(report);
     for (int i = 0; n >= 0 && i < c->njobs; i++) {
         char dir[PATH_MAX], path[PATH_MAX + 16];
         snprintf(dir, sizeof dir, "%s/%s", c->out, c->jobs[i].name);
         snprintf(path, sizeof path, "%s/fuzzer_stats", dir);
-        uint8_t *d;
-        size_t len;
         gb_err_t e;
-        if (gb_read_file(path, GB_STATS_MAX, &d, &len, &e) != 0)
-            continue; /* AFL++'s and libFuzzer's jobs, or none written */
-        char *t = (char *)d, *line = NULL;
-        for (size_t k = 0; k < len && !line; k++)
-            if ((k == 0 || t[k - 1] == '\n') && len - k > sizeof key &&
-                !memcmp(t + k, key, sizeof key - 1) && (t[k + sizeof key - 1] == ' ' ||
-                                                        t[k + sizeof key - 1] == ':'))
-                line = t + k;
-        char *colon = line ? memchr(line, ':', len - (size_t)(line - t)) : NULL;
-        char *eol = line ? memchr(line, '\n', len - (size_t)(line - t)) : NULL;
-        if (colon && eol && colon < eol && strtol(colon + 1, NULL, 10) < n) {
-            char num[32];
-            int w = snprintf(num, sizeof num, " %ld", n);
-            size_t head = (size_t)(colon + 1 - t), tail = len - (size_t)(eol - t);
-            char *out = gb_malloc(head + (size_t)w + tail);
-            if (out) {
-                memcpy(out, t, head);
-                memcpy(out + head, num, (size_t)w);
-                memcpy(out + head + (size_t)w, eol, tail);
-                if (gb_write_atomic(path, dir, out, head + (size_t)w + tail, &e) != 0)
-                    fprintf(stderr, "glassbox campaign: %s\n", e.msg);
-                gb_free(out);
-            }
-        }
-        gb_free(d);
+        if (access(path, F_OK) == 0 && /* libFuzzer's jobs write none */
+            gb_stats_raise(dir, "crash_buckets", (uint64_t)n, &e) < 0)
+            fprintf(stderr, "glassbox campaign: %s\n", e.msg);
     }
 }
 

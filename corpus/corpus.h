@@ -156,6 +156,11 @@ int gb_campaign_read_stats(const gb_campaign_t *c, const char *const *keys, uint
  * in a NUL); 0 found when out of memory. */
 int gb_campaign_parse_stats(const uint8_t *data, size_t len, const char *const *keys,
                             uint64_t *vals, size_t n);
+/* Raises the number `key` holds in DIR/fuzzer_stats to v, atomically (staged
+ * in DIR), keeping every other byte: 1 if it was rewritten, 0 if it held v
+ * or more, had no such number or is not a text file; -1 with `e` when it
+ * cannot be read or written. For a file its worker no longer writes. */
+int gb_stats_raise(const char *dir, const char *key, uint64_t v, gb_err_t *e);
 
 /* ---- Expansion journal (resume) --------------------------------------- */
 

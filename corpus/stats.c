@@ -141,3 +141,49 @@ int gb_campaign_read_stats(const gb_campaign_t *c, const char *const *keys, uint
     gb_free(data);
     return found;
 }
+
+int gb_stats_raise(const char *dir, const char *key, uint64_t v, gb_err_t *e)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/fuzzer_stats", dir) >= (int)sizeof path)
+        return gb_err_set(e, "path too long: %s/fuzzer_stats", dir);
+    uint8_t *data;
+    size_t len;
+    if (gb_read_file(path, GB_STATS_MAX, &data, &len, e) != 0)
+        return -1;
+    char *t = gb_malloc(len + 1), *out = NULL;
+    int rc = 0;
+    if (!t) {
+        rc = gb_err_set(e, "out of memory");
+        goto done;
+    }
+    memcpy(t, data, len);
+    t[len] = '\0';
+    uint64_t old;
+    if (memchr(t, '\0', len) || !stat_lookup(t, key, &old) || old >= v)
+        goto done; /* not a stats file of ours, no such number, or high enough */
+    /* the line stat_lookup read: the first one starting with the key */
+    size_t k = strlen(key);
+    char *line = t;
+    while (strncmp(line, key, k) != 0 || (line[k] != ' ' && line[k] != ':'))
+        line = strchr(line, '\n') + 1;
+    char *colon = strchr(line, ':'), *eol = strchr(line, '\n');
+    if (!eol)
+        eol = t + len;
+    char num[32];
+    int w = snprintf(num, sizeof num, " %llu", (unsigned long long)v);
+    size_t head = (size_t)(colon + 1 - t), tail = len - (size_t)(eol - t);
+    if (!(out = gb_malloc(head + (size_t)w + tail))) {
+        rc = gb_err_set(e, "out of memory");
+        goto done;
+    }
+    memcpy(out, t, head);
+    memcpy(out + head, num, (size_t)w);
+    memcpy(out + head + (size_t)w, eol, tail);
+    rc = gb_write_atomic(path, dir, out, head + (size_t)w + tail, e) != 0 ? -1 : 1;
+done:
+    gb_free(out);
+    gb_free(t);
+    gb_free(data);
+    return rc;
+}

@@ -266,6 +266,39 @@ static void test_stats_and_plot(void)
     longst.text = "two\nlines";
     CHECK_MSG(gb_campaign_write_stats(c, &longst, 1, &e) == -1, "a value with a newline");
 
+    /* gb_stats_raise: one number raised in place, only upwards, the other
+     * lines byte for byte (the last without its newline), a missing key
+     * left alone. */
+    gb_stat_t three[3] = {{"execs_done", "456", NULL}, {"crash_buckets", "2", NULL},
+                          {"crashes_seen", "9", NULL}};
+    CHECK_MSG(gb_campaign_write_stats(c, three, 3, &e) == 0, "%s", e.msg);
+    char dir[4300];
+    snprintf(dir, sizeof dir, "%s/main", out);
+    snprintf(p, sizeof p, "%s/main/fuzzer_stats", out);
+    CHECK_MSG(gb_stats_raise(dir, "crash_buckets", 12, &e) == 1, "raise: %s", e.msg);
+    txt = read_text(p);
+    CHECK_MSG(txt && strcmp(txt, "execs_done        : 456\ncrash_buckets     : 12\n"
+                                 "crashes_seen      : 9\n") == 0,
+              "raised:\n%s", txt ? txt : "(none)");
+    free(txt);
+    CHECK_MSG(gb_stats_raise(dir, "crash_buckets", 3, &e) == 0, "lowered");
+    CHECK_MSG(gb_stats_raise(dir, "crash_bucket", 30, &e) == 0, "a key's prefix matched");
+    CHECK_MSG(gb_stats_raise(dir, "saved_hangs", 30, &e) == 0, "a missing key added");
+    CHECK_MSG(gb_stats_raise(dir, "crashes_seen", 10, &e) == 1, "last line: %s", e.msg);
+    txt = read_text(p);
+    CHECK_MSG(txt && strcmp(txt, "execs_done        : 456\ncrash_buckets     : 12\n"
+                                 "crashes_seen      : 10\n") == 0,
+              "after the refusals:\n%s", txt ? txt : "(none)");
+    free(txt);
+    check_write_file(p, "crash_buckets : 1", 17);
+    CHECK_MSG(gb_stats_raise(dir, "crash_buckets", 4, &e) == 1, "no newline: %s", e.msg);
+    txt = read_text(p);
+    CHECK_MSG(txt && strcmp(txt, "crash_buckets : 4") == 0, "no newline:\n%s", txt ? txt : "");
+    free(txt);
+    char gone[4400];
+    snprintf(gone, sizeof gone, "%s/nobody", out);
+    CHECK_MSG(gb_stats_raise(gone, "crash_buckets", 4, &e) == -1, "a missing file");
+
     gb_plot_row_t r1 = {1, 2, 3, 4, 5, 6, 12.345, 7, 8, 9, 100.5, 10, 11};
     gb_plot_row_t r2 = {61, 0, 0, 40, 0, 0, 0.0, 0, 0, 1, 1234.567, 99999, 123};
     CHECK_MSG(gb_campaign_plot(c, &r1, &e) == 0 && gb_campaign_plot(c, &r2, &e) == 0, "%s", e.msg);
