@@ -83,4 +83,14 @@ imp=$(count_ids "$D/queue" 'sync:main')
 [ "$n" -ge 10 ] || fail "the worker saved only $n inputs across 20 rounds"
 [ "$imp" -ge 1 ] || fail "the worker took nothing from afl-fuzz across its restarts"
 [ "$(count_ids "$SYNC/main/queue")" -ge 1 ] || fail "afl-fuzz's queue is empty after its restarts"
+# Nothing the killed fuzzers ran outlives them: a persistent-mode child
+# stopped between inputs dies with its forkserver (tracer/rt/driver.c,
+# die_with_parent); before, every kill left one, stopped, for good.
+left=""
+for _ in $(seq 50); do
+  left=$(pgrep -f "$SYNC/" || true)
+  [ -n "$left" ] || break
+  sleep 0.1
+done
+[ -z "$left" ] || fail "processes of the killed fuzzers outlived them: $(ps -o pid=,stat=,args= -p "$(echo $left | tr ' ' ,)" | head -3)"
 pass "20 kill -9 rounds ($kills_w of the worker, $kills_a of afl-fuzz): $n queue entries kept intact and contiguous, $imp from AFL++, none expanded twice"

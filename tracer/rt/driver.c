@@ -7,10 +7,12 @@
  * for cov builds (driver_cov.c), where AFL++'s runtime has started its
  * forkserver by then and the driver also takes AFL++'s shared-memory
  * input and loops in persistent mode (see run_cov below). */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "gb_config.h"
@@ -135,10 +137,27 @@ __attribute__((visibility("default"))) const char *__ubsan_default_options(void)
     return "print_stacktrace=1";
 }
 
+/* Under a fuzzer's forkserver (__AFL_SHM_ID set) this process is the
+ * forkserver's child, and in persistent mode it stops itself between
+ * inputs. When the fuzzer is killed with SIGKILL, its forkserver reads EOF
+ * and exits, and nothing would ever continue or reap a stopped child (the
+ * forkserver has a session of its own, so the kernel's SIGHUP to orphaned
+ * groups does not come): it dies with the forkserver instead. */
+static void die_with_parent(void)
+{
+    if (!getenv("__AFL_SHM_ID"))
+        return;
+    pid_t parent = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && getppid() != parent)
+        _exit(1); /* it died before the request */
+}
+
 static int run(int argc, char **argv)
 {
     (void)persistent_sig;
     int looping = __afl_persistent_loop != NULL;
+    if (looping)
+        die_with_parent();
     while (!looping || __afl_persistent_loop(GB_PERSIST_LOOPS)) {
         uint8_t *input;
         size_t len;
