@@ -14,8 +14,8 @@
 #define IV_TMP 64   /* room while an operation runs */
 #define IV_CHAIN 32 /* operators between a comparison and its variable */
 #define IV_CANDS 8  /* values tried per variable */
-#define GB_IV_ENUM_WORK (1u << 22) /* node evaluations one enumeration may spend */
-#define GB_IV_SWEEP_WORK (1u << 20) /* ... and one sweep of a wider query */
+#define IV_ENUM_WORK (1u << 22) /* node evaluations one enumeration may spend */
+#define IV_SWEEP_WORK (1u << 20) /* ... and one sweep of a wider query */
 
 typedef struct iv {
     uint64_t lo, hi;
@@ -412,12 +412,20 @@ static int hull(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi)
     return hull_b(d, x, lo, hi, &budget);
 }
 
-/* 1 when node x can take no value of s, whatever the input. */
+static int lin_hull(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi);
+
+/* 1 when node x can take no value of s, whatever the input: outside its
+ * forward hull, or the hull of it read as a sum (lin_hull), which holds
+ * where a subtraction wraps and a later addition wraps back. */
 static int never_in(const gb_dag_t *d, uint32_t x, const ivset_t *s)
 {
-    uint64_t lo, hi;
+    uint64_t lo, hi, llo, lhi;
     if (!hull(d, x, &lo, &hi))
         return 0;
+    if (lin_hull(d, x, &llo, &lhi)) {
+        lo = llo > lo ? llo : lo;
+        hi = lhi < hi ? lhi : hi;
+    }
     for (unsigned i = 0; i < s->n; i++)
         if (s->v[i].lo <= hi && s->v[i].hi >= lo)
             return 0;
@@ -538,6 +546,180 @@ static int const_arms(const gb_dag_t *d, uint32_t x, uint64_t *k)
     return 1;
 }
 
+/* ---- Compares of two sums ------------------------------------------------
+ * `p + 8 < p + len + 15`, as a decoder compares an output pointer with its
+ * end: both sides are symbolic, so no set describes the conjunct, and the
+ * sides' own hulls are the full range when a constant subtracted on the
+ * way may wrap (`len - 21 + base`, fine again once base is added). Read as
+ * sums of atoms with coefficients, modulo 2^w, the difference D = B - A
+ * cancels what the sides share; the integer ranges of A and D (each atom
+ * over its hull, coefficients and constant read as signed) then decide
+ * the compare when they lie within one window of 2^w: A <u B exactly when
+ * D != 0 and A + D < 2^w, A <=u B when A + D < 2^w, A == B when D == 0;
+ * signed compares are the unsigned ones with 2^(w-1) added to both. */
+
+#define IV_LIN_MAX 16    /* atoms of one sum */
+#define IV_LIN_BUDGET 64 /* nodes one sum may visit */
+
+typedef struct lin {
+    uint32_t atom[IV_LIN_MAX];
+    uint64_t coef[IV_LIN_MAX]; /* modulo 2^w */
+    unsigned n;
+    uint64_t k; /* modulo 2^w */
+} lin_t;
+
+static int lin_atom(lin_t *l, uint32_t x, uint64_t c, uint64_t m)
+{
+    for (unsigned i = 0; i < l->n; i++)
+        if (l->atom[i] == x) {
+            l->coef[i] = (l->coef[i] + c) & m;
+            return 1;
+        }
+    if (l->n == IV_LIN_MAX)
+        return 0;
+    l->atom[l->n] = x;
+    l->coef[l->n++] = c & m;
+    return 1;
+}
+
+/* l += c * x (modulo 2^w, m = 2^w - 1); 0 past the budget or the atoms. */
+static int lin_of(const gb_dag_t *d, uint32_t x, uint64_t c, uint64_t m, lin_t *l, int *budget)
+{
+    const gb_node_t *nd = &d->nodes[x];
+    if (--*budget < 0)
+        return 0;
+    uint32_t a = nd->nargs > 0 ? nd->args[0] : 0, b = nd->nargs > 1 ? nd->args[1] : 0;
+    int ac = nd->nargs > 1 && d->nodes[a].op == GBT_OP_CONST;
+    int bc = nd->nargs > 1 && d->nodes[b].op == GBT_OP_CONST;
+    switch (nd->op) {
+    case GBT_OP_CONST: l->k = (l->k + c * nd->imm) & m; return 1;
+    case GBT_OP_ADD: return lin_of(d, a, c, m, l, budget) && lin_of(d, b, c, m, l, budget);
+    case GBT_OP_SUB: return lin_of(d, a, c, m, l, budget) && lin_of(d, b, 0 - c, m, l, budget);
+    case GBT_OP_NEG: return lin_of(d, a, 0 - c, m, l, budget);
+    case GBT_OP_NOT: /* ~y = -y - 1 */
+        l->k = (l->k - c) & m;
+        return lin_of(d, a, 0 - c, m, l, budget);
+    case GBT_OP_XOR:
+        if ((ac || bc) && (d->nodes[ac ? a : b].imm & m) == m) {
+            l->k = (l->k - c) & m;
+            return lin_of(d, ac ? b : a, 0 - c, m, l, budget);
+        }
+        break;
+    case GBT_OP_MUL:
+        if (ac || bc)
+            return lin_of(d, ac ? b : a, c * d->nodes[ac ? a : b].imm, m, l, budget);
+        break;
+    case GBT_OP_SHL:
+        if (bc && d->nodes[b].imm < nd->width)
+            return lin_of(d, a, c << d->nodes[b].imm, m, l, budget);
+        break;
+    default: break;
+    }
+    return lin_atom(l, x, c, m);
+}
+
+/* v modulo 2^w read as a signed number. */
+static __int128 signed_of(uint64_t v, unsigned w)
+{
+    if (w == 64)
+        return (int64_t)v;
+    return (v >> (w - 1)) & 1 ? (__int128)v - ((__int128)1 << w) : (__int128)v;
+}
+
+/* The values of l modulo 2^w, plus `add`, as [*lo, *hi] when they lie in
+ * one window of 2^w integers (each atom over its hull); 0 when not, or an
+ * atom's range is too wide to add up safely. */
+static int lin_window(const gb_dag_t *d, const lin_t *l, unsigned w, __int128 add, uint64_t *lo,
+                      uint64_t *hi)
+{
+    const __int128 lim = (__int128)1 << 100;
+    __int128 L = signed_of(l->k, w) + add, H = L;
+    for (unsigned i = 0; i < l->n; i++) {
+        uint64_t al, ah;
+        __int128 c = signed_of(l->coef[i], w);
+        if (c == 0)
+            continue;
+        if (!hull(d, l->atom[i], &al, &ah) || (c < 0 ? -c : c) > lim / ((__int128)ah + 1))
+            return 0;
+        L += c < 0 ? c * ah : c * al;
+        H += c < 0 ? c * al : c * ah;
+    }
+    if ((L >> w) != (H >> w))
+        return 0; /* it may wrap: no single window */
+    __int128 base = (L >> w) << w;
+    *lo = (uint64_t)(L - base), *hi = (uint64_t)(H - base);
+    return 1;
+}
+
+/* The values of node x (64 bits at most) read as a sum of atoms, when
+ * they lie in one window of 2^w. */
+static int lin_hull(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi)
+{
+    unsigned w = d->nodes[x].width;
+    lin_t l = {0};
+    int budget = IV_LIN_BUDGET;
+    return w <= 64 && lin_of(d, x, 1, gb_mask(w), &l, &budget) &&
+           lin_window(d, &l, w, 0, lo, hi);
+}
+
+/* 1 when x is a compare of two non-constant sides that, read with the
+ * difference of its sides, never equals `value`. */
+static int diff_never(const gb_dag_t *d, uint32_t x, unsigned value)
+{
+    const gb_node_t *nd = &d->nodes[x];
+    while (nd->width == 1 && nd->op == GBT_OP_NOT) { /* as learn_head reads them */
+        x = nd->args[0], nd = &d->nodes[x], value = !value;
+    }
+    if (!gbt_op_is_cmp(nd->op))
+        return 0;
+    uint32_t A = nd->args[0], B = nd->args[1];
+    unsigned w = d->nodes[A].width, op = nd->op;
+    if (w > 64 || d->nodes[A].op == GBT_OP_CONST || d->nodes[B].op == GBT_OP_CONST)
+        return 0; /* a constant side: learn_head's set and never_in */
+    if (op == GBT_OP_NE)
+        op = GBT_OP_EQ, value = !value;
+    if (op == GBT_OP_UGT || op == GBT_OP_UGE || op == GBT_OP_SGT || op == GBT_OP_SGE) {
+        uint32_t t = A;
+        A = B, B = t, op = swap_cmp(op);
+    }
+    int sgn = op == GBT_OP_SLT || op == GBT_OP_SLE;
+    __int128 add = sgn ? (__int128)1 << (w - 1) : 0;
+    uint64_t m = gb_mask(w), alo, ahi, blo, bhi, dlo, dhi;
+    lin_t la = {0}, lb = {0}, ld = {0};
+    int ba = IV_LIN_BUDGET, bb = IV_LIN_BUDGET;
+    if (!lin_of(d, A, 1, m, &la, &ba) || !lin_of(d, B, 1, m, &lb, &bb))
+        return 0;
+    ld = lb; /* D = B - A */
+    for (unsigned i = 0; i < la.n; i++)
+        if (!lin_atom(&ld, la.atom[i], 0 - la.coef[i], m))
+            return 0;
+    ld.k = (ld.k - la.k) & m;
+    int hd = lin_window(d, &ld, w, 0, &dlo, &dhi);
+    int ha = lin_window(d, &la, w, add, &alo, &ahi);
+    int hb = lin_window(d, &lb, w, add, &blo, &bhi);
+    const __int128 top = (__int128)1 << w;
+    int always = 0, never = 0; /* the compare's truth over every input */
+    switch (op) {
+    case GBT_OP_EQ:
+        always = hd && dlo == 0 && dhi == 0;
+        never = (hd && dlo > 0) || (ha && hb && (ahi < blo || bhi < alo));
+        break;
+    case GBT_OP_ULT:
+    case GBT_OP_SLT:
+        always = (hd && ha && dlo > 0 && (__int128)ahi + dhi < top) || (ha && hb && ahi < blo);
+        never = (hd && dhi == 0) || (hd && ha && (__int128)alo + dlo >= top) ||
+                (ha && hb && alo >= bhi);
+        break;
+    case GBT_OP_ULE:
+    case GBT_OP_SLE:
+        always = (hd && ha && (__int128)ahi + dhi < top) || (ha && hb && ahi <= blo);
+        never = (hd && ha && (__int128)alo + dlo >= top) || (ha && hb && alo > bhi);
+        break;
+    default: return 0;
+    }
+    return value ? never : always;
+}
+
 /* Learns the set of one conjunct: node `x` == value. Returns 1 with the
  * variable in *var and its set in *s, 0 when the shape is unsupported,
  * -1 when the conjunct holds for no input at all (a compare of a
@@ -545,7 +727,9 @@ static int const_arms(const gb_dag_t *d, uint32_t x, uint64_t *k)
 static int learn(const gb_dag_t *d, uint32_t x, unsigned value, ivar_t *var, ivset_t *s)
 {
     uint32_t y = learn_head(d, x, value, s);
-    if (y != GB_NONE && never_in(d, y, s))
+    if (y == GB_NONE)
+        return diff_never(d, x, value) ? -1 : 0;
+    if (never_in(d, y, s))
         return -1; /* a compare no input can satisfy (a sum of masked fields, say) */
     for (int depth = 0; depth < IV_CHAIN && y != GB_NONE; depth++) {
         unsigned vw;
@@ -1131,7 +1315,7 @@ static void conflict_of(const ictx_t *c, const uint8_t *cmask, uint8_t m, uint32
 
 /* A query over one or two input bytes (not the length) is decided by
  * trying their values: each byte's 256 against the conjuncts that read it
- * alone, then the pairs left against the rest, within GB_IV_ENUM_WORK node
+ * alone, then the pairs left against the rest, within IV_ENUM_WORK node
  * evaluations. Returns 2 (every conjunct holds), 1 (the hard ones; *broken
  * soft ones fail) with vals, 3 for UNSAT with the conflict in conf, 0 when
  * too big, -1 out of memory. */
@@ -1139,7 +1323,7 @@ static int enumerate(const ictx_t *c, evalr_t *ev, const uint8_t *in, size_t len
                      size_t *broken, uint32_t *conf, size_t *nconf)
 {
     size_t nb = c->noffs;
-    if (nb == 0 || nb > 2 || (uint64_t)ev->n * 256u * nb > GB_IV_ENUM_WORK)
+    if (nb == 0 || nb > 2 || (uint64_t)ev->n * 256u * nb > IV_ENUM_WORK)
         return 0;
     for (size_t p = 0; p < nb; p++)
         if (gbt_is_len_offset(c->offs[p]))
@@ -1175,7 +1359,7 @@ static int enumerate(const ictx_t *c, evalr_t *ev, const uint8_t *in, size_t len
             goto done;
         }
     }
-    if (nb == 2 && (uint64_t)nok[0] * nok[1] * ev->n > GB_IV_ENUM_WORK) {
+    if (nb == 2 && (uint64_t)nok[0] * nok[1] * ev->n > IV_ENUM_WORK) {
         r = 0;
         goto done;
     }
@@ -1215,14 +1399,14 @@ done:
 }
 
 /* A query over more bytes: each byte alone through its 256 values, the
- * others at the parent's, within GB_IV_SWEEP_WORK node evaluations. Not
+ * others at the parent's, within IV_SWEEP_WORK node evaluations. Not
  * complete, so it only finds models: returns 2 or 1 (*broken) as
  * try_rounds does, 0 when none held or the query is too big, -1 out of
  * memory. */
 static int sweep(const ictx_t *c, evalr_t *ev, const uint8_t *in, size_t len, uint8_t *vals,
                  size_t *broken)
 {
-    if ((uint64_t)ev->n * 256u * c->noffs > GB_IV_SWEEP_WORK)
+    if ((uint64_t)ev->n * 256u * c->noffs > IV_SWEEP_WORK)
         return 0;
     uint8_t *best = gb_malloc(c->noffs ? c->noffs : 1);
     size_t best_broken = 0, br;

@@ -727,6 +727,33 @@ static uint64_t hull_value(uint64_t seed, const uint8_t *in)
     return v;
 }
 
+/* Flips entry 0 of t (made on `in`) with s: with `holds_elsewhere` the
+ * asked outcome holds on another input, so no stage may refute it; a
+ * refutation by the interval stage must be plain Z3's UNSAT too (counted
+ * in *refuted). `what` names the case in a failure. */
+static void check_refutation(gb_solver_t *s, gb_solver_t *plain, const gb_trace_t *t,
+                             const uint8_t *in, int holds_elsewhere, const char *what, int rep,
+                             unsigned *refuted)
+{
+    gb_solver_set_input(s, in, 3);
+    gb_solver_set_input(plain, in, 3);
+    gb_flip_t f;
+    gb_err_t e;
+    CHECK(gb_solver_flip(s, t, 0, &f, &e) == 0);
+    if (holds_elsewhere)
+        CHECK_MSG(f.status != GB_Q_UNSAT, "%s, rep %d: refuted at stage %d, but it holds on "
+                  "another input", what, rep, f.stage);
+    if (f.status == GB_Q_UNSAT && f.stage == GB_STAGE_INTERVAL) {
+        gb_qstatus_t vst;
+        int zok, eok;
+        ++*refuted;
+        CHECK(gb_solver_verify(plain, t, 0, 0, NULL, &vst, &zok, &eok, &e) == 0);
+        CHECK_MSG(vst == GB_Q_UNSAT, "%s, rep %d: refuted by the interval stage, Z3 says %d",
+                  what, rep, vst);
+    }
+    gb_flip_clear(&f);
+}
+
 /* `e == k` over three bytes (too many to try every value, so the forward
  * hull or the sets decide), for random expressions e. With k a value e
  * takes on another input, no stage may refute it; with k near it, every
@@ -757,31 +784,140 @@ static void hull_random(void)
             tb_free(b);
             continue;
         }
-        gb_solver_set_input(s, in, 3);
-        gb_solver_set_input(plain, in, 3);
-        gb_flip_t f;
-        gb_err_t e;
-        CHECK(gb_solver_flip(s, t, 0, &f, &e) == 0);
-        if (k == v && !taken) { /* asks e == v, which `other` satisfies */
-            reachable++;
-            CHECK_MSG(f.status != GB_Q_UNSAT, "rep %d: e == %llu refuted at stage %d, but it holds "
-                      "on another input", rep, (unsigned long long)v, f.stage);
-        }
-        if (f.status == GB_Q_UNSAT && f.stage == GB_STAGE_INTERVAL) {
-            gb_qstatus_t vst;
-            int zok, eok;
-            refuted++;
-            CHECK(gb_solver_verify(plain, t, 0, 0, NULL, &vst, &zok, &eok, &e) == 0);
-            CHECK_MSG(vst == GB_Q_UNSAT, "rep %d: refuted by the interval stage, Z3 says %d", rep,
-                      vst);
-        }
-        gb_flip_clear(&f);
+        reachable += k == v && !taken; /* asks e == v, which `other` satisfies */
+        check_refutation(s, plain, t, in, k == v && !taken, "hull", rep, &refuted);
         gb_trace_free(t);
         tb_free(b);
     }
     printf("hulls: %u refutations, each confirmed by Z3; %u reachable values, none refuted\n",
            refuted, reachable);
     CHECK(refuted >= 20 && reachable >= 100);
+    gb_solver_free(s);
+    gb_solver_free(plain);
+}
+
+/* ---- Compares of two sums -------------------------------------------- */
+
+/* lz4's pointer compares, over three bytes (too many to try every value):
+ * p = (zext(b1) + 15 - 21) + (zext(b2 & 15) + K), where the subtraction
+ * may wrap and the addition of the base K wraps it back. `p + 8 <u p +
+ * zext(b0) + 15` always holds, so its flip is refuted; so is
+ * `p + zext(b0) >u K + 600` (at most K + 519) against one constant, and
+ * the same compare written with ~(...) as a decoder's overflow check. No
+ * Z3 call is made for any of them. */
+static void sums(void)
+{
+    uint8_t in[3] = {7, 30, 4};
+    tb_t *b = tb_new(sizeof in, 0);
+    const uint64_t K = 94403311293321ull;
+    uint32_t z0 = tb_un(b, GBT_OP_ZEXT, 64, tb_in(b, 0), 0);
+    uint32_t z1 = tb_un(b, GBT_OP_ZEXT, 64, tb_in(b, 1), 0);
+    uint32_t z2 = tb_un(b, GBT_OP_ZEXT, 64, tb_bin(b, GBT_OP_AND, 8, tb_in(b, 2), tb_const(b, 8, 15)), 0);
+    uint32_t p = tb_bin(b, GBT_OP_ADD, 64,
+                        tb_bin(b, GBT_OP_SUB, 64, tb_bin(b, GBT_OP_ADD, 64, tb_const(b, 64, 15), z1),
+                               tb_const(b, 64, 21)),
+                        tb_bin(b, GBT_OP_ADD, 64, z2, tb_const(b, 64, K)));
+    uint32_t a = tb_bin(b, GBT_OP_ADD, 64, p, tb_const(b, 64, 8));
+    uint32_t e = tb_bin(b, GBT_OP_ADD, 64, tb_bin(b, GBT_OP_ADD, 64, p, z0), tb_const(b, 64, 15));
+    tb_pc(b, GBT_PC_BRANCH, 1, 1, tb_bin(b, GBT_OP_ULT, 1, a, e));
+    tb_pc(b, GBT_PC_BRANCH, 0, 2, tb_bin(b, GBT_OP_UGT, 1, tb_bin(b, GBT_OP_ADD, 64, p, z0),
+                                         tb_const(b, 64, K + 600)));
+    uint32_t notp = tb_bin(b, GBT_OP_XOR, 64, tb_const(b, 64, ~0ull), p);
+    tb_pc(b, GBT_PC_BRANCH, 0, 3, tb_bin(b, GBT_OP_UGT, 1, z0, notp)); /* b0 > ~p: p + b0 wraps */
+    gb_trace_t *t = tb_load(b, 0);
+    CHECK(t != NULL);
+    if (!t) {
+        tb_free(b);
+        return;
+    }
+    gb_solver_t *sv = solver(GB_SOLVER_NO_CLAUSES | GB_SOLVER_NO_CACHE, 0);
+    gb_solver_set_input(sv, in, sizeof in);
+    for (size_t j = 0; j < 3; j++)
+        flip_no_z3(sv, t, in, sizeof in, j, GB_Q_UNSAT, NULL, 0);
+    gb_solver_free(sv);
+    gb_trace_free(t);
+    tb_free(b);
+}
+
+/* A random compare of two sums that share a random expression (the
+ * hulls' shapes, sometimes with a large base added after a subtraction
+ * that may wrap), each side adding small multiples of input bytes and
+ * constants. */
+static uint32_t rside(tb_t *b, uint32_t shared)
+{
+    uint32_t x = shared;
+    for (int n = (int)(rnd() % 3); n >= 0; n--) {
+        static const uint64_t coef[] = {1, 2, 3, ~0ull, ~1ull};
+        uint32_t t = rnd() % 3 ? tb_bin(b, GBT_OP_MUL, 64, tb_const(b, 64, coef[rnd() % 5]),
+                                        tb_un(b, GBT_OP_ZEXT, 64, tb_in(b, rnd() % 3), 0))
+                               : tb_const(b, 64, rnd() % 2 ? rnd() % 700 : 0 - rnd() % 700);
+        x = tb_bin(b, rnd() % 4 ? GBT_OP_ADD : GBT_OP_SUB, 64, x, t);
+    }
+    return rnd() % 4 ? x : tb_bin(b, GBT_OP_XOR, 64, tb_const(b, 64, ~0ull), x);
+}
+
+static tb_t *sums_trace(uint64_t seed, unsigned taken)
+{
+    static const unsigned ops[] = {GBT_OP_EQ,  GBT_OP_NE,  GBT_OP_ULT, GBT_OP_ULE, GBT_OP_UGT,
+                                   GBT_OP_UGE, GBT_OP_SLT, GBT_OP_SLE, GBT_OP_SGT, GBT_OP_SGE};
+    uint64_t keep = rng;
+    rng = seed | 1;
+    tb_t *b = tb_new(3, 0);
+    uint32_t sh = rexpr(b, (int)(rnd() % 3));
+    if (rnd() % 2)
+        sh = tb_bin(b, GBT_OP_ADD, 64, tb_bin(b, GBT_OP_SUB, 64, sh, tb_const(b, 64, rnd() % 64)),
+                    tb_const(b, 64, rnd() % 2 ? 1ull << 62 : (1ull << 63) - rnd() % 512));
+    uint32_t x = rside(b, sh), y = rside(b, sh);
+    if (rnd() % 2) { /* y = x + a small delta: D near 0 and 1, where the rules turn */
+        uint64_t dk = rnd() % 5 - 2;
+        uint32_t dt = rnd() % 2 ? tb_const(b, 64, dk)
+                                : tb_bin(b, GBT_OP_ADD, 64, tb_const(b, 64, dk),
+                                         tb_un(b, GBT_OP_ZEXT, 64,
+                                               tb_bin(b, GBT_OP_AND, 8, tb_in(b, rnd() % 3),
+                                                      tb_const(b, 8, 1)), 0));
+        y = tb_bin(b, GBT_OP_ADD, 64, x, dt);
+    }
+    tb_pc(b, GBT_PC_BRANCH, taken, 1, tb_bin(b, ops[rnd() % 10], 1, x, y));
+    rng = keep;
+    return b;
+}
+
+/* Random compares of sums: one that holds (or fails) on some input is
+ * never refuted for that outcome, and every refutation the interval stage
+ * makes is Z3's UNSAT too. It must have refuted some. */
+static void sums_random(void)
+{
+    gb_solver_t *s = solver(GB_SOLVER_NO_CLAUSES | GB_SOLVER_NO_CACHE, 0);
+    gb_solver_t *plain = solver(GB_SOLVER_PLAIN, 0);
+    unsigned refuted = 0, kept = 0;
+    for (int rep = 0; rep < 600; rep++) {
+        uint64_t seed = rnd();
+        uint8_t in[3] = {(uint8_t)rnd(), (uint8_t)rnd(), (uint8_t)rnd()};
+        uint8_t other[3] = {(uint8_t)rnd(), (uint8_t)rnd(), (uint8_t)rnd()};
+        if (rep % 8 < 4)
+            memset(other, rep % 8 < 2 ? 0 : 0xff, sizeof other);
+        tb_t *b = sums_trace(seed, 0);
+        gb_trace_t *t = tb_load(b, 0);
+        /* the compare's value on `other` (the entry "== 0" holds when it is 0) */
+        unsigned v = t ? !gb_trace_eval_pc(t, 0, other, 3) : 0;
+        unsigned on_in = t ? !gb_trace_eval_pc(t, 0, in, 3) : 0;
+        gb_trace_free(t);
+        tb_free(b);
+        b = sums_trace(seed, on_in); /* the run on `in` took its own outcome */
+        t = tb_load(b, 0);
+        CHECK(t != NULL);
+        if (!t) {
+            tb_free(b);
+            continue;
+        }
+        kept += v != on_in; /* the flip asks for `other`'s outcome */
+        check_refutation(s, plain, t, in, v != on_in, "sums", rep, &refuted);
+        gb_trace_free(t);
+        tb_free(b);
+    }
+    printf("sums: %u refutations, each confirmed by Z3; %u outcomes another input has, none "
+           "refuted\n", refuted, kept);
+    CHECK(refuted >= 20 && kept >= 50);
     gb_solver_free(s);
     gb_solver_free(plain);
 }
@@ -798,5 +934,7 @@ int main(void)
     stored_values();
     enumeration();
     hull_random();
+    sums();
+    sums_random();
     return check_exit("pipeline");
 }
