@@ -646,7 +646,7 @@ static int lin_window(const gb_dag_t *d, const lin_t *l, unsigned w, __int128 ad
     }
     if ((L >> w) != (H >> w))
         return 0; /* it may wrap: no single window */
-    __int128 base = (L >> w) << w;
+    __int128 base = (L >> w) * ((__int128)1 << w); /* a multiple of 2^w; no shift of a negative */
     *lo = (uint64_t)(L - base), *hi = (uint64_t)(H - base);
     return 1;
 }
