@@ -97,20 +97,26 @@ int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *r, gb_err_t *e)
     return rc;
 }
 
+/* The first of the "key : value" lines of `text` whose key is `key`, or
+ * NULL. */
+static char *stat_line(const char *text, const char *key)
+{
+    size_t k = strlen(key);
+    for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+        if (strncmp(line, key, k) == 0 && (line[k] == ' ' || line[k] == ':'))
+            return (char *)line;
+    return NULL;
+}
+
 /* Looks `key` up among the "key : value" lines of `text`. */
 static int stat_lookup(const char *text, const char *key, uint64_t *v)
 {
-    size_t k = strlen(key);
-    for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-        if (strncmp(line, key, k) != 0 || (line[k] != ' ' && line[k] != ':'))
-            continue;
-        unsigned long long x;
-        if (sscanf(line + k, " : %llu", &x) != 1)
-            return 0;
-        *v = x;
-        return 1;
-    }
-    return 0;
+    const char *line = stat_line(text, key);
+    unsigned long long x;
+    if (!line || sscanf(line + strlen(key), " : %llu", &x) != 1)
+        return 0;
+    *v = x;
+    return 1;
 }
 
 int gb_campaign_parse_stats(const uint8_t *data, size_t len, const char *const *keys,
@@ -162,11 +168,7 @@ int gb_stats_raise(const char *dir, const char *key, uint64_t v, gb_err_t *e)
     uint64_t old;
     if (memchr(t, '\0', len) || !stat_lookup(t, key, &old) || old >= v)
         goto done; /* not a stats file of ours, no such number, or high enough */
-    /* the line stat_lookup read: the first one starting with the key */
-    size_t k = strlen(key);
-    char *line = t;
-    while (strncmp(line, key, k) != 0 || (line[k] != ' ' && line[k] != ':'))
-        line = strchr(line, '\n') + 1;
+    char *line = stat_line(t, key); /* the one stat_lookup read */
     char *colon = strchr(line, ':'), *eol = strchr(line, '\n');
     if (!eol)
         eol = t + len;
