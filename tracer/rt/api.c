@@ -25,6 +25,15 @@ RT_EXPORT void *__gb_binop(uint32_t op, uint32_t width, void *a, uint64_t va, vo
         return NULL;
     if (gbt_op_is_fcmp(op))
         return rt_fcmp(op, val(a, va, width), val(b, vb, width));
+    /* One operand concrete: no node read for it (rt_binop_k). */
+    if (!gbt_op_is_fp(op)) {
+        if (!b && ((rt_expr_t *)a)->width == width)
+            return rt_binop_k(op, a, vb);
+        if (!a && ((rt_expr_t *)b)->width == width &&
+            (op == GBT_OP_ADD || op == GBT_OP_MUL || op == GBT_OP_AND || op == GBT_OP_OR ||
+             op == GBT_OP_XOR || op == GBT_OP_EQ || op == GBT_OP_NE))
+            return rt_binop_k(op, b, va);
+    }
     return rt_binop(op, val(a, va, width), val(b, vb, width));
 }
 
@@ -111,10 +120,10 @@ static rt_expr_t *ix_addr(rt_expr_t *base, uint64_t vbase, rt_expr_t *idx, uint6
     uint64_t off = (uint64_t)addr - (idx ? c * scale : 0);
     rt_expr_t *s = NULL;
     if (idx)
-        s = rt_binop(GBT_OP_MUL, rt_unop(GBT_OP_SEXT, 64, idx, 0), rt_const(64, scale));
+        s = rt_binop_k(GBT_OP_MUL, rt_unop(GBT_OP_SEXT, 64, idx, 0), scale);
     if (!base)
-        return rt_binop(GBT_OP_ADD, s, rt_const(64, off));
-    rt_expr_t *t = rt_binop(GBT_OP_ADD, base, rt_const(64, off - vbase));
+        return rt_binop_k(GBT_OP_ADD, s, off);
+    rt_expr_t *t = rt_binop_k(GBT_OP_ADD, base, off - vbase);
     return idx ? rt_binop(GBT_OP_ADD, s, t) : t;
 }
 
@@ -162,9 +171,9 @@ RT_EXPORT void *__gb_gep_idx(void *acc, void *idx, uint64_t c, uint32_t width, u
     if (!idx)
         return acc;
     rt_expr_t *i = rt_unop(GBT_OP_SEXT, 64, idx, 0);
-    rt_expr_t *t = rt_binop(GBT_OP_MUL, i, rt_const(64, scale));
+    rt_expr_t *t = rt_binop_k(GBT_OP_MUL, i, scale);
     (void)width;
-    t = rt_binop(GBT_OP_SUB, t, rt_const(64, c * scale));
+    t = rt_binop_k(GBT_OP_SUB, t, c * scale);
     return acc ? rt_binop(GBT_OP_ADD, acc, t) : t;
 }
 
@@ -172,9 +181,8 @@ RT_EXPORT void *__gb_gep_end(void *base, uint64_t vbase, void *acc, uint64_t res
 {
     if (!base && !acc)
         return NULL;
-    rt_expr_t *r = rt_const(64, result);
-    if (base) /* base moved by (result - vbase) */
-        r = rt_binop(GBT_OP_ADD, base, rt_const(64, result - vbase));
+    /* base moved by (result - vbase) */
+    rt_expr_t *r = base ? rt_binop_k(GBT_OP_ADD, base, result - vbase) : rt_const(64, result);
     return acc ? rt_binop(GBT_OP_ADD, acc, r) : r;
 }
 

@@ -53,12 +53,9 @@ static unsigned depth_of(const rt_expr_t *e) { return e ? e->depth : 0u; }
  * are constants and their tests fold away (callgrind: 78 instructions a
  * call out of line, with a loop over the three arguments). */
 static inline __attribute__((always_inline)) rt_expr_t *
-mk(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b, rt_expr_t *c, uint64_t imm)
+mk_at(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b, rt_expr_t *c, uint64_t imm,
+      unsigned depth)
 {
-    unsigned da = depth_of(a), db = depth_of(b), dc = depth_of(c);
-    unsigned depth = da > db ? da : db;
-    if (dc > depth)
-        depth = dc;
     rt_expr_t *e = depth < rt.lim.max_depth ? alloc_node() : NULL;
     if (RT_UNLIKELY(!e)) {
         rt.concretized++;
@@ -75,6 +72,15 @@ mk(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b, rt_expr_t *c, uint64
     else
         e->imm = imm;
     return e;
+}
+
+/* depth: the deepest argument's (0 without arguments). */
+static inline __attribute__((always_inline)) rt_expr_t *
+mk(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b, rt_expr_t *c, uint64_t imm)
+{
+    unsigned da = depth_of(a), db = depth_of(b), dc = depth_of(c);
+    unsigned depth = da > db ? da : db;
+    return mk_at(op, width, a, b, c, imm, dc > depth ? dc : depth);
 }
 
 /* Constants were 43-59% of all nodes. Nodes never change once built (but
@@ -194,6 +200,37 @@ RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
             return s;
     }
     return mk(op, w, a, b, NULL, 0);
+}
+
+/* rt_binop(op, a, rt_const(a->width, c)) for a non-FP op, without reading
+ * the constant's node: the entry points know which operand is concrete,
+ * and that node, anywhere in the arena, was a cache miss per operation.
+ * Same simplifications, same result. */
+RT_HIDDEN rt_expr_t *rt_binop_k(unsigned op, rt_expr_t *a, uint64_t c)
+{
+    if (!a)
+        return NULL;
+    unsigned width = a->width;
+    if (is_const(a))
+        return rt_binop(op, a, rt_const(width, c));
+    uint64_t m = rt_mask(width);
+    c &= m;
+    if (!gbt_op_is_cmp(op)) {
+        if (c == 0 && (op == GBT_OP_ADD || op == GBT_OP_SUB || op == GBT_OP_OR ||
+                       op == GBT_OP_XOR || op == GBT_OP_SHL || op == GBT_OP_LSHR ||
+                       op == GBT_OP_ASHR))
+            return a;
+        if ((op == GBT_OP_AND && c == m) || (op == GBT_OP_MUL && c == 1))
+            return a;
+        if ((op == GBT_OP_AND || op == GBT_OP_MUL) && c == 0)
+            return rt_const(width, 0);
+        if (op == GBT_OP_ADD && a->op == GBT_OP_ADD && is_const(a->arg[1]))
+            return rt_binop_k(GBT_OP_ADD, a->arg[0], a->arg[1]->imm + c);
+    }
+    rt_expr_t *b = rt_const(width, c);
+    /* A constant's depth is 1: its node need not be read for mk's. */
+    return b ? mk_at(op, gbt_op_is_cmp(op) ? 1u : width, a, b, NULL, 0, a->depth > 1 ? a->depth : 1)
+             : NULL;
 }
 
 static rt_expr_t *zext(rt_expr_t *a, unsigned width)

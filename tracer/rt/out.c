@@ -93,46 +93,62 @@ static void write_table(uint32_t id)
     used += gbt_enc_table(room_for(n), id, (const uint8_t *)t->start, t->size);
 }
 
-static void write_node(rt_expr_t *e)
+/* Each op code's arity (gbt_op_arity), -1 for the pair and invalid codes:
+ * one look-up per node written instead of a chain of compares per visit. */
+static int8_t arity_of[256];
+
+static void init_arity(void)
+{
+    for (unsigned op = 0; op < 256; op++)
+        arity_of[op] = (int8_t)gbt_op_arity(op);
+}
+
+static void write_node(rt_expr_t *e, int n)
 {
     uint32_t args[3];
-    int n = gbt_op_arity(e->op);
     for (int i = 0; i < n; i++)
         args[i] = e->arg[i]->id;
-    if (e->op == GBT_OP_READ)
-        write_table((uint32_t)e->imm);
-    if (gbt_op_is_fp(e->op))
-        raise_version(GBT_VERSION_FP);
+    if (RT_UNLIKELY(e->op >= GBT_OP_READ)) {
+        if (e->op == GBT_OP_READ)
+            write_table((uint32_t)e->imm);
+        if (gbt_op_is_fp(e->op))
+            raise_version(GBT_VERSION_FP);
+    }
     used += gbt_enc_node(room(), e->op, e->width, (unsigned)n, args, n < 3 ? e->imm : 0);
     e->id = (uint32_t)++rt.written;
 }
 
-/* Writes `root` and every unwritten node below it, arguments first. */
+/* Writes `root` and every unwritten node below it, arguments first. A
+ * depth-first walk holding the path from the root: each frame keeps its
+ * node, its arity and the next argument to visit. */
 static void write_dag(rt_expr_t *root)
 {
     enum { STACK = 1 << 16 };
-    static rt_expr_t *stack[STACK];
-    static uint8_t state[STACK];
+    static struct frame {
+        rt_expr_t *e;
+        int8_t n, next;
+    } stack[STACK];
     size_t sp = 0;
     if (root->id)
         return;
-    stack[sp] = root;
-    state[sp++] = 0;
+    int n = arity_of[root->op];
+    if (n < 0)
+        return; /* a pair (rt_pair): rt_out_pc drops the entry */
+    stack[sp++] = (struct frame){root, (int8_t)n, 0};
     while (sp > 0) {
-        rt_expr_t *e = stack[sp - 1];
-        int n = gbt_op_arity(e->op);
-        if (n < 0)
-            return; /* a pair (rt_pair) under a node: rt_out_pc drops the entry */
-        if (state[sp - 1] < n) {
-            rt_expr_t *a = e->arg[state[sp - 1]++];
+        struct frame *f = &stack[sp - 1];
+        if (f->next < f->n) {
+            rt_expr_t *a = f->e->arg[f->next++];
             if (!a->id && sp < STACK) {
-                stack[sp] = a;
-                state[sp++] = 0;
+                n = arity_of[a->op];
+                if (n < 0)
+                    return; /* a pair under a node: rt_out_pc drops the entry */
+                stack[sp++] = (struct frame){a, (int8_t)n, 0};
             }
             continue;
         }
-        if (!e->id)
-            write_node(e);
+        if (!f->e->id)
+            write_node(f->e, f->n);
         sp--;
     }
 }
@@ -151,6 +167,7 @@ RT_HIDDEN int rt_out_open(const char *path, const uint8_t *input, size_t len)
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return -1;
+    init_arity();
     gbt_enc_header(header, len, XXH3_64bits(input, len), hash_fn);
     write_all(header, sizeof header);
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};

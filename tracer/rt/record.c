@@ -130,7 +130,7 @@ RT_HIDDEN void rt_record(unsigned kind, int taken, uint32_t site, rt_expr_t *con
 /* A pin that back-off has already let through. */
 RT_HIDDEN void rt_pin_kept(rt_expr_t *e, uint64_t value, uint32_t site)
 {
-    rt_expr_t *eq = e ? rt_binop(GBT_OP_EQ, e, rt_const(e->width, value)) : NULL;
+    rt_expr_t *eq = rt_binop_k(GBT_OP_EQ, e, value);
     if (eq && eq->op != GBT_OP_CONST)
         rt_out_pc(GBT_PC_PIN, 1, site, eq);
 }

@@ -82,6 +82,8 @@ RT_HIDDEN extern RT_TLS int rt_active;
 RT_HIDDEN rt_expr_t *rt_const(unsigned width, uint64_t v);
 RT_HIDDEN rt_expr_t *rt_input(uint64_t offset);
 RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b);
+/* rt_binop(op, a, rt_const(a->width, c)), op not floating point. */
+RT_HIDDEN rt_expr_t *rt_binop_k(unsigned op, rt_expr_t *a, uint64_t c);
 /* A floating-point node (op in gbt_op_is_fp; b NULL for one argument). */
 RT_HIDDEN rt_expr_t *rt_fp(unsigned op, unsigned width, rt_expr_t *a, rt_expr_t *b);
 /* An FP compare (op in gbt_op_is_fcmp), rewritten where it can be (fp.c). */
