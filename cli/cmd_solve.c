@@ -210,9 +210,11 @@ static void report(const char *mode, const gb_solver_t *s, const tally_t *ta, in
            (unsigned long long)st.z3_unsat, (unsigned long long)st.z3_timeout,
            (unsigned long long)st.z3_blasted, (unsigned long long)st.budget_skip);
     printf("%s: stored values left out %llu, set on the child %llu; terms narrowed %llu; "
+           "z3 queries with products of inputs (no bit-blasting) %llu; "
            "z3 contexts renewed %llu, checks stopped for memory %llu\n",
            mode, (unsigned long long)st.stored_dropped, (unsigned long long)st.stored_fixed,
-           (unsigned long long)st.nodes_narrowed, (unsigned long long)st.z3_renewals,
+           (unsigned long long)st.nodes_narrowed, (unsigned long long)st.z3_varmul,
+           (unsigned long long)st.z3_renewals,
            (unsigned long long)st.z3_memouts);
     printf("%s: flips without z3 %.1f%% | time %.1f ms (z3 %llu ms) | clauses learned %llu "
            "loaded %llu\n",

@@ -635,6 +635,7 @@ static int stage_z3(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_qstatus_t *st, s
         c->ad->blast = o.blasted || (c->ad->blast && *st != GB_Q_TIMEOUT);
     }
     s->stats.z3_blasted += o.blasted;
+    s->stats.z3_varmul += (uint64_t)o.varmul;
     if (*st == GB_Q_SAT) {
         s->stats.z3_sat++;
         return set_model(c->out, c->qv.offs, NULL, c->vals, c->qv.n);

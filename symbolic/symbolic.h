@@ -171,6 +171,8 @@ typedef struct gb_solver_stats {
     uint64_t z3_checks;        /* Z3 check calls (a query that drops pins makes several) */
     uint64_t z3_sat, z3_unsat, z3_timeout; /* their answers */
     uint64_t z3_blasted;                   /* of those, answered by bit-blasting (qfbv) */
+    uint64_t z3_varmul;        /* queries to Z3 kept from bit-blasting: they multiply or divide
+                                  two input-dependent values (symbolic/README.md) */
     uint64_t budget_skip;      /* queries not sent: the trace's budget ran out */
     uint64_t stored_dropped;   /* stored-value conjuncts left out of queries (docs/clauses.md) */
     uint64_t stored_fixed;     /* of which a SAT answer's child had set from the other side */

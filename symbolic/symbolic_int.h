@@ -129,6 +129,8 @@ typedef struct gb_z3_out {
     int core_found;   /* out: core is an unsat core, not every hard conjunct */
     int bitblast;     /* in: ask the qfbv tactic first (z3_bridge.c, "Bit-blasting") */
     int blasted;      /* out: the tactic gave the answer */
+    int varmul;       /* out: a product or quotient of two input-dependent values
+                         kept the tactic out: the simple solver had the whole limit */
 } gb_z3_out_t;
 
 /* Input bytes the next gb_z3_check must keep at given values (offsets
@@ -171,7 +173,8 @@ uint64_t gb_z3_mem_bytes(void);
  * learned clause: an unsat core with every hard conjunct as an assumption
  * when one is found within o->core_ms, else all of them. With variables
  * to read, a bit-vector query gets the simple solver for an eighth of the
- * limit and then the qfbv tactic (o->bitblast: the tactic first).
+ * limit and then the qfbv tactic (o->bitblast: the tactic first), unless it
+ * multiplies or divides two input-dependent values (o->varmul).
  * Caches translations per trace (keyed by its serial). */
 int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *c, size_t nc,
                 const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,

@@ -1170,8 +1170,10 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     o->ncore = 0;
     o->core_found = 0;
     o->blasted = 0;
+    o->varmul = 0;
     if (translate_query(z, t, cj, nc, e) != 0)
         return -1;
+    o->varmul = z->query_varmul && !z->query_fp && nvars > 0;
     Z3_context c = z->ctx;
     size_t m = nc ? nc : 1;
     Z3_ast *lits = gb_calloc(m, sizeof *lits), *as = gb_malloc((m + 1) * sizeof *as);
