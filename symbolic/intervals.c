@@ -501,26 +501,35 @@ static uint32_t pull_back(const gb_dag_t *d, uint32_t x, ivset_t *s)
     }
 }
 
-/* The head of a conjunct `x == value`: a (possibly negated) comparison of
- * an expression with a constant. Returns the expression's node with the
- * set of values that satisfy the conjunct in *s, or GB_NONE. */
-static uint32_t learn_head(const gb_dag_t *d, uint32_t x, unsigned value, ivset_t *s)
+/* Reads `x == value` through the negations around a compare: a width-1
+ * NOT, or XOR with 1, flips the value. 0 when an XOR with 0 is met: unusual
+ * enough to leave alone. */
+static int unnegate(const gb_dag_t *d, uint32_t *x, unsigned *value)
 {
-    for (;;) { /* width-1 NOT, or XOR with 1, negates */
-        const gb_node_t *n1 = &d->nodes[x];
+    for (;;) {
+        const gb_node_t *n1 = &d->nodes[*x];
         if (n1->width == 1 && n1->op == GBT_OP_NOT) {
-            x = n1->args[0];
+            *x = n1->args[0];
         } else if (n1->width == 1 && n1->op == GBT_OP_XOR &&
                    (d->nodes[n1->args[0]].op == GBT_OP_CONST ||
                     d->nodes[n1->args[1]].op == GBT_OP_CONST)) {
             int c0 = d->nodes[n1->args[0]].op == GBT_OP_CONST;
             if (!(d->nodes[n1->args[c0 ? 0 : 1]].imm & 1))
-                return GB_NONE; /* XOR with 0: unusual enough to leave alone */
-            x = n1->args[c0 ? 1 : 0];
+                return 0;
+            *x = n1->args[c0 ? 1 : 0];
         } else
-            break;
-        value = !value;
+            return 1;
+        *value = !*value;
     }
+}
+
+/* The head of a conjunct `x == value`: a (possibly negated) comparison of
+ * an expression with a constant. Returns the expression's node with the
+ * set of values that satisfy the conjunct in *s, or GB_NONE. */
+static uint32_t learn_head(const gb_dag_t *d, uint32_t x, unsigned value, ivset_t *s)
+{
+    if (!unnegate(d, &x, &value))
+        return GB_NONE;
     const gb_node_t *nd = &d->nodes[x];
     if (!gbt_op_is_cmp(nd->op))
         return GB_NONE;
@@ -666,10 +675,9 @@ static int lin_hull(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi)
  * difference of its sides, never equals `value`. */
 static int diff_never(const gb_dag_t *d, uint32_t x, unsigned value)
 {
+    if (!unnegate(d, &x, &value))
+        return 0;
     const gb_node_t *nd = &d->nodes[x];
-    while (nd->width == 1 && nd->op == GBT_OP_NOT) { /* as learn_head reads them */
-        x = nd->args[0], nd = &d->nodes[x], value = !value;
-    }
     if (!gbt_op_is_cmp(nd->op))
         return 0;
     uint32_t A = nd->args[0], B = nd->args[1];
@@ -1183,10 +1191,8 @@ static void flip_cands(ictx_t *c, const evalr_t *ev, flips_t *f)
     }
     uint32_t x = last->node;
     unsigned value = last->value;
-    while (d->nodes[x].width == 1 && d->nodes[x].op == GBT_OP_NOT) {
-        x = d->nodes[x].args[0];
-        value = !value;
-    }
+    if (!unnegate(d, &x, &value))
+        return;
     const gb_node_t *nd = &d->nodes[x];
     if (!gbt_op_is_cmp(nd->op))
         return;

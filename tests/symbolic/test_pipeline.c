@@ -893,6 +893,9 @@ static void sums(void)
                                          tb_const(b, 64, K + 600)));
     uint32_t notp = tb_bin(b, GBT_OP_XOR, 64, tb_const(b, 64, ~0ull), p);
     tb_pc(b, GBT_PC_BRANCH, 0, 3, tb_bin(b, GBT_OP_UGT, 1, z0, notp)); /* b0 > ~p: p + b0 wraps */
+    /* the first compare negated by an xor with 1, as clang writes `!(a < e)` */
+    tb_pc(b, GBT_PC_BRANCH, 0, 4,
+          tb_bin(b, GBT_OP_XOR, 1, tb_bin(b, GBT_OP_ULT, 1, a, e), tb_const(b, 1, 1)));
     gb_trace_t *t = tb_load(b, 0);
     CHECK(t != NULL);
     if (!t) {
@@ -901,7 +904,7 @@ static void sums(void)
     }
     gb_solver_t *sv = solver(GB_SOLVER_NO_CLAUSES | GB_SOLVER_NO_CACHE, 0);
     gb_solver_set_input(sv, in, sizeof in);
-    for (size_t j = 0; j < 3; j++)
+    for (size_t j = 0; j < 4; j++)
         flip_no_z3(sv, t, in, sizeof in, j, GB_Q_UNSAT, NULL, 0);
     gb_solver_free(sv);
     gb_trace_free(t);
