@@ -140,12 +140,12 @@ static rt_expr_t *fold1(unsigned op, unsigned width, const rt_expr_t *a, uint64_
     return rt_const(width, gb_bv_apply(op, width, a->width, 0, v, imm));
 }
 
-/* x op c that leaves x unchanged, or gives a constant. */
-static rt_expr_t *simplify_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
+/* x op c (c within x's width) that leaves x unchanged, or gives a
+ * constant, or adds to x's own constant: the result; NULL otherwise. */
+static inline __attribute__((always_inline)) rt_expr_t *
+simplify_k(unsigned op, rt_expr_t *a, uint64_t c)
 {
-    if (!is_const(b))
-        return NULL;
-    uint64_t c = b->imm, m = rt_mask(a->width);
+    uint64_t m = rt_mask(a->width);
     if (c == 0 && (op == GBT_OP_ADD || op == GBT_OP_SUB || op == GBT_OP_OR ||
                    op == GBT_OP_XOR || op == GBT_OP_SHL || op == GBT_OP_LSHR ||
                    op == GBT_OP_ASHR))
@@ -153,12 +153,16 @@ static rt_expr_t *simplify_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
     if ((op == GBT_OP_AND && c == m) || (op == GBT_OP_MUL && c == 1))
         return a;
     if ((op == GBT_OP_AND || op == GBT_OP_MUL) && c == 0)
-        return b;
+        return rt_const(a->width, 0);
     /* (x + c1) + c2 => x + (c1 + c2): keeps pointer arithmetic flat. */
     if (op == GBT_OP_ADD && a->op == GBT_OP_ADD && is_const(a->arg[1]))
-        return rt_binop(GBT_OP_ADD, a->arg[0],
-                        rt_const(a->width, (a->arg[1]->imm + c) & m));
+        return rt_binop_k(GBT_OP_ADD, a->arg[0], a->arg[1]->imm + c);
     return NULL;
+}
+
+static rt_expr_t *simplify_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
+{
+    return is_const(b) ? simplify_k(op, a, b->imm) : NULL;
 }
 
 /* Floating-point nodes (tracer/gb_fp.h): folded only when every argument
@@ -213,19 +217,11 @@ RT_HIDDEN rt_expr_t *rt_binop_k(unsigned op, rt_expr_t *a, uint64_t c)
     unsigned width = a->width;
     if (is_const(a))
         return rt_binop(op, a, rt_const(width, c));
-    uint64_t m = rt_mask(width);
-    c &= m;
+    c &= rt_mask(width);
     if (!gbt_op_is_cmp(op)) {
-        if (c == 0 && (op == GBT_OP_ADD || op == GBT_OP_SUB || op == GBT_OP_OR ||
-                       op == GBT_OP_XOR || op == GBT_OP_SHL || op == GBT_OP_LSHR ||
-                       op == GBT_OP_ASHR))
-            return a;
-        if ((op == GBT_OP_AND && c == m) || (op == GBT_OP_MUL && c == 1))
-            return a;
-        if ((op == GBT_OP_AND || op == GBT_OP_MUL) && c == 0)
-            return rt_const(width, 0);
-        if (op == GBT_OP_ADD && a->op == GBT_OP_ADD && is_const(a->arg[1]))
-            return rt_binop_k(GBT_OP_ADD, a->arg[0], a->arg[1]->imm + c);
+        rt_expr_t *s = simplify_k(op, a, c);
+        if (s)
+            return s;
     }
     rt_expr_t *b = rt_const(width, c);
     /* A constant's depth is 1: its node need not be read for mk's. */
