@@ -29,9 +29,7 @@ RT_EXPORT void *__gb_binop(uint32_t op, uint32_t width, void *a, uint64_t va, vo
     if (!gbt_op_is_fp(op)) {
         if (!b && ((rt_expr_t *)a)->width == width)
             return rt_binop_k(op, a, vb);
-        if (!a && ((rt_expr_t *)b)->width == width &&
-            (op == GBT_OP_ADD || op == GBT_OP_MUL || op == GBT_OP_AND || op == GBT_OP_OR ||
-             op == GBT_OP_XOR || op == GBT_OP_EQ || op == GBT_OP_NE))
+        if (!a && ((rt_expr_t *)b)->width == width && rt_op_commutes(op))
             return rt_binop_k(op, b, va);
     }
     return rt_binop(op, val(a, va, width), val(b, vb, width));

@@ -191,9 +191,7 @@ RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b)
     if (is_const(a) && is_const(b))
         return rt_const(w, gb_bv_binop(op, a->width, a->imm, b->imm));
     /* Canonical order for commutative ops: constant on the right. */
-    if (is_const(a) && (op == GBT_OP_ADD || op == GBT_OP_MUL || op == GBT_OP_AND ||
-                        op == GBT_OP_OR || op == GBT_OP_XOR || op == GBT_OP_EQ ||
-                        op == GBT_OP_NE)) {
+    if (is_const(a) && rt_op_commutes(op)) {
         rt_expr_t *t = a;
         a = b;
         b = t;

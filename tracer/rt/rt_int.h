@@ -82,6 +82,13 @@ RT_HIDDEN extern RT_TLS int rt_active;
 RT_HIDDEN rt_expr_t *rt_const(unsigned width, uint64_t v);
 RT_HIDDEN rt_expr_t *rt_input(uint64_t offset);
 RT_HIDDEN rt_expr_t *rt_binop(unsigned op, rt_expr_t *a, rt_expr_t *b);
+/* Whether x op y == y op x for a bit-vector op: rt_binop puts such an op's
+ * constant on the right, and __gb_binop may swap its operands. */
+static inline int rt_op_commutes(unsigned op)
+{
+    return op == GBT_OP_ADD || op == GBT_OP_MUL || op == GBT_OP_AND || op == GBT_OP_OR ||
+           op == GBT_OP_XOR || op == GBT_OP_EQ || op == GBT_OP_NE;
+}
 /* rt_binop(op, a, rt_const(a->width, c)), op not floating point. */
 RT_HIDDEN rt_expr_t *rt_binop_k(unsigned op, rt_expr_t *a, uint64_t c);
 /* A floating-point node (op in gbt_op_is_fp; b NULL for one argument). */
