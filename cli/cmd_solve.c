@@ -200,7 +200,7 @@ static void report(const char *mode, const gb_solver_t *s, const tally_t *ta, in
            (unsigned long long)ta->unsat, (unsigned long long)ta->timeout);
     printf("%s: queries %llu: slice-empty %llu clause %llu interval-unsat %llu interval-sat %llu "
            "(enumerated %llu swept %llu) cache %llu z3 %llu (sat %llu unsat %llu timeout %llu "
-           "bit-blasted %llu) budget %llu\n",
+           "bit-blasted %llu) budget %llu relaxed-first %llu\n",
            mode, (unsigned long long)st.queries_total, (unsigned long long)st.cut_slice_empty,
            (unsigned long long)st.cut_clause, (unsigned long long)st.cut_interval_unsat,
            (unsigned long long)st.sat_interval, (unsigned long long)st.ival_enumerated,
@@ -208,7 +208,8 @@ static void report(const char *mode, const gb_solver_t *s, const tally_t *ta, in
            (unsigned long long)st.cache_hit,
            (unsigned long long)st.queries_z3, (unsigned long long)st.z3_sat,
            (unsigned long long)st.z3_unsat, (unsigned long long)st.z3_timeout,
-           (unsigned long long)st.z3_blasted, (unsigned long long)st.budget_skip);
+           (unsigned long long)st.z3_blasted, (unsigned long long)st.budget_skip,
+           (unsigned long long)st.relax_skip);
     printf("%s: stored values left out %llu, set on the child %llu; terms narrowed %llu; "
            "z3 queries with products of inputs (no bit-blasting) %llu; "
            "z3 contexts renewed %llu, checks stopped for memory %llu\n",

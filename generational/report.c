@@ -162,6 +162,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "queries_z3_blasted", "%llu", (unsigned long long)q.z3_blasted);
     kv(k, "queries_z3_products", "%llu", (unsigned long long)q.z3_varmul);
     kv(k, "queries_budget_skip", "%llu", (unsigned long long)q.budget_skip);
+    kv(k, "queries_relax_skip", "%llu", (unsigned long long)q.relax_skip);
     kv(k, "stored_left_out", "%llu", (unsigned long long)q.stored_dropped);
     kv(k, "stored_set", "%llu", (unsigned long long)q.stored_fixed);
     kv(k, "flips_skipped_cfg", "%llu", (unsigned long long)st.flips_skipped_cfg);

@@ -105,6 +105,8 @@ typedef enum gb_stage {
     GB_STAGE_CACHE = 4,    /* the answer of an earlier identical query */
     GB_STAGE_Z3 = 5,
     GB_STAGE_BUDGET = 6,   /* not solved: the trace's budget ran out */
+    GB_STAGE_RELAXED = 7,  /* not asked: ¬PC[j] alone goes first at this site (and then
+                              did not answer) */
 } gb_stage_t;
 
 /* A model: the input bytes it assigns (offsets ascending, each once).
@@ -174,6 +176,8 @@ typedef struct gb_solver_stats {
     uint64_t z3_varmul;        /* queries to Z3 kept from bit-blasting: they multiply or divide
                                   two input-dependent values (symbolic/README.md) */
     uint64_t budget_skip;      /* queries not sent: the trace's budget ran out */
+    uint64_t relax_skip;       /* whole queries not sent: ¬PC[j] alone went first, as at
+                                  that site Z3 refuted the whole query in a row before */
     uint64_t stored_dropped;   /* stored-value conjuncts left out of queries (docs/clauses.md) */
     uint64_t stored_fixed;     /* of which a SAT answer's child had set from the other side */
     uint64_t clauses_learned;  /* clauses learned here (not loaded) */

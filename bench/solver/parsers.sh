@@ -6,7 +6,8 @@
 # expands them with `glassbox solve --mode=full`, once with BUILD_DIR's
 # glassbox and, given BASE_BUILD_DIR, once with that one too, on the same
 # trace files, one parser after the other. Prints a Markdown table per
-# build: flips, answers, Z3 timeouts, answers bit-blasted, budget skips, stored values, the
+# build: flips, answers, Z3 timeouts, answers bit-blasted, budget skips, whole queries
+# not sent to Z3 as ¬PC[j] alone went first (relaxed first), stored values, the
 # share answered without Z3 and the solving time; and, with --slow MS,
 # where the time went (flips of at least MS by slice size and by bytes
 # read). Usage:
@@ -42,13 +43,14 @@ harness_of() {
 field() { sed -n "s/^full:.*[ (]$1 \([0-9.]*\).*/\1/p" "$2" | head -1; }
 
 row() { # LIB TRACES OUT
-  local f=$3 z3t bud bb en
+  local f=$3 z3t bud bb en rf
   z3t=$(sed -n 's/^full: queries .*z3 [0-9]* (sat [0-9]* unsat [0-9]* timeout \([0-9]*\)[ )].*/\1/p' "$f")
   bb=$(sed -n 's/^full: queries .* bit-blasted \([0-9]*\)).*/\1/p' "$f" | grep . || echo NA)
   en=$(sed -n 's/^full: queries .* (enumerated \([0-9]*\) swept \([0-9]*\)).*/\1 \/ \2/p' "$f" | grep . || echo NA)
-  bud=$(sed -n 's/^full: queries .* budget \([0-9]*\)$/\1/p' "$f")
+  bud=$(sed -n 's/^full: queries .* budget \([0-9]*\).*/\1/p' "$f")
+  rf=$(sed -n 's/^full: queries .* relaxed-first \([0-9]*\).*/\1/p' "$f" | grep . || echo NA)
   echo "| $1 | $2 | $(field flips "$f") | $(sed -n 's/^full: flips [0-9]*: sat \([0-9]*\) (optimistic \([0-9]*\)).*/\1 (\2)/p' "$f") |" \
-    "$(field unsat "$f") | $(sed -n 's/^full: flips .* timeout \([0-9]*\)$/\1/p' "$f") | $en | $z3t | $bb | $bud |" \
+    "$(field unsat "$f") | $(sed -n 's/^full: flips .* timeout \([0-9]*\)$/\1/p' "$f") | $en | $z3t | $bb | $bud | $rf |" \
     "$(sed -n 's/^full: stored values left out \([0-9]*\), set on the child \([0-9]*\).*/\1 \/ \2/p' "$f" | grep . || echo NA) |" \
     "$(sed -n 's/^full: flips without z3 \([0-9.]*\)%.*/\1%/p' "$f") | $(sed -n 's/.*| time \([0-9.]*\) ms.*/\1/p' "$f" | awk '{printf "%.1f", $1 / 1000}') |"
 }
@@ -81,8 +83,8 @@ for b in "${builds[@]}"; do
   echo
   echo "### $("$b/bin/glassbox" --version | head -1) ($b)"
   echo
-  echo "| parser | traces | flips | SAT (optimistic) | UNSAT | timeout | enumerated / swept | Z3 timeouts | bit-blasted | budget skips | stored left out / set | without Z3 | solving (s) |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| parser | traces | flips | SAT (optimistic) | UNSAT | timeout | enumerated / swept | Z3 timeouts | bit-blasted | budget skips | relaxed first | stored left out / set | without Z3 | solving (s) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for lib in $LIBS; do
     [ -n "${ntr[$lib]:-}" ] && [ "${ntr[$lib]}" -gt 0 ] || continue
     f=$W/$lib.$(basename "$(dirname "$b")").out

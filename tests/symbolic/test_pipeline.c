@@ -994,6 +994,87 @@ static void sums_random(void)
     gb_solver_free(plain);
 }
 
+/* ---- Relaxed first ----------------------------------------------------- */
+
+/* x < 5, then ten entries of one site, x < 11 .. x < 20, all taken on
+ * x = 0, and five of another, (x | 1) == 0, not taken. Flipping one of the
+ * ten contradicts x < 5: Z3 refutes the whole query and ¬PC[j] alone (x >=
+ * 11 + k) has a model. The others' flip, (x | 1) == 0, has none at all.
+ * With intervals, clauses and the cache off, every query reaches Z3 unless
+ * the relaxed-first stage keeps it away. */
+static tb_t *relax_trace(void)
+{
+    tb_t *b = tb_new(1, 0);
+    uint32_t x = tb_in(b, 0);
+    tb_pc(b, GBT_PC_BRANCH, 1, 100, tb_bin(b, GBT_OP_ULT, 1, x, tb_const(b, 8, 5)));
+    for (unsigned k = 0; k < 10; k++)
+        tb_pc(b, GBT_PC_BRANCH, 1, 200, tb_bin(b, GBT_OP_ULT, 1, x, tb_const(b, 8, 11 + k)));
+    uint32_t odd = tb_bin(b, GBT_OP_OR, 8, x, tb_const(b, 8, 1));
+    for (unsigned k = 0; k < 5; k++)
+        tb_pc(b, GBT_PC_BRANCH, 0, 300, tb_bin(b, GBT_OP_EQ, 1, odd, tb_const(b, 8, 0)));
+    tb_end(b, GBT_END_EXIT, 0, 0);
+    return b;
+}
+
+/* Flips entries 1..15 of relax_trace; per entry: 'a' whole query asked
+ * (2 Z3 calls), 's' skipped (1 call); 'S'/'U'/'T' its answer. */
+static void relax_run(gb_solver_t *s, const gb_trace_t *t, const uint8_t *in, char *how, char *ans)
+{
+    for (size_t j = 1; j <= 15; j++) {
+        gb_flip_t f;
+        gb_err_t e;
+        CHECK(gb_solver_flip(s, t, j, &f, &e) == 0);
+        how[j - 1] = f.z3_calls == 2 ? 'a' : f.z3_calls == 1 ? 's' : '?';
+        ans[j - 1] = f.status == GB_Q_SAT ? 'S' : f.status == GB_Q_UNSAT ? 'U' : 'T';
+        if (f.status == GB_Q_SAT) {
+            size_t n;
+            uint8_t *ch = tb_combine(in, 1, &f.model, &n);
+            CHECK_MSG(gb_trace_eval_pc(t, j, ch, n) == 0, "entry %zu not flipped", j);
+            free(ch);
+        }
+        gb_flip_clear(&f);
+    }
+    how[15] = ans[15] = '\0';
+}
+
+static void relaxed_first(void)
+{
+    uint8_t in[1] = {0};
+    tb_t *b = relax_trace();
+    gb_trace_t *t = tb_load(b, 0);
+    CHECK(t != NULL);
+    if (!t) {
+        tb_free(b);
+        return;
+    }
+    unsigned off = GB_SOLVER_NO_INTERVALS | GB_SOLVER_NO_CLAUSES | GB_SOLVER_NO_CACHE;
+    char how[16], ans[16];
+    /* Two refutations in a row, then the whole query skips Z3, except
+     * every 8th; a skipped flip with no relaxed model is UNSAT, exactly. */
+    gb_solver_t *s = solver(off, 1);
+    gb_solver_set_input(s, in, sizeof in);
+    relax_run(s, t, in, how, ans);
+    CHECK_MSG(!strcmp(how, "aasssssssaaasss") && !strcmp(ans, "SSSSSSSSSSUUUUU"),
+              "optimistic: z3 calls %s, answers %s", how, ans);
+    gb_solver_stats_t st;
+    gb_solver_get_stats(s, &st);
+    CHECK_MSG(st.relax_skip == 10, "relax_skip %llu, want 10", (unsigned long long)st.relax_skip);
+    gb_solver_free(s);
+    /* Without the last resort (directed mode's exact flips, repairs),
+     * every whole query goes to Z3. */
+    s = solver(off, 1);
+    gb_solver_set_input(s, in, sizeof in);
+    gb_solver_set_last_resort(s, 0);
+    relax_run(s, t, in, how, ans);
+    CHECK_MSG(!strcmp(ans, "UUUUUUUUUUUUUUU"), "no last resort: answers %s", ans);
+    gb_solver_get_stats(s, &st);
+    CHECK_MSG(st.relax_skip == 0 && st.queries_z3 == 15, "no last resort: %llu skipped, %llu to Z3",
+              (unsigned long long)st.relax_skip, (unsigned long long)st.queries_z3);
+    gb_solver_free(s);
+    gb_trace_free(t);
+    tb_free(b);
+}
+
 int main(void)
 {
     interval_shapes();
@@ -1009,5 +1090,6 @@ int main(void)
     sums();
     sums_random();
     products();
+    relaxed_first();
     return check_exit("pipeline");
 }
