@@ -873,7 +873,7 @@ static int solve_entry(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t 
     s->relax_first = relaxable && ad->relaxed >= GB_RELAX_AFTER &&
                      ++ad->skips % GB_RELAX_RECHECK != 0;
     int r0 = answer_query(s, t, &q, ad, out, &out->status, &dropped, e);
-    int skipped = s->relax_first && out->stage == GB_STAGE_RELAXED;
+    int skipped = out->stage == GB_STAGE_RELAXED; /* answer() sets it only when told to */
     int asked = out->stage == GB_STAGE_Z3;
     s->relax_first = 0;
     if (r0 != 0)
