@@ -82,7 +82,11 @@ n=$(count_ids "$D/queue")
 imp=$(count_ids "$D/queue" 'sync:main')
 [ "$n" -ge 10 ] || fail "the worker saved only $n inputs across 20 rounds"
 [ "$imp" -ge 1 ] || fail "the worker took nothing from afl-fuzz across its restarts"
-[ "$(count_ids "$SYNC/main/queue")" -ge 1 ] || fail "afl-fuzz's queue is empty after its restarts"
+# A resuming afl-fuzz first renames its queue/ to _resume/ and copies it back
+# as it loads; killed in between (the last round's restart is killed at
+# once), its corpus is in _resume/, which its next resume reads.
+afl_n=$(( $(count_ids "$SYNC/main/queue") + $(count_ids "$SYNC/main/_resume") ))
+[ "$afl_n" -ge 1 ] || fail "afl-fuzz's corpus (queue/ and _resume/) is empty after its restarts"
 # Nothing the killed fuzzers ran outlives them: a persistent-mode child
 # stopped between inputs dies with its forkserver (tracer/rt/driver.c,
 # die_with_parent); before, every kill left one, stopped, for good.

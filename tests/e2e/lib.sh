@@ -39,4 +39,4 @@ sanitized_build() { grep -q '^GB_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt"; }
 as_target() { env -u ASAN_OPTIONS -u UBSAN_OPTIONS -u LSAN_OPTIONS "$@"; }
 
 # count_ids DIR [SUBSTRING]: how many id:* files DIR holds (0 if none).
-count_ids() { find "$1" -maxdepth 1 -name "id:*${2:-}*" 2>/dev/null | wc -l; }
+count_ids() { { find "$1" -maxdepth 1 -name "id:*${2:-}*" 2>/dev/null || true; } | wc -l; }
