@@ -138,7 +138,11 @@
  * on what one check allocates from its own start stopped 1,074 of 3,952
  * Z3 queries there, since a check on a new context first rebuilds what
  * the old one kept (bench/RESULTS.md). So Z3 holds at most about
- * 17 + 24 + 96 MiB, however deep the campaign's paths get. */
+ * 17 + 24 + 96 MiB, however deep the campaign's paths get, as long as the
+ * check reads the interrupt: on png_read's largest inputs the simple
+ * solver went on for seconds after it, to 1 GiB, blasting sums that Z3's
+ * rewriter had flattened (now kept nested: gb_z3_new; docs/reliability.md,
+ * "Not yet proved"). */
 #define GB_Z3_QUERY_MAX_MB 96
 #define GB_Z3_GUARD_POLL_MS 5
 
