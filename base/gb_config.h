@@ -141,10 +141,15 @@
  * 17 + 24 + 96 MiB, however deep the campaign's paths get, as long as the
  * check reads the interrupt: on png_read's largest inputs the simple
  * solver went on for seconds after it, to 1 GiB, blasting sums that Z3's
- * rewriter had flattened (now kept nested: gb_z3_new; docs/reliability.md,
+ * rewriter had flattened (now kept nested: GB_Z3_SUM_CHAIN; docs/reliability.md,
  * "Not yet proved"). */
 #define GB_Z3_QUERY_MAX_MB 96
 #define GB_Z3_GUARD_POLL_MS 5
+
+/* A query with a chain of at least this many nested sums (ADD/SUB) keeps
+ * them nested in Z3 (its rewriter's `flat` off for the query): flattened,
+ * k nested sums become k sums of up to k terms (z3_bridge.c, gb_z3_check). */
+#define GB_Z3_SUM_CHAIN 32
 
 /* Inputs waiting in a worker's worklist at most: beyond, the last in its
  * order are dropped from memory (`worklist_dropped`; each is in queue/

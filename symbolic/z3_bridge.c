@@ -134,17 +134,6 @@ static int open_ctx(gb_z3_t *z, gb_err_t *e)
 
 int gb_z3_new(gb_z3_t **out, gb_err_t *e)
 {
-    /* Z3's rewriter flattens nested sums by default: a chain r' = r -
-     * min(r, 1024) over k steps (a parser skipping a chunk in 1 KiB pieces)
-     * becomes k sums of up to k terms, which the simple solver blasts
-     * before it reads its timeout or interrupt (90 steps: 4 s past a
-     * 500 ms limit and 2 GiB; with nested sums kept: 502 ms, 258 MiB).
-     * Process-wide in Z3; set before the first context. */
-    static int flat_off;
-    if (!flat_off) {
-        Z3_global_param_set("rewriter.flat", "false");
-        flat_off = 1;
-    }
     *out = NULL;
     gb_z3_t *z = gb_calloc(1, sizeof *z);
     if (!z)
@@ -642,10 +631,27 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
     int r = 0;
     z->query_fp = 0;
     z->query_varmul = 0;
-    for (size_t i = 0; i < n; i++) {
-        z->query_fp |= gbt_op_is_fp(t->dag.nodes[list[i]].op);
-        z->query_varmul |= var_mul(&t->dag, &t->dag.nodes[list[i]]);
+    z->query_sums = 0;
+    uint16_t *sums = gb_malloc((n ? n : 1) * sizeof *sums); /* per list position */
+    if (!sums) {
+        gb_free(list);
+        return gb_err_set(e, "out of memory translating a query");
     }
+    for (size_t i = 0; i < n; i++) {
+        const gb_node_t *x = &t->dag.nodes[list[i]];
+        z->query_fp |= gbt_op_is_fp(x->op);
+        z->query_varmul |= var_mul(&t->dag, x);
+        sums[i] = 0; /* the longest chain of sums nested in x */
+        if (x->op == GBT_OP_ADD || x->op == GBT_OP_SUB)
+            for (unsigned k = 0; k < x->nargs; k++) {
+                uint16_t d = sums[gb_dag_pos(list, i, x->args[k])];
+                if (d + 1u > sums[i] && d < UINT16_MAX)
+                    sums[i] = (uint16_t)(d + 1u);
+            }
+        if (sums[i] > z->query_sums)
+            z->query_sums = sums[i];
+    }
+    gb_free(sums);
     for (size_t i = 0; i < n && r == 0; i++) {
         if (z->cache[list[i]])
             continue;
@@ -1185,6 +1191,16 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     if (translate_query(z, t, cj, nc, e) != 0)
         return -1;
     o->varmul = z->query_varmul && !z->query_fp && nvars > 0;
+    /* Z3's rewriter flattens nested sums, read when a check starts: a
+     * chain r' = r - min(r, 1024) over k steps (a parser skipping a chunk
+     * in 1 KiB pieces) became k sums of up to k terms, which the simple
+     * solver blasted for seconds past its limit and the guard's interrupt
+     * (90 steps: 4 s past 500 ms, 2 GiB; kept nested: 502 ms, 258 MiB).
+     * Flat sums are faster elsewhere (lz4's seed traces took 3.7x as long
+     * with them off everywhere), so only such chains keep them nested. */
+    int nested = z->query_sums >= GB_Z3_SUM_CHAIN;
+    if (nested)
+        Z3_global_param_set("rewriter.flat", "false");
     Z3_context c = z->ctx;
     size_t m = nc ? nc : 1;
     Z3_ast *lits = gb_calloc(m, sizeof *lits), *as = gb_malloc((m + 1) * sizeof *as);
@@ -1263,6 +1279,8 @@ done:
     gb_free(as);
     gb_free(act);
     gb_free(core);
+    if (nested)
+        Z3_global_param_set("rewriter.flat", "true");
     if (end_query(z, e) != 0 && r == 0)
         r = -1;
     return r;

@@ -23,6 +23,7 @@ struct gb_z3 {
     uint64_t narrowed;               /* terms translate_narrow narrowed */
     int query_fp;                    /* the last translated query has FP nodes */
     int query_varmul;                /* ... a product of two input-dependent values */
+    unsigned query_sums;             /* ... its longest chain of nested sums (ADD/SUB) */
     const uint64_t *keep_off;        /* gb_z3_set_keep */
     const uint8_t *keep_val;
     size_t nkeep;
