@@ -181,6 +181,15 @@ static uint32_t be64(tb_t *b, uint64_t off)
     return x;
 }
 
+/* vars[i] = the INPUT node of byte i, for i < n (t may be NULL). */
+static void input_nodes(const gb_trace_t *t, uint32_t *vars, unsigned n)
+{
+    for (unsigned i = 0; t && i < n; i++)
+        for (uint32_t k = 0; k < t->dag.n; k++)
+            if (t->dag.nodes[k].op == GBT_OP_INPUT && t->dag.nodes[k].imm == i)
+                vars[i] = k;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -215,10 +224,7 @@ static void z3_memout(void)
     gb_qstatus_t st = GB_Q_SAT;
     uint8_t vals[16];
     uint32_t vars[16];
-    for (unsigned i = 0; t && i < 16; i++) /* the INPUT node of byte i */
-        for (uint32_t k = 0; k < t->dag.n; k++)
-            if (t->dag.nodes[k].op == GBT_OP_INPUT && t->dag.nodes[k].imm == i)
-                vars[i] = k;
+    input_nodes(t, vars, 16);
     gb_conj_t cj[5];
     for (size_t i = 0; t && i < 5; i++)
         cj[i] = (gb_conj_t){t->pcs[i].node, t->pcs[i].taken, 0};
@@ -283,10 +289,7 @@ static void z3_sum_chain(void)
     gb_err_t e;
     CHECK(gb_z3_new(&z, &e) == 0);
     uint32_t vars[4];
-    for (unsigned i = 0; t && i < 4; i++)
-        for (uint32_t n = 0; n < t->dag.n; n++)
-            if (t->dag.nodes[n].op == GBT_OP_INPUT && t->dag.nodes[n].imm == i)
-                vars[i] = n;
+    input_nodes(t, vars, 4);
     gb_conj_t cj[2] = {{t ? t->pcs[0].node : 0, 1, 0}, {t ? t->pcs[1].node : 0, 1, 0}};
     gb_z3_out_t o = {0};
     gb_qstatus_t st = GB_Q_SKIP;
