@@ -222,6 +222,17 @@ void gb_solver_set_last_resort(gb_solver_t *s, int on);
  * the search's retry rounds, when nothing else is left to do. 0 = usual. */
 void gb_solver_set_patience(gb_solver_t *s, unsigned shift);
 
+/* A ceiling on Z3's memory during a check. The guard interrupts a check
+ * at GB_Z3_GROWTH_MAX_MB + GB_Z3_QUERY_MAX_MB; one that goes on allocating
+ * after that (Z3 reads the interrupt only between steps) cannot be made to
+ * give the memory back. Once Z3 holds more than `mb` MiB during a check,
+ * fn(MiB held, ctx) is called from another thread while the check runs,
+ * once a check: the caller saves what it must and ends the process
+ * (it must not touch the solver). fn NULL or mb 0: no ceiling (the
+ * default). */
+void gb_solver_set_ceiling(gb_solver_t *s, unsigned mb, void (*fn)(size_t mib, void *ctx),
+                           void *ctx);
+
 /* Input bytes the flips that follow must leave as they are (n = 0: none):
  * a repair keeps the bytes whose change made its child, which a checksum
  * is cheaper to fix by undoing. Such queries bypass the answer cache and

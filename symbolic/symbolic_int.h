@@ -158,6 +158,10 @@ uint64_t gb_z3_memouts(const gb_z3_t *z);
 /* What one check may allocate before the guard stops it; 0 restores
  * GB_Z3_QUERY_MAX_MB (tests set a small cap). */
 void gb_z3_set_query_cap(gb_z3_t *z, size_t bytes);
+/* While a check runs, once Z3 holds more than `bytes` (its estimate),
+ * fn(bytes held, ctx) is called from the memory guard's thread, once a
+ * check; fn NULL: no ceiling (z3_bridge.c, "The memory guard"). */
+void gb_z3_set_ceiling(gb_z3_t *z, size_t bytes, void (*fn)(size_t bytes, void *ctx), void *ctx);
 /* Makes the context anew (every term and cached translation dropped) when
  * Z3 holds more than `growth` bytes above what it held right after the
  * context was made: 1 if it did, 0 if not, -1 with `e`. The bridge calls it

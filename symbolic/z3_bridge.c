@@ -152,6 +152,13 @@ uint64_t gb_z3_memouts(const gb_z3_t *z) { return z ? z->memouts : 0; }
 
 void gb_z3_set_query_cap(gb_z3_t *z, size_t bytes) { z->query_cap = bytes; }
 
+void gb_z3_set_ceiling(gb_z3_t *z, size_t bytes, void (*fn)(size_t bytes, void *ctx), void *ctx)
+{
+    z->ceiling = fn ? bytes : 0;
+    z->on_runaway = fn;
+    z->runaway_ctx = ctx;
+}
+
 uint64_t gb_z3_mem_bytes(void) { return Z3_get_estimated_alloc_size(); }
 
 /* A context reused across solvers keeps what they needed: over 12 growing
@@ -675,7 +682,14 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
  * GB_Z3_QUERY_MAX_MB above what the fresh context held (or, in tests, once
  * the check allocated z->query_cap). An interrupt leaves the context
  * cancelled, so the query's end makes the context anew. The thread exists
- * from a context's first check to gb_z3_free, and sleeps between checks. */
+ * from a context's first check to gb_z3_free, and sleeps between checks.
+ *
+ * A check may go on allocating after the interrupt (the simple solver
+ * blasting a large term reads it only between steps). Nothing can take
+ * that memory back from inside Z3, so past the ceiling of
+ * gb_z3_set_ceiling the guard calls its function from the guard's thread,
+ * once a check, while the check runs: the search saves what it must and
+ * ends the process (generational/, docs/reliability.md). */
 struct gb_z3_guard {
     pthread_t thread;
     pthread_mutex_t mu;
@@ -683,6 +697,9 @@ struct gb_z3_guard {
     int armed, fired, quit;
     Z3_context ctx; /* the checking context, while armed */
     size_t limit;   /* Z3's estimate that stops the check */
+    size_t ceiling; /* Z3's estimate that calls `runaway` (0 = none) */
+    void (*runaway)(size_t bytes, void *ctx);
+    void *runaway_ctx;
 };
 
 static void *guard_main(void *arg)
@@ -694,9 +711,19 @@ static void *guard_main(void *arg)
             pthread_cond_wait(&g->cv, &g->mu);
             continue;
         }
-        if (!g->fired && Z3_get_estimated_alloc_size() > g->limit) {
+        size_t now = Z3_get_estimated_alloc_size();
+        if (!g->fired && now > g->limit) {
             g->fired = 1;
             Z3_interrupt(g->ctx); /* only while armed: the check is running */
+        }
+        if (g->ceiling && now > g->ceiling) {
+            void (*fn)(size_t, void *) = g->runaway;
+            void *ctx = g->runaway_ctx;
+            g->ceiling = 0; /* once a check */
+            pthread_mutex_unlock(&g->mu);
+            fn(now, ctx); /* a search's does not return */
+            pthread_mutex_lock(&g->mu);
+            continue;
         }
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -770,6 +797,9 @@ static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, unsigned n, const Z3_ast 
         g->limit = z->query_cap ? Z3_get_estimated_alloc_size() + z->query_cap
                                 : z->base_bytes + cap;
         g->fired = 0;
+        g->ceiling = z->ceiling;
+        g->runaway = z->on_runaway;
+        g->runaway_ctx = z->runaway_ctx;
         g->armed = 1;
         pthread_cond_signal(&g->cv);
         pthread_mutex_unlock(&g->mu);

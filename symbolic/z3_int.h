@@ -33,6 +33,9 @@ struct gb_z3 {
     int memout;                      /* the guard stopped a check of the current query */
     size_t query_cap;                /* bytes one check may add; 0 = GB_Z3_QUERY_MAX_MB */
     uint64_t memouts;                /* checks the guard stopped (GB_Z3_QUERY_MAX_MB) */
+    size_t ceiling;                  /* Z3's estimate at which on_runaway is called; 0 = none */
+    void (*on_runaway)(size_t bytes, void *ctx); /* gb_z3_set_ceiling */
+    void *runaway_ctx;
 };
 
 static inline Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }

@@ -197,13 +197,20 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The memory guard: a check that allocates more than its cap is stopped
- * (here with a 1 MiB cap, a factoring query that takes Z3 seconds and many
- * MiB), answers as a timeout long before its time limit, and the context
- * made anew after it answers the next query. */
-static void z3_memout(void)
+/* A factoring query that takes Z3 seconds and many MiB: x * y = the
+ * product of two primes, x and y 64-bit from input bytes 0-7 and 8-15,
+ * below 2^32 and above 1 (PCs 0-4, in cj); PC 5 reads byte 0 alone. */
+typedef struct factoring {
+    tb_t *b;
+    gb_trace_t *t;
+    gb_z3_t *z;
+    uint32_t vars[16];
+    gb_conj_t cj[5];
+} factoring_t;
+
+static void factoring_open(factoring_t *f)
 {
-    tb_t *b = tb_new(16, 0);
+    tb_t *b = f->b = tb_new(16, 0);
     uint32_t x = be64(b, 0), y = be64(b, 8);
     uint32_t lim = tb_const(b, 64, 1ull << 32), one = tb_const(b, 64, 1);
     /* (2^31 - 1) * 2147483629: two primes, so x and y must be them */
@@ -215,38 +222,99 @@ static void z3_memout(void)
     tb_pc(b, GBT_PC_BRANCH, 1, 5, tb_bin(b, GBT_OP_EQ, 1, tb_bin(b, GBT_OP_MUL, 64, x, y), n));
     tb_pc(b, GBT_PC_BRANCH, 1, 6, tb_bin(b, GBT_OP_EQ, 1, tb_in(b, 0), tb_const(b, 8, 0)));
     tb_end(b, GBT_END_EXIT, 0, 0);
-    gb_trace_t *t = tb_load(b, 0);
+    gb_trace_t *t = f->t = tb_load(b, 0);
     CHECK(t != NULL && t->npcs == 6);
-    gb_z3_t *z;
     gb_err_t e;
-    CHECK(gb_z3_new(&z, &e) == 0);
-    gb_z3_out_t o = {0};
-    gb_qstatus_t st = GB_Q_SAT;
-    uint8_t vals[16];
-    uint32_t vars[16];
-    input_nodes(t, vars, 16);
-    gb_conj_t cj[5];
+    CHECK(gb_z3_new(&f->z, &e) == 0);
+    input_nodes(t, f->vars, 16);
     for (size_t i = 0; t && i < 5; i++)
-        cj[i] = (gb_conj_t){t->pcs[i].node, t->pcs[i].taken, 0};
-    gb_z3_set_query_cap(z, 1u << 20);
+        f->cj[i] = (gb_conj_t){t->pcs[i].node, t->pcs[i].taken, 0};
+}
+
+/* Checks the factoring query with a time limit; its answer. */
+static gb_qstatus_t factoring_check(factoring_t *f, unsigned ms)
+{
+    gb_z3_out_t o = {0};
+    gb_qstatus_t st = GB_Q_SKIP;
+    uint8_t vals[16];
+    gb_err_t e;
+    CHECK(f->t && gb_z3_check(f->z, f->t, f->cj, 5, f->vars, 16, ms, &st, vals, &o, &e) == 0);
+    return st;
+}
+
+static void factoring_close(factoring_t *f)
+{
+    gb_z3_free(f->z);
+    gb_trace_free(f->t);
+    tb_free(f->b);
+}
+
+/* The memory guard: a check that allocates more than its cap is stopped
+ * (here with a 1 MiB cap, the factoring query), answers as a timeout long
+ * before its time limit, and the context made anew after it answers the
+ * next query. */
+static void z3_memout(void)
+{
+    factoring_t f;
+    factoring_open(&f);
+    gb_z3_set_query_cap(f.z, 1u << 20);
     double t0 = now_s();
-    CHECK(t && gb_z3_check(z, t, cj, 5, vars, 16, 60000, &st, vals, &o, &e) == 0);
+    CHECK(factoring_check(&f, 60000) == GB_Q_TIMEOUT);
     double took = now_s() - t0;
-    CHECK(st == GB_Q_TIMEOUT);
-    CHECK(gb_z3_memouts(z) == 1);
-    CHECK(gb_z3_renewals(z) == 1);
+    CHECK(gb_z3_memouts(f.z) == 1);
+    CHECK(gb_z3_renewals(f.z) == 1);
     if (took > 30)
         fprintf(stderr, "the stopped check took %.1f s\n", took);
     CHECK(took < 30);
     /* the new context answers: byte 0 of x can be 0 */
-    gb_z3_set_query_cap(z, 0);
-    gb_conj_t easy = {t ? t->pcs[5].node : 0, 1, 0};
-    CHECK(t && gb_z3_check(z, t, &easy, 1, vars, 1, 20000, &st, vals, &o, &e) == 0);
+    gb_z3_set_query_cap(f.z, 0);
+    gb_conj_t easy = {f.t ? f.t->pcs[5].node : 0, 1, 0};
+    gb_z3_out_t o = {0};
+    gb_qstatus_t st = GB_Q_SKIP;
+    uint8_t vals[1];
+    gb_err_t e;
+    CHECK(f.t && gb_z3_check(f.z, f.t, &easy, 1, f.vars, 1, 20000, &st, vals, &o, &e) == 0);
     CHECK(st == GB_Q_SAT && vals[0] == 0);
-    CHECK(gb_z3_memouts(z) == 1);
-    gb_z3_free(z);
-    gb_trace_free(t);
-    tb_free(b);
+    CHECK(gb_z3_memouts(f.z) == 1);
+    factoring_close(&f);
+}
+
+/* What the ceiling function saw (z3_ceiling). */
+static struct {
+    volatile int in_check; /* set around the check */
+    int calls, calls_in_check;
+    size_t bytes;
+} ceil_seen;
+
+static void on_ceiling(size_t bytes, void *ctx)
+{
+    (void)ctx;
+    ceil_seen.calls++;
+    ceil_seen.calls_in_check += ceil_seen.in_check;
+    ceil_seen.bytes = bytes;
+}
+
+/* The ceiling (gb_z3_set_ceiling): once Z3 holds more than it during a
+ * check, its function is called while the check runs, once for that
+ * check, with what Z3 held; without a function nothing is called. Here the
+ * ceiling sits 4 MiB above what Z3 holds before the factoring query, and
+ * the query's own cap (the interrupt) stays at its default. */
+static void z3_ceiling(void)
+{
+    factoring_t f;
+    factoring_open(&f);
+    size_t ceiling = (size_t)gb_z3_mem_bytes() + (4u << 20);
+    gb_z3_set_ceiling(f.z, ceiling, on_ceiling, NULL);
+    ceil_seen.in_check = 1;
+    factoring_check(&f, 3000);
+    ceil_seen.in_check = 0;
+    CHECK(ceil_seen.calls == 1 && ceil_seen.calls_in_check == 1);
+    CHECK(ceil_seen.bytes > ceiling);
+    /* no function: no call, however much Z3 holds */
+    gb_z3_set_ceiling(f.z, 1, NULL, NULL);
+    factoring_check(&f, 1000);
+    CHECK(ceil_seen.calls == 1);
+    factoring_close(&f);
 }
 
 /* The process's peak resident memory (VmHWM), in KiB. */
@@ -317,6 +385,7 @@ int main(void)
     z3_renewal();
     z3_names_freed();
     z3_memout();
+    z3_ceiling();
     z3_sum_chain();
     if (check_failures)
         fprintf(stderr, "%d check(s) failed\n", check_failures);
