@@ -74,7 +74,9 @@
 /* A campaign's libFuzzer job ends at its first crash and is started again
  * after a pause: 1 s, doubled each time it crashes within
  * GB_LF_QUICK_CRASH_S of starting (a crashing input it reloads at once),
- * up to GB_LF_RESTART_MAX_S, so such a loop costs little CPU. */
+ * up to GB_LF_RESTART_MAX_S, so such a loop costs little CPU. A worker
+ * that stopped at Z3's memory ceiling (GB_Z3_MEM_MAX_MB) is started again
+ * after the same pauses. */
 #define GB_LF_QUICK_CRASH_S 10
 #define GB_LF_RESTART_MAX_S 30
 
@@ -145,6 +147,16 @@
  * "Not yet proved"). */
 #define GB_Z3_QUERY_MAX_MB 96
 #define GB_Z3_GUARD_POLL_MS 5
+
+/* A check that goes on allocating past the guard's interrupt cannot be
+ * made to give its memory back: once Z3 holds more than this, a search
+ * journals the input it is expanding and exits (GB_SEARCH_EXIT_MEMORY; a
+ * campaign starts the worker again with --resume). --z3-mem-max sets it.
+ * A check the interrupt stops holds at most about 17 + 24 + 96 MiB, and
+ * on giflib's seed traces under load Z3 reached 169 MiB before one
+ * returned (bench/RESULTS.md, session 22); the runaways of session 21
+ * went to 981 MiB. */
+#define GB_Z3_MEM_MAX_MB 512
 
 /* A query with a chain of at least this many nested sums (ADD/SUB) keeps
  * them nested in Z3 (its rewriter's `flat` off for the query): flattened,

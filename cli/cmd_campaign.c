@@ -23,6 +23,7 @@
 #include "corpus.h"
 #include "crashes.h"
 #include "fuzz_bridge.h"
+#include "generational.h" /* GB_SEARCH_EXIT_MEMORY */
 #include "live.h"
 #include "status.h"
 
@@ -35,6 +36,8 @@ typedef struct job {
     int done;
     int failed;        /* ended by itself with a non-zero status or a signal */
     int lf;            /* a libFuzzer job: it ends at each crash and is started again */
+    unsigned worker;   /* 1 + K for Glassbox worker K: started again with --resume when it
+                          exits at Z3's memory ceiling (GB_SEARCH_EXIT_MEMORY) */
     off_t log_start;   /* its log's size when it last started: what that run wrote follows */
     time_t started;    /* when it last started */
     time_t restart_at; /* when to start it again after a crash, 0 = not pending */
@@ -48,7 +51,7 @@ typedef struct camp {
     char aflbuf[PATH_MAX], cmplogbuf[PATH_MAX];
     char **targs; /* the target's arguments (@@ = the input file); none: just @@ */
     int ntargs;
-    unsigned long long afl, lf, workers, secs, tmo, mem;
+    unsigned long long afl, lf, workers, secs, tmo, mem, zmax;
     int mem_given; /* -m was given: afl-fuzz gets it too */
     int resume, tmo_plus; /* tmo_plus: -t N+, passed on to afl-fuzz */
     int exit_on_crash;
@@ -86,7 +89,8 @@ static off_t log_command(const char *log, const job_t *j, char **argv)
     if (!f)
         return 0;
     if (j->restarts)
-        fprintf(f, "glassbox campaign: restart %u of %s after a crash\n", j->restarts, j->name);
+        fprintf(f, "glassbox campaign: restart %u of %s after %s\n", j->restarts, j->name,
+                j->worker ? "Z3's memory ceiling (--z3-mem-max)" : "a crash");
     fprintf(f, "glassbox campaign: running");
     for (int k = 0; argv[k]; k++)
         fprintf(f, " %s", argv[k]);
@@ -310,6 +314,19 @@ static void lf_drop_from_corpus(const camp_t *c, const char *artifact)
         unlink(path);
 }
 
+/* J starts again after its backoff: 1 s, doubled at each restart that
+ * comes within GB_LF_QUICK_CRASH_S of the last start, at most
+ * GB_LF_RESTART_MAX_S. */
+static void schedule_restart(job_t *j)
+{
+    time_t now = time(NULL);
+    unsigned quick = now - j->started < GB_LF_QUICK_CRASH_S;
+    j->backoff_s = !quick || !j->backoff_s ? 1 : j->backoff_s * 2;
+    if (j->backoff_s > GB_LF_RESTART_MAX_S)
+        j->backoff_s = GB_LF_RESTART_MAX_S;
+    j->restart_at = now + j->backoff_s;
+}
+
 /* A libFuzzer job that ended with an artifact crashed (it stops at the
  * first): it is started again after its backoff. Returns 0 when it ended
  * for another reason. */
@@ -319,30 +336,19 @@ static int lf_schedule_restart(camp_t *c, job_t *j)
     if (!lf_artifact(c, j, artifact, sizeof artifact))
         return 0;
     lf_drop_from_corpus(c, artifact);
-    time_t now = time(NULL);
-    unsigned quick = now - j->started < GB_LF_QUICK_CRASH_S;
-    j->backoff_s = !quick || !j->backoff_s ? 1 : j->backoff_s * 2;
-    if (j->backoff_s > GB_LF_RESTART_MAX_S)
-        j->backoff_s = GB_LF_RESTART_MAX_S;
-    j->restart_at = now + j->backoff_s;
+    schedule_restart(j);
     return 1;
 }
 
-/* Starts the libFuzzer jobs whose backoff is over, while time is left. */
-static void lf_restart_due(camp_t *c)
+/* A worker that ended at Z3's memory ceiling journaled the input it was on
+ * and saved the rest: it goes on with --resume after its backoff. Returns
+ * 0 when it ended otherwise. */
+static int worker_schedule_restart(job_t *j, int status)
 {
-    for (int i = 0; i < c->njobs; i++) {
-        job_t *j = &c->jobs[i];
-        if (!j->restart_at || time(NULL) < j->restart_at)
-            continue;
-        j->restart_at = 0;
-        char secs[64], *argv[12];
-        if (lf_argv(c, argv, secs, sizeof secs) != 0)
-            continue; /* -V is (nearly) over: it stays ended */
-        j->restarts++;
-        if (spawn_job(c, j, argv) != 0)
-            j->failed = 1;
-    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != GB_SEARCH_EXIT_MEMORY)
+        return 0;
+    schedule_restart(j);
+    return 1;
 }
 
 /* Whether worker NAME of the campaign has run before (its queue/ exists). */
@@ -354,66 +360,109 @@ static int worker_exists(const camp_t *c, const char *name)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int start_workers(camp_t *c)
+/* The strings a worker's command line points into. */
+typedef struct wbuf {
+    char self[PATH_MAX], lfdir[PATH_MAX], triage[PATH_MAX];
+    char name[32], secs[32], tmo[32], mem[32], zmax[32], every[32];
+    char *argv[28 + MAX_TARGET_ARGS];
+} wbuf_t;
+
+/* Worker K's command line into b->argv; -V is what is left of the
+ * campaign's (a restarted worker must not outlive it). --resume when it
+ * ran before, on a restart or the campaign's --resume (a worker added on
+ * resume starts from the seeds). Returns -1
+ * when no time is left or /proc/self/exe cannot be read. */
+static int worker_argv(const camp_t *c, unsigned long long k, int restart, wbuf_t *b)
 {
-    char self[PATH_MAX], secs[32], tmo[32], mem[32], lfdir[PATH_MAX], every[32], triage[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    ssize_t n = readlink("/proc/self/exe", b->self, sizeof b->self - 1);
     if (n <= 0)
         return -1;
-    self[n] = '\0';
-    snprintf(every, sizeof every, "%u", GB_LOG_STATUS_EVERY_MS);
-    snprintf(secs, sizeof secs, "%llu", c->secs);
-    snprintf(tmo, sizeof tmo, "%llu", c->tmo);
-    snprintf(mem, sizeof mem, "%llu", c->mem);
-    snprintf(lfdir, sizeof lfdir, "%s/libfuzzer", c->out);
-    snprintf(triage, sizeof triage, "%s/triage", c->out);
+    b->self[n] = '\0';
+    if (c->workers == 1)
+        snprintf(b->name, sizeof b->name, "glassbox");
+    else
+        snprintf(b->name, sizeof b->name, "glassbox%llu", k + 1);
+    long long left = (long long)c->secs - (long long)(time(NULL) - c->start);
+    if (c->secs && left < 1)
+        return -1;
+    snprintf(b->every, sizeof b->every, "%u", GB_LOG_STATUS_EVERY_MS);
+    snprintf(b->secs, sizeof b->secs, "%lld", left);
+    snprintf(b->tmo, sizeof b->tmo, "%llu", c->tmo);
+    snprintf(b->mem, sizeof b->mem, "%llu", c->mem);
+    snprintf(b->zmax, sizeof b->zmax, "%llu", c->zmax);
+    snprintf(b->lfdir, sizeof b->lfdir, "%s/libfuzzer", c->out);
+    snprintf(b->triage, sizeof b->triage, "%s/triage", c->out);
+    char **argv = b->argv;
+    int i = 0;
+    argv[i++] = b->self;
+    argv[i++] = "fuzz";
+    /* Not -q: its status lines and notes are the worker's log. */
+    argv[i++] = "--status-every";
+    argv[i++] = b->every;
+    if (c->in) {
+        argv[i++] = "-i";
+        argv[i++] = (char *)c->in;
+    }
+    argv[i++] = "-o";
+    argv[i++] = (char *)c->out;
+    argv[i++] = "-n";
+    argv[i++] = b->name;
+    argv[i++] = "-t";
+    argv[i++] = b->tmo;
+    argv[i++] = "-m";
+    argv[i++] = b->mem;
+    argv[i++] = "--z3-mem-max";
+    argv[i++] = b->zmax;
+    if (c->secs) {
+        argv[i++] = "-V";
+        argv[i++] = b->secs;
+    }
+    if ((restart || c->resume) && worker_exists(c, b->name))
+        argv[i++] = "--resume";
+    if (c->lf) {
+        argv[i++] = "--libfuzzer-dir";
+        argv[i++] = b->lfdir;
+    }
+    if (c->triage_bin) { /* the campaign triages; workers report its count */
+        argv[i++] = "--triage-dir";
+        argv[i++] = b->triage;
+    }
+    argv[i++] = "--";
+    argv[i++] = (char *)c->tbin;
+    argv[i++] = (char *)c->cbin;
+    for (int k2 = 0; k2 < c->ntargs; k2++)
+        argv[i++] = c->targs[k2];
+    argv[i] = NULL;
+    return 0;
+}
+
+/* Starts the jobs whose backoff is over, while time is left. */
+static void restart_due(camp_t *c)
+{
+    for (int i = 0; i < c->njobs; i++) {
+        job_t *j = &c->jobs[i];
+        if (!j->restart_at || time(NULL) < j->restart_at)
+            continue;
+        j->restart_at = 0;
+        char secs[64], *argv[12];
+        wbuf_t b;
+        char **run = j->worker ? b.argv : argv;
+        if (j->worker ? worker_argv(c, j->worker - 1, 1, &b) != 0
+                      : lf_argv(c, argv, secs, sizeof secs) != 0)
+            continue; /* -V is (nearly) over: it stays ended */
+        j->restarts++;
+        if (spawn_job(c, j, run) != 0)
+            j->failed = 1;
+    }
+}
+
+static int start_workers(camp_t *c)
+{
     for (unsigned long long k = 0; k < c->workers; k++) {
-        char name[32];
-        if (c->workers == 1)
-            snprintf(name, sizeof name, "glassbox");
-        else
-            snprintf(name, sizeof name, "glassbox%llu", k + 1);
-        char *argv[26 + MAX_TARGET_ARGS];
-        int i = 0;
-        argv[i++] = self;
-        argv[i++] = "fuzz";
-        /* Not -q: its status lines and notes are the worker's log. */
-        argv[i++] = "--status-every";
-        argv[i++] = every;
-        if (c->in) {
-            argv[i++] = "-i";
-            argv[i++] = (char *)c->in;
-        }
-        argv[i++] = "-o";
-        argv[i++] = (char *)c->out;
-        argv[i++] = "-n";
-        argv[i++] = name;
-        argv[i++] = "-t";
-        argv[i++] = tmo;
-        argv[i++] = "-m";
-        argv[i++] = mem;
-        if (c->secs) {
-            argv[i++] = "-V";
-            argv[i++] = secs;
-        }
-        if (c->resume && worker_exists(c, name))
-            argv[i++] = "--resume"; /* a worker added on resume starts from the seeds */
-        if (c->lf) {
-            argv[i++] = "--libfuzzer-dir";
-            argv[i++] = lfdir;
-        }
-        if (c->triage_bin) { /* the campaign triages; workers report its count */
-            argv[i++] = "--triage-dir";
-            argv[i++] = triage;
-        }
-        argv[i++] = "--";
-        argv[i++] = (char *)c->tbin;
-        argv[i++] = (char *)c->cbin;
-        for (int k2 = 0; k2 < c->ntargs; k2++)
-            argv[i++] = c->targs[k2];
-        argv[i] = NULL;
-        if (spawn(c, name, argv) != 0)
+        wbuf_t b;
+        if (worker_argv(c, k, 0, &b) != 0 || spawn(c, b.name, b.argv) != 0)
             return -1;
+        c->jobs[c->njobs - 1].worker = (unsigned)k + 1;
     }
     return 0;
 }
@@ -430,7 +479,8 @@ static int reap(camp_t *c)
         if (r == j->pid || (r < 0 && errno == ECHILD)) {
             j->done = 1;
             int bad = r == j->pid && !stop_requested && !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-            j->failed = bad && !(j->lf && lf_schedule_restart(c, j));
+            j->failed = bad && !(j->lf && lf_schedule_restart(c, j)) &&
+                        !(j->worker && worker_schedule_restart(j, st));
         } else {
             running++;
         }
@@ -648,7 +698,7 @@ static const job_t *wait_loop(camp_t *c, gb_statview_t *v)
         for (int i = 0; i < c->njobs; i++)
             if (c->jobs[i].failed)
                 return &c->jobs[i];
-        lf_restart_due(c);
+        restart_due(c);
         /* every job has its own -V; this is only a backstop */
         if (c->secs && time(NULL) - c->start > (time_t)c->secs + 60)
             break;
@@ -726,6 +776,10 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
                           NULL,
                           "address-space limit per run of the workers, and of afl-fuzz when "
                           "given (else AFL++'s default, none); 0 or none = none"),
+        GB_OPTION_UINT_EX(0, "z3-mem-max", "MB", "GLASSBOX_Z3_MEM_MAX", GB_Z3_MEM_MAX_MB, &c.zmax,
+                          GB_OPT_NONE_IS_0, NULL,
+                          "the workers' ceiling on Z3's memory (glassbox fuzz --help); a "
+                          "worker that reaches it is started again with --resume"),
         GB_OPTION_STR(0, "afl-bin", "BIN", NULL, NULL, &c.aflbin,
                       "afl-fuzz's target, an afl-clang-fast build; without it NAME.afl beside "
                       "COV_BIN=NAME.cov, else COV_BIN"),
@@ -779,6 +833,8 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
                             "usage: glassbox campaign -i SEEDS -o SYNC "
                             "[options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...] "
                             "(see --help)");
+    if (c.zmax > 1u << 20)
+        return gb_cli_error(GB_EXIT_USAGE, "campaign", "--z3-mem-max must be at most 1048576 MB");
     if (c.ntargs > MAX_TARGET_ARGS)
         return gb_cli_error(GB_EXIT_USAGE, "campaign",
                             "at most %d target arguments after the second --", MAX_TARGET_ARGS);

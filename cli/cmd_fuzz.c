@@ -71,7 +71,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
 {
     const char *in, *out, *name, *lfdir; /* every variable here starts at its table default */
     const char *triage_bin, *triage_dir;
-    unsigned long long t, v, st, sb, mem, every, max_execs;
+    unsigned long long t, v, st, sb, mem, zmax, every, max_execs;
     int no_opt, quiet, resume, no_cfg, exit_on_crash;
     /* (clang-format breaks strings around GB_OPT_XSTR as if it were a call.) */
     /* clang-format off */
@@ -96,6 +96,12 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
                        GB_OPT_XSTR(GB_TRACE_MEM_FACTOR) " times as much)"),
         GB_OPTION_UINT(0, "solver-timeout", "MS", "GLASSBOX_SOLVER_TIMEOUT", GB_SOLVER_TIMEOUT_MS,
                        &st, "Z3 time limit per query"),
+        GB_OPTION_UINT_EX(0, "z3-mem-max", "MB", "GLASSBOX_Z3_MEM_MAX", GB_Z3_MEM_MAX_MB, &zmax,
+                       GB_OPT_NONE_IS_0, NULL,
+                       "Z3's memory ceiling, 0 or none = none: a check over it did not stop "
+                       "at its interrupt, so the input it is on is marked expanded and the "
+                       "process exits with status " GB_OPT_XSTR(GB_SEARCH_EXIT_MEMORY)
+                       " (--resume goes on; a campaign restarts its workers)"),
         GB_OPTION_UINT(0, "solver-budget", "MS", NULL, GB_SOLVER_BUDGET_MS, &sb,
                        "Z3 time per expanded input; once spent, only sites where Z3 found a "
                        "model before are still solved"),
@@ -151,6 +157,8 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
                             "(see --help)");
     if (every == 0 || every > 86400000)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--status-every must be between 1 ms and a day");
+    if (zmax > 1u << 20)
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--z3-mem-max must be at most 1048576 MB");
     if (t == 0 || t > 3600000 || st > 3600000 || sb == 0 || sb > 3600000)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
                             "timeouts and the solver budget must be between 1 ms and 1 hour");
@@ -165,6 +173,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
         .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st,
         .solver_budget_ms = (unsigned)sb, .max_seconds = v,
         .optimistic = !no_opt, .mem_limit_mb = (unsigned)mem, .on_notice = show_notice,
+        .z3_mem_max_mb = (unsigned)zmax,
         .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,
         .no_cfg = no_cfg, .stop_on_crash = exit_on_crash, .max_execs = max_execs,
     };

@@ -20,6 +20,10 @@ typedef struct gb_reach_target {
                          cov build's CFG (gb_reach_asserts) */
 } gb_reach_target_t;
 
+/* The exit status of a search that ended at Z3's memory ceiling
+ * (gb_search_opts_t.z3_mem_max_mb). */
+#define GB_SEARCH_EXIT_MEMORY 3
+
 typedef struct gb_search_opts {
     const char *trace_bin;      /* --mode=trace build */
     const char *cov_bin;        /* --mode=cov build */
@@ -49,6 +53,13 @@ typedef struct gb_search_opts {
     void (*on_notice)(const char *msg, void *ctx);
     unsigned mem_limit_mb;      /* address-space limit for cov runs, 0 = none; trace
                                    runs get GB_TRACE_MEM_FACTOR times as much */
+    /* Z3's memory ceiling (--z3-mem-max), 0 = none: a Z3 check that holds
+     * more goes on past the interrupt it was sent (GB_Z3_QUERY_MAX_MB), and
+     * only the process's end takes the memory back. The search then
+     * journals the input it was expanding as expanded (a resume skips it)
+     * and exits at once with GB_SEARCH_EXIT_MEMORY; what it saved is whole,
+     * as after a kill -9, and --resume goes on. */
+    unsigned z3_mem_max_mb;
     unsigned status_every_ms;   /* default GB_STATUS_EVERY_MS */
     /* Distinct bugs among the crashes so far (live triage, which the
      * caller runs), for fuzzer_stats' crash_buckets: a count, or -1 when

@@ -262,6 +262,8 @@ struct gb_search {
     gb_item_t **retry; /* expanded with flips backed off: again when dry */
     size_t nretry, retry_cap;
     int progress_now;     /* the input being expanded made progress (its children's hint) */
+    const gb_item_t *expanding; /* the input whose flips are being solved, or NULL: what
+                                   gb_expand_runaway journals */
     gb_hset_t crash_sigs; /* coverage signatures of saved crashes */
     gb_hset_t hang_sigs;
     char cur_input[4096], trace_input[4096], trace_file[4096];
@@ -325,6 +327,11 @@ gb_take_t gb_run_import(void *search, const uint8_t *data, size_t len, const cha
  * flips it stops for an input that covered new blocks, if one waits:
  * it->suspended is then set and the flips left are in it->pending. */
 int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);
+/* The solver's ceiling function (gb_solver_set_ceiling, o.z3_mem_max_mb),
+ * called from Z3's memory guard thread while the main thread is inside a
+ * Z3 check that went past the ceiling: journals the input being expanded
+ * and ends the process with GB_SEARCH_EXIT_MEMORY. */
+void gb_expand_runaway(size_t mib, void *search);
 
 /* reach.c: directed mode. Resolves the targets, the goal set, the
  * distances and what rules a proof out from the start (after the CFG is

@@ -53,6 +53,9 @@ usage_error no-value "--timeout needs a value" -i "$SEEDS" -o "$WORK/u" --timeou
 usage_error flag-value "--quiet takes no value" --quiet=1 -i "$SEEDS" -o "$WORK/u" -- "$T" "$C"
 usage_error bad-memory "expects a non-negative number or none, got 'lots'" -m lots -i "$SEEDS"
 usage_error bad-plus "non-negative number, got '5+'" -V 5+ -i "$SEEDS"
+usage_error bad-z3-mem "--z3-mem-max expects a non-negative number or none, got '1G'" --z3-mem-max 1G -i "$SEEDS"
+usage_error big-z3-mem "--z3-mem-max must be at most 1048576 MB" --z3-mem-max 2000000 -i "$SEEDS" -o "$WORK/u" -- "$T" "$C"
+GLASSBOX_Z3_MEM_MAX=-1 usage_error env-z3-mem "GLASSBOX_Z3_MEM_MAX expects a non-negative number or none, got '-1'" -i "$SEEDS"
 # The environment's overrides are checked like the options they stand for.
 for v in abc -5 99999999999999999999 12x; do
   GLASSBOX_SOLVER_TIMEOUT=$v usage_error "env-timeout-$v" "GLASSBOX_SOLVER_TIMEOUT expects a non-negative number, got '$v'" \
