@@ -227,8 +227,9 @@ void gb_solver_set_patience(gb_solver_t *s, unsigned shift);
  * after that (Z3 reads the interrupt only between steps) cannot be made to
  * give the memory back. Once Z3 holds more than `mb` MiB during a check,
  * fn(MiB held, ctx) is called from another thread while the check runs,
- * once a check: the caller saves what it must and ends the process
- * (it must not touch the solver). fn NULL or mb 0: no ceiling (the
+ * once a check (the check does not return before fn does): the caller
+ * saves what it must and ends the process (it must not touch the
+ * solver). fn NULL or mb 0: no ceiling (the
  * default). */
 void gb_solver_set_ceiling(gb_solver_t *s, unsigned mb, void (*fn)(size_t mib, void *ctx),
                            void *ctx);

@@ -688,8 +688,9 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
  * blasting a large term reads it only between steps). Nothing can take
  * that memory back from inside Z3, so past the ceiling of
  * gb_z3_set_ceiling the guard calls its function from the guard's thread,
- * once a check, while the check runs: the search saves what it must and
- * ends the process (generational/, docs/reliability.md). */
+ * once a check, while the check runs (the checking thread waits for it
+ * at the check's end): the search saves what it must and ends the process
+ * (generational/, docs/reliability.md). */
 struct gb_z3_guard {
     pthread_t thread;
     pthread_mutex_t mu;
@@ -717,13 +718,11 @@ static void *guard_main(void *arg)
             Z3_interrupt(g->ctx); /* only while armed: the check is running */
         }
         if (g->ceiling && now > g->ceiling) {
-            void (*fn)(size_t, void *) = g->runaway;
-            void *ctx = g->runaway_ctx;
             g->ceiling = 0; /* once a check */
-            pthread_mutex_unlock(&g->mu);
-            fn(now, ctx); /* a search's does not return */
-            pthread_mutex_lock(&g->mu);
-            continue;
+            /* with the lock held: the checking thread cannot leave
+             * guarded_check, so what the function reads stays as it was
+             * during the check (a search's does not return) */
+            g->runaway(now, g->runaway_ctx);
         }
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
