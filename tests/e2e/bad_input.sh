@@ -77,9 +77,14 @@ expect_error trace-uninstrumented "not a glassbox-cc --mode=trace build" \
 expect_error unknown-command "unknown command" "$BIN/glassbox" frobnicate
 
 # --help everywhere, exit 0.
+# (Read whole: grep -q stops at the first line, and a help longer than
+# one pipe write would then die of SIGPIPE, a failure under pipefail.)
 for c in fuzz trace show; do
-  "$BIN/glassbox" "$c" --help | grep -q "usage: glassbox $c" || fail "glassbox $c --help"
+  help=$("$BIN/glassbox" "$c" --help) || fail "glassbox $c --help: exit $?"
+  grep -q "usage: glassbox $c" <<<"$help" || fail "glassbox $c --help"
 done
-"$BIN/glassbox" --help | grep -q "commands:" || fail "glassbox --help"
-"$BIN/glassbox-cc" --help | grep -q "usage: glassbox-cc" || fail "glassbox-cc --help"
+help=$("$BIN/glassbox" --help) || fail "glassbox --help: exit $?"
+grep -q "commands:" <<<"$help" || fail "glassbox --help"
+help=$("$BIN/glassbox-cc" --help) || fail "glassbox-cc --help: exit $?"
+grep -q "usage: glassbox-cc" <<<"$help" || fail "glassbox-cc --help"
 pass "--help on every command"
