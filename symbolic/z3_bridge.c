@@ -832,7 +832,7 @@ static int end_query(gb_z3_t *z, gb_err_t *e)
 /* ---- Checking -------------------------------------------------------- */
 
 /* A solver made from a tactic; a tactic does not read the solver's
- * timeout, so try_for bounds it. Floating point goes to QF_FPBV's tactic
+ * timeout, so try_for bounds it (and the solver gets none: mk_solver_for). Floating point goes to QF_FPBV's tactic
  * (fpa2bv, then the bit-vector preprocessing and SAT): the simple solver's
  * FP theory took 10-50 s on queries this answers in 0.5-2 s (a strtod
  * parse, fp.div). Bit-blasting (below) uses qfbv. */
@@ -872,7 +872,14 @@ static Z3_solver mk_solver_for(gb_z3_t *z, int blast, unsigned timeout_ms)
         return NULL;
     }
     Z3_params_inc_ref(c, p);
-    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms);
+    /* A tactic solver's limit is its try_for alone. With the solver's
+     * timeout too, a check ran two of Z3's timers, one inside the other;
+     * when the outer one fired first (a limit of 1 ms) Z3 4.8.12 gave its
+     * timer thread to the inner one while the check still held it, and
+     * the check waited on itself forever (a worker hung for 35 minutes in
+     * bench/soak; symbolic_bounds z3_timers). */
+    if (!blast && !z->query_fp)
+        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms);
     /* Else every check swaps in Z3's own SIGINT handler, which cancels the
      * check and swallows the signal: Ctrl-C never reached the caller. Only
      * this solver parameter works in 4.8.12; the global one and the
@@ -885,6 +892,11 @@ static Z3_solver mk_solver_for(gb_z3_t *z, int blast, unsigned timeout_ms)
         return NULL;
     }
     return s;
+}
+
+Z3_solver gb_z3_mk_blast_solver(gb_z3_t *z, unsigned timeout_ms)
+{
+    return mk_solver_for(z, 1, timeout_ms);
 }
 
 static Z3_solver mk_solver(gb_z3_t *z, unsigned timeout_ms)

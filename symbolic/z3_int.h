@@ -40,6 +40,10 @@ struct gb_z3 {
 
 static inline Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }
 
+/* The solver a bit-blasting round checks with (the qfbv tactic under
+ * try_for, referenced; NULL on failure): for tests of Z3's timers. */
+Z3_solver gb_z3_mk_blast_solver(gb_z3_t *z, unsigned timeout_ms);
+
 /* #b1 or #b0. */
 static inline Z3_ast gb_z3_bit(gb_z3_t *z, int one) { return one ? z->one : z->zero; }
 
