@@ -221,6 +221,13 @@ static int start_afl(camp_t *c)
     return 0;
 }
 
+/* Seconds left of -V (meaningless without one): what a restarted job
+ * gets, so that it does not outlive the campaign. */
+static long long time_left(const camp_t *c)
+{
+    return (long long)c->secs - (long long)(time(NULL) - c->start);
+}
+
 /* A libFuzzer job's command line; -max_total_time is what is left of -V
  * (a restarted job must not outlive the campaign). Returns -1 when no time
  * is left. */
@@ -239,7 +246,7 @@ static int lf_argv(const camp_t *c, char **argv, char *secs, size_t cap)
     if (c->dict)
         argv[n++] = (char *)c->lfdict;
     if (c->secs) {
-        long long left = (long long)c->secs - (long long)(time(NULL) - c->start);
+        long long left = time_left(c);
         if (left < 1)
             return -1;
         snprintf(secs, cap, "-max_total_time=%lld", left);
@@ -382,7 +389,7 @@ static int worker_argv(const camp_t *c, unsigned long long k, int restart, wbuf_
         snprintf(b->name, sizeof b->name, "glassbox");
     else
         snprintf(b->name, sizeof b->name, "glassbox%llu", k + 1);
-    long long left = (long long)c->secs - (long long)(time(NULL) - c->start);
+    long long left = time_left(c);
     if (c->secs && left < 1)
         return -1;
     snprintf(b->every, sizeof b->every, "%u", GB_LOG_STATUS_EVERY_MS);
