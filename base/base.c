@@ -99,48 +99,6 @@ int gb_err_sys(gb_err_t *e, const char *fmt, ...)
     return -1;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-int gb_write_atomic(const char *path, const char *tmpdir, const void *data, size_t len,
-                    gb_err_t *e)
-{
-    static unsigned long counter;
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s/.gb-tmp.%ld.%lu", tmpdir, (long)getpid(), counter++);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return gb_err_sys(e, "cannot create %s", tmp);
-    if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
-        gb_err_sys(e, "cannot write %s", tmp);
-        close(fd);
-        unlink(tmp);
-        return -1;
-    }
-    if (close(fd) != 0) {
-        gb_err_sys(e, "cannot close %s", tmp);
-        unlink(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        gb_err_sys(e, "cannot rename %s to %s", tmp, path);
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 /* Reads the open regular file `fd` (closed here) of at most `max` bytes. */
 static int read_fd(int fd, const char *what, size_t max, uint8_t **data, size_t *len, gb_err_t *e)
 {

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Files others can reach, written and opened by descriptor, never through
+ * a symlink (gb_files.h). Every writer of the tree goes through here;
+ * tests/base/test_files.c holds the promises, scripts/check-writes keeps
+ * stray open()/fopen() for writing out of the other folders. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gb_files.h"
+
+static const char *kind_of(mode_t m)
+{
+    return S_ISLNK(m)    ? "a symbolic link"
+           : S_ISDIR(m)  ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+/* 0 if `name` in `dirfd` is absent or a regular file, else -1 with `e`
+ * naming what it is. */
+static int target_ok(int dirfd, const char *name, gb_err_t *e)
+{
+    struct stat st;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return errno == ENOENT ? 0 : gb_err_sys(e, "cannot stat %s", name);
+    if (S_ISREG(st.st_mode))
+        return 0;
+    return gb_err_set(e, "%s is %s: refused (only a regular file is replaced)", name,
+                      kind_of(st.st_mode));
+}
+
+static int name_ok(const char *name, gb_err_t *e)
+{
+    if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+        return gb_err_set(e, "bad file name '%s'", name ? name : "");
+    return 0;
+}
+
+int gb_dir_openat(int dirfd, const char *name, int create, gb_err_t *e)
+{
+    if (name_ok(name, e) != 0)
+        return -1;
+    if (create && mkdirat(dirfd, name, 0755) != 0 && errno != EEXIST)
+        return gb_err_sys(e, "cannot create directory %s", name);
+    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0)
+        return fd;
+    struct stat st;
+    int err = errno;
+    if (err == ELOOP ||
+        (err == ENOTDIR && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISLNK(st.st_mode)))
+        return gb_err_set(e, "%s is a symbolic link: not followed", name);
+    if (err == ENOTDIR)
+        return gb_err_set(e, "%s is not a directory", name);
+    errno = err;
+    return gb_err_sys(e, "cannot open directory %s", name);
+}
+
+int gb_dir_open(const char *root, const char *rel, int create, gb_err_t *e)
+{
+    if (create && gb_mkdirs(root, e) != 0)
+        return -1;
+    int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return gb_err_sys(e, "cannot open directory %s", root);
+    if (!rel || !*rel)
+        return fd;
+    char buf[4096];
+    if (strlen(rel) >= sizeof buf) {
+        close(fd);
+        return gb_err_set(e, "path too long: %s", rel);
+    }
+    strcpy(buf, rel);
+    char *save = NULL;
+    for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        int sub = gb_dir_openat(fd, c, create, e);
+        close(fd);
+        if (sub < 0)
+            return -1;
+        fd = sub;
+    }
+    return fd;
+}
+
+/* A fresh name for a staged file: unique in the process and across
+ * processes, and hidden from peers that read only "id:" or visible names. */
+static void tmp_name(char *out, size_t n)
+{
+    static atomic_ulong counter;
+    snprintf(out, n, ".gb-tmp.%ld.%lu", (long)getpid(), atomic_fetch_add(&counter, 1));
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+int gb_file_open_at(int dirfd, const char *name, int how, gb_err_t *e)
+{
+    int base = how & ~GB_OPEN_READ;
+    if (name_ok(name, e) != 0 || (base != GB_OPEN_NEW && target_ok(dirfd, name, e) != 0))
+        return -1;
+    int flags = O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+    flags |= (how & GB_OPEN_READ) ? O_RDWR : O_WRONLY;
+    flags |= base == GB_OPEN_NEW ? O_EXCL : base == GB_OPEN_APPEND ? O_APPEND : 0;
+    int fd = openat(dirfd, name, flags, 0644);
+    if (fd < 0)
+        return errno == ELOOP ? gb_err_set(e, "%s is a symbolic link: not followed", name)
+               : errno == ENXIO
+                   ? gb_err_set(e, "%s is a FIFO: refused (only a regular file is written)", name)
+                   : gb_err_sys(e, "cannot open %s", name);
+    struct stat st = {0};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return gb_err_set(e, "%s is %s: refused (only a regular file is written)", name,
+                          kind_of(st.st_mode));
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if ((fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) ||
+        (base == GB_OPEN_TRUNC && ftruncate(fd, 0) != 0)) {
+        gb_err_sys(e, "cannot prepare %s", name);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Writes the data to a fresh staged file in `tmpfd`; its name in `tmp`. */
+static int stage_data(int tmpfd, char *tmp, size_t tmpsz, const void *data, size_t len,
+                      gb_err_t *e)
+{
+    tmp_name(tmp, tmpsz);
+    int fd = gb_file_open_at(tmpfd, tmp, GB_OPEN_NEW, e);
+    if (fd < 0)
+        return -1;
+    if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+        gb_err_sys(e, "cannot write %s", tmp);
+        close(fd);
+        unlinkat(tmpfd, tmp, 0);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        gb_err_sys(e, "cannot close %s", tmp);
+        unlinkat(tmpfd, tmp, 0);
+        return -1;
+    }
+    return 0;
+}
+
+int gb_file_write_at(int dirfd, const char *name, int tmpfd, const void *data, size_t len,
+                     gb_err_t *e)
+{
+    if (tmpfd < 0)
+        tmpfd = dirfd;
+    char tmp[64];
+    if (name_ok(name, e) != 0 || target_ok(dirfd, name, e) != 0 ||
+        stage_data(tmpfd, tmp, sizeof tmp, data, len, e) != 0)
+        return -1;
+    /* The target may have changed since target_ok; renameat replaces a
+     * symlink itself, never what it points to, so the worst a race can do
+     * is have its planted link replaced. */
+    if (renameat(tmpfd, tmp, dirfd, name) != 0) {
+        gb_err_sys(e, "cannot rename %s to %s", tmp, name);
+        unlinkat(tmpfd, tmp, 0);
+        return -1;
+    }
+    return 0;
+}
+
+int gb_file_publish_at(int dirfd, const char *name, int tmpfd, const void *data, size_t len,
+                       gb_err_t *e)
+{
+    if (tmpfd < 0)
+        tmpfd = dirfd;
+    char tmp[64];
+    if (name_ok(name, e) != 0 || stage_data(tmpfd, tmp, sizeof tmp, data, len, e) != 0)
+        return -1;
+    int rc = linkat(tmpfd, tmp, dirfd, name, 0), err = errno;
+    if (rc != 0 && err == EEXIST) {
+        unlinkat(tmpfd, tmp, 0);
+        return 1;
+    }
+    if (rc != 0 && (err == EPERM || err == EOPNOTSUPP || err == EMLINK)) {
+        /* No hard links on this file system: renameat2 without replace. */
+        rc = renameat2(tmpfd, tmp, dirfd, name, RENAME_NOREPLACE);
+        err = errno;
+        if (rc != 0 && err == EEXIST) {
+            unlinkat(tmpfd, tmp, 0);
+            return 1;
+        }
+        if (rc == 0)
+            return 0;
+    }
+    unlinkat(tmpfd, tmp, 0);
+    if (rc != 0) {
+        errno = err;
+        return gb_err_sys(e, "cannot publish %s", name);
+    }
+    return 0;
+}
+
+int gb_stage_open(gb_stage_t *st, int dirfd, const char *name, gb_err_t *e)
+{
+    memset(st, 0, sizeof *st);
+    st->dirfd = -1;
+    if (name_ok(name, e) != 0)
+        return -1;
+    if (strlen(name) >= sizeof st->name)
+        return gb_err_set(e, "file name too long: %s", name);
+    strcpy(st->name, name);
+    if (target_ok(dirfd, name, e) != 0)
+        return -1;
+    st->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+    if (st->dirfd < 0)
+        return gb_err_sys(e, "cannot duplicate a directory descriptor");
+    tmp_name(st->tmp, sizeof st->tmp);
+    int fd = gb_file_open_at(st->dirfd, st->tmp, GB_OPEN_NEW, e);
+    if (fd >= 0 && !(st->f = fdopen(fd, "w"))) {
+        gb_err_sys(e, "cannot open %s", st->tmp);
+        close(fd);
+    }
+    if (!st->f) {
+        if (fd >= 0)
+            unlinkat(st->dirfd, st->tmp, 0);
+        close(st->dirfd);
+        st->dirfd = -1;
+        return -1;
+    }
+    return 0;
+}
+
+void gb_stage_abort(gb_stage_t *st)
+{
+    if (st->f) {
+        fclose(st->f);
+        st->f = NULL;
+    }
+    if (st->dirfd >= 0) {
+        unlinkat(st->dirfd, st->tmp, 0);
+        close(st->dirfd);
+        st->dirfd = -1;
+    }
+}
+
+int gb_stage_commit(gb_stage_t *st, gb_err_t *e)
+{
+    if (!st->f)
+        return gb_err_set(e, "%s: nothing staged", st->name);
+    int bad = fflush(st->f) != 0 || ferror(st->f) || fsync(fileno(st->f)) != 0;
+    int closed = fclose(st->f);
+    st->f = NULL;
+    if (bad || closed != 0) {
+        gb_err_sys(e, "cannot write %s", st->name);
+        gb_stage_abort(st);
+        return -1;
+    }
+    if (target_ok(st->dirfd, st->name, e) != 0) {
+        gb_stage_abort(st);
+        return -1;
+    }
+    if (renameat(st->dirfd, st->tmp, st->dirfd, st->name) != 0) {
+        gb_err_sys(e, "cannot rename %s to %s", st->tmp, st->name);
+        gb_stage_abort(st);
+        return -1;
+    }
+    close(st->dirfd);
+    st->dirfd = -1;
+    return 0;
+}
+
+const char *gb_path_split(const char *path, char *dir, size_t dirsz, gb_err_t *e)
+{
+    size_t n = path ? strlen(path) : 0;
+    if (n == 0 || path[n - 1] == '/')
+        return gb_err_set(e, "'%s' names no file", path ? path : ""), NULL;
+    const char *slash = strrchr(path, '/');
+    size_t dn = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
+    if (dn >= dirsz)
+        return gb_err_set(e, "path too long: %s", path), NULL;
+    if (!slash)
+        memcpy(dir, ".", 2);
+    else {
+        memcpy(dir, slash == path ? "/" : path, dn);
+        dir[dn] = '\0';
+    }
+    return slash ? slash + 1 : path;
+}
+
+int gb_write_path(const char *path, const void *data, size_t len, gb_err_t *e)
+{
+    char dir[4096];
+    const char *base = gb_path_split(path, dir, sizeof dir, e);
+    if (!base)
+        return -1;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return gb_err_sys(e, "cannot open directory %s", dir);
+    gb_err_t sub = {{0}};
+    int rc = gb_file_write_at(dfd, base, -1, data, len, &sub);
+    close(dfd);
+    return rc == 0 ? 0 : gb_err_set(e, "%s: %s", path, sub.msg);
+}
+
+int gb_write_atomic(const char *path, const char *tmpdir, const void *data, size_t len,
+                    gb_err_t *e)
+{
+    char dir[4096];
+    const char *base = gb_path_split(path, dir, sizeof dir, e);
+    if (!base)
+        return -1;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return gb_err_sys(e, "cannot open directory %s", dir);
+    int tfd = tmpdir ? open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (tmpdir && tfd < 0) {
+        gb_err_sys(e, "cannot open directory %s", tmpdir);
+        close(dfd);
+        return -1;
+    }
+    gb_err_t sub = {{0}};
+    int rc = gb_file_write_at(dfd, base, tfd, data, len, &sub);
+    close(dfd);
+    if (tfd >= 0)
+        close(tfd);
+    return rc == 0 ? 0 : gb_err_set(e, "%s: %s", path, sub.msg);
+}
+
+int gb_check_output(const char *what, const char *path, const char *input, gb_err_t *e)
+{
+    struct stat st, in;
+    char dir[4096];
+    if (!gb_path_split(path, dir, sizeof dir, e))
+        return -1;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT)
+            return gb_err_sys(e, "%s %s", what, path);
+        return 0;
+    }
+    if (!S_ISREG(st.st_mode))
+        return gb_err_set(e, "%s %s is %s: refused (only a regular file is replaced)", what,
+                          path, kind_of(st.st_mode));
+    if (input && stat(input, &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
+        return gb_err_set(e, "%s %s is the input file: refused", what, path);
+    return 0;
+}
+
+int gb_file_remove_at(int dirfd, const char *name)
+{
+    struct stat st;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return errno == ENOENT ? 0 : -1;
+    if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+        return -1;
+    return unlinkat(dirfd, name, 0) == 0 || errno == ENOENT ? 0 : -1;
+}
