@@ -208,3 +208,22 @@ uint64_t gb_hash64(const void *data, size_t len, uint64_t seed)
 {
     return XXH3_64bits_withSeed(data, len, seed);
 }
+
+char *gb_text_printable(char *out, size_t cap, const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char one[8];
+        int w = *p == '\\' ? snprintf(one, sizeof one, "\\\\")
+                : (*p < 0x20 || *p > 0x7e) ? snprintf(one, sizeof one, "\\x%02x", *p)
+                                           : snprintf(one, sizeof one, "%c", *p);
+        if (n + (size_t)w + 4 > cap) {
+            snprintf(out + n, cap - n, "%s", cap - n > 3 ? "..." : "");
+            return out;
+        }
+        memcpy(out + n, one, (size_t)w);
+        n += (size_t)w;
+    }
+    out[n] = '\0';
+    return out;
+}

@@ -3,6 +3,7 @@
  * a symlink (gb_files.h). Every writer of the tree goes through here;
  * tests/base/test_files.c holds the promises, scripts/check-writes keeps
  * stray open()/fopen() for writing out of the other folders. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -371,4 +372,41 @@ int gb_file_remove_at(int dirfd, const char *name)
     if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
         return -1;
     return unlinkat(dirfd, name, 0) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int gb_file_move_at(int srcfd, const char *from, int dirfd, const char *name, gb_err_t *e)
+{
+    struct stat st;
+    if (name_ok(name, e) != 0 || target_ok(dirfd, name, e) != 0)
+        return -1;
+    if (fstatat(srcfd, from, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+        return gb_err_set(e, "%s was not written as a regular file", from);
+    if (renameat(srcfd, from, dirfd, name) != 0)
+        return gb_err_sys(e, "cannot rename %s to %s", from, name);
+    return 0;
+}
+
+int gb_dir_make_temp(int dirfd, char *name, size_t namesz, gb_err_t *e)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        tmp_name(name, namesz);
+        if (mkdirat(dirfd, name, 0700) == 0)
+            return gb_dir_openat(dirfd, name, 0, e);
+        if (errno != EEXIST)
+            return gb_err_sys(e, "cannot create directory %s", name);
+    }
+    return gb_err_set(e, "cannot find a free temporary name");
+}
+
+void gb_dir_remove_temp(int parent, const char *name, int fd)
+{
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    for (struct dirent *de; d && (de = readdir(d));)
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+            gb_file_remove_at(fd, de->d_name);
+    if (d)
+        closedir(d);
+    else if (fd >= 0)
+        close(fd);
+    unlinkat(parent, name, AT_REMOVEDIR);
 }

@@ -80,6 +80,13 @@ int gb_hset_add(gb_hset_t *h, uint64_t key); /* 1 if new, 0 if present, -1 on OO
 int gb_hset_has(const gb_hset_t *h, uint64_t key);
 void gb_hset_free(gb_hset_t *h);
 
+/* Writes `s` into `out` (capacity `cap` > 0, always terminated) fit for a
+ * terminal or a one-line log: printable ASCII as it is, a backslash as
+ * \\, every other byte (controls, escape sequences, line breaks, bytes
+ * above 0x7e) as \xNN. A name is data: this is how one reaches the
+ * screen. Returns `out`; a name that does not fit ends in "...". */
+char *gb_text_printable(char *out, size_t cap, const char *s);
+
 /* SHA-1 of the data as 40 lowercase hex digits plus NUL: libFuzzer's file
  * names for corpus entries. */
 void gb_sha1_hex(const void *data, size_t len, char out[41]);

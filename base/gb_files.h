@@ -91,6 +91,19 @@ int gb_check_output(const char *what, const char *path, const char *input, gb_er
  * is empty or does not fit. */
 const char *gb_path_split(const char *path, char *dir, size_t dirsz, gb_err_t *e);
 
+/* Moves the regular file `from` in `srcfd` onto `name` in `dirfd`
+ * (renameat), refusing a target that exists and is not a regular file.
+ * For files a helper program wrote into a private directory. 0 or -1. */
+int gb_file_move_at(int srcfd, const char *from, int dirfd, const char *name, gb_err_t *e);
+
+/* Creates a fresh private directory below `dirfd` (a new hidden name, so
+ * nothing planted can be there) for a helper program to write into; its
+ * name goes to `name` (at least 64 bytes). A descriptor or -1 with `e`.
+ * gb_dir_remove_temp empties (regular files and links only) and removes
+ * it. */
+int gb_dir_make_temp(int dirfd, char *name, size_t namesz, gb_err_t *e);
+void gb_dir_remove_temp(int parent, const char *name, int fd);
+
 /* Removes `name` from `dirfd` if it is a regular file or a symlink (the
  * link, not its target); 0 if gone or absent. */
 int gb_file_remove_at(int dirfd, const char *name);
