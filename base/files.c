@@ -46,6 +46,29 @@ static int name_ok(const char *name, gb_err_t *e)
     return 0;
 }
 
+/* Makes `path` and its parents (a root the user named: followed). */
+int gb_mkdirs(const char *path, gb_err_t *e)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf)
+        return gb_err_set(e, "bad directory path '%s'", path);
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return gb_err_sys(e, "cannot create directory %s", buf);
+        buf[i] = c;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gb_err_set(e, "%s is not a directory", path);
+    return 0;
+}
+
 int gb_dir_openat(int dirfd, const char *name, int create, gb_err_t *e)
 {
     if (name_ok(name, e) != 0)

@@ -14,19 +14,22 @@
 
 #include "cmds.h"
 #include "gb_base.h"
+#include "gb_files.h"
 
 #define MAX_ARGV 256
 
-/* Runs argv; its output goes to LOG. 0 if it exited 0. */
-static int run_logged(char **argv, const char *log)
+/* Runs argv; its output goes to the log open as `logfd`. 0 if it exited 0. */
+static int run_logged(char **argv, int logfd)
 {
+    fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
-        FILE *f = freopen(log, "a", stdout);
-        if (f)
-            dup2(fileno(stdout), 2);
+        if (logfd >= 0) {
+            dup2(logfd, 1);
+            dup2(logfd, 2);
+        }
         execvp(argv[0], argv);
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
@@ -47,6 +50,7 @@ static void add_words(char **argv, int *n, char *flags)
 
 typedef struct build {
     const char *dir, *name, *log;
+    int log_fd; /* DIR/NAME.build.log, opened through base/files.c */
     char *flags;
     const char **srcs;
     int nsrc;
@@ -72,7 +76,7 @@ static int one(build_t *b, const char *what, const char *const *head, int nhead,
     argv[n] = NULL;
     printf("building %s\n", out);
     fflush(stdout);
-    return run_logged(argv, b->log);
+    return run_logged(argv, b->log_fd);
 }
 
 /* 1 if any source is C++ (by its extension, as clang decides). */
@@ -171,14 +175,22 @@ gb_exit_t gb_cmd_build(int argc, char **argv)
         b.name = base;
     }
     gb_err_t e;
-    if (gb_mkdirs(b.dir, &e) != 0) /* a missing -o DIR is made, as make's -o would not */
+    /* a missing -o DIR is made, as make's -o would not */
+    int dfd = gb_dir_open(b.dir, NULL, 1, &e);
+    snprintf(log, sizeof log, "%s.build.log", b.name);
+    b.log_fd = dfd < 0 ? -1 : gb_file_open_at(dfd, log, GB_OPEN_TRUNC, &e);
+    if (dfd >= 0)
+        close(dfd);
+    if (b.log_fd < 0)
         return gb_cli_fail("build", e.msg);
     snprintf(log, sizeof log, "%s/%s.build.log", b.dir, b.name);
     b.log = log;
     b.srcs = a.pos;
     b.nsrc = a.npos;
     const char *failed = NULL;
-    if (build_all(&b, &failed) != 0) {
+    int built = build_all(&b, &failed);
+    close(b.log_fd);
+    if (built != 0) {
         fprintf(stderr, "glassbox build: the %s build of %s failed; see %s\n", failed, b.name, log);
         return GB_EXIT_FAIL;
     }

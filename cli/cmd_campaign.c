@@ -23,6 +23,7 @@
 #include "corpus.h"
 #include "crashes.h"
 #include "fuzz_bridge.h"
+#include "gb_files.h"
 #include "generational.h" /* GB_SEARCH_EXIT_MEMORY */
 #include "live.h"
 #include "status.h"
@@ -81,11 +82,38 @@ static void setenv_default(const char *k, const char *v)
         setenv(k, v, 1);
 }
 
+/* Opens job J's log OUT/.logs/NAME.log as `how` (GB_OPEN_APPEND, or 0 to
+ * read) by descriptor: .logs is in the sync dir peers write to, so
+ * neither it nor the log is followed if it is a symlink. -1 if not. */
+static int open_log(const camp_t *c, const char *name, int how)
+{
+    char file[NAME_MAX + 1];
+    if ((size_t)snprintf(file, sizeof file, "%s.log", name) >= sizeof file)
+        return -1;
+    int dfd = gb_dir_open(c->out, ".logs", how != 0, NULL);
+    if (dfd < 0)
+        return -1;
+    int fd = how ? gb_file_open_at(dfd, file, how, NULL)
+                 : openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    close(dfd);
+    return fd;
+}
+
+static FILE *read_log(const camp_t *c, const char *name)
+{
+    int fd = open_log(c, name, 0);
+    struct stat st;
+    FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+    if (!f && fd >= 0)
+        close(fd);
+    return f;
+}
+
 /* Notes the command line at the end of the job's log, so the log says what
  * ran (and how often, for a restarted job); returns the log's new size. */
-static off_t log_command(const char *log, const job_t *j, char **argv)
+static off_t log_command(int fd, const job_t *j, char **argv)
 {
-    FILE *f = fopen(log, "a");
+    FILE *f = fd >= 0 ? fdopen(dup(fd), "a") : NULL;
     if (!f)
         return 0;
     if (j->restarts)
@@ -95,6 +123,7 @@ static off_t log_command(const char *log, const job_t *j, char **argv)
     for (int k = 0; argv[k]; k++)
         fprintf(f, " %s", argv[k]);
     fputc('\n', f);
+    fflush(f);
     off_t end = ftello(f);
     fclose(f);
     return end < 0 ? 0 : end;
@@ -105,17 +134,18 @@ static off_t log_command(const char *log, const job_t *j, char **argv)
  * order). */
 static int spawn_job(camp_t *c, job_t *j, char **argv)
 {
-    char log[PATH_MAX];
-    snprintf(log, sizeof log, "%s/.logs/%s.log", c->out, j->name);
-    j->log_start = log_command(log, j, argv);
+    int fd = open_log(c, j->name, GB_OPEN_APPEND);
+    j->log_start = log_command(fd, j, argv);
     j->started = time(NULL);
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        if (fd >= 0)
+            close(fd);
         return -1;
+    }
     if (pid == 0) {
         setpgid(0, 0);
-        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         int nul = open("/dev/null", O_RDONLY);
         if (fd >= 0) {
             dup2(fd, 1);
@@ -128,6 +158,8 @@ static int spawn_job(camp_t *c, job_t *j, char **argv)
         _exit(127);
     }
     setpgid(pid, pid);
+    if (fd >= 0)
+        close(fd);
     j->pid = pid;
     j->done = 0;
     return 0;
@@ -267,7 +299,13 @@ static int start_libfuzzer(camp_t *c)
      * libFuzzer never calls a timeout what afl-fuzz and the workers allow */
     unsigned long long tmo_s = (c->tmo + 999) / 1000;
     snprintf(c->lftmo, sizeof c->lftmo, "-timeout=%llu", tmo_s ? tmo_s : 1);
-    if (gb_mkdirs(c->lfdir, NULL) != 0 || gb_mkdirs(crashes, NULL) != 0)
+    int d1 = gb_dir_open(c->out, "libfuzzer", 1, NULL);
+    int d2 = gb_dir_open(c->out, "libfuzzer-crashes", 1, NULL);
+    if (d1 >= 0)
+        close(d1);
+    if (d2 >= 0)
+        close(d2);
+    if (d1 < 0 || d2 < 0)
         return -1;
     for (unsigned long long k = 0; k < c->lf; k++) {
         char name[32], secs[64], *argv[12];
@@ -284,9 +322,8 @@ static int start_libfuzzer(camp_t *c)
 static int lf_artifact(const camp_t *c, const job_t *j, char *path, size_t cap)
 {
     static const char tag[] = "Test unit written to ";
-    char log[PATH_MAX], buf[PATH_MAX + 256];
-    snprintf(log, sizeof log, "%s/.logs/%s.log", c->out, j->name);
-    FILE *f = fopen(log, "r");
+    char buf[PATH_MAX + 256];
+    FILE *f = read_log(c, j->name);
     if (!f)
         return 0;
     int found = 0;
@@ -311,14 +348,13 @@ static int lf_artifact(const camp_t *c, const job_t *j, char *path, size_t cap)
 static void lf_drop_from_corpus(const camp_t *c, const char *artifact)
 {
     const char *dash = strrchr(artifact, '-');
-    char path[PATH_MAX];
-    struct stat st;
     if (!dash || strlen(dash + 1) != 40 || strchr(dash, '/'))
         return;
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", c->lfdir, dash + 1) >= sizeof path)
-        return;
-    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
-        unlink(path);
+    int dfd = gb_dir_open(c->out, "libfuzzer", 0, NULL);
+    if (dfd >= 0) {
+        gb_file_remove_at(dfd, dash + 1);
+        close(dfd);
+    }
 }
 
 /* J starts again after its backoff: 1 s, doubled at each restart that
@@ -605,16 +641,15 @@ static void seed_skipped(void *camp, const char *path, const char *why)
 static int clean_seeds(camp_t *c, gb_err_t *e)
 {
     snprintf(c->seedbuf, sizeof c->seedbuf, "%s/.seeds", c->out);
-    if (gb_mkdirs(c->seedbuf, e) != 0)
+    int dfd = gb_dir_open(c->out, ".seeds", 1, e);
+    if (dfd < 0)
         return -1;
-    for (size_t i = 0; i < c->nseeds; i++) {
-        char path[PATH_MAX + 256];
-        snprintf(path, sizeof path, "%s/%s", c->seedbuf, c->seeds[i].name);
-        if (gb_write_atomic(path, c->seedbuf, c->seeds[i].data, c->seeds[i].len, e) != 0)
-            return -1;
-    }
+    int rc = 0;
+    for (size_t i = 0; i < c->nseeds && rc == 0; i++)
+        rc = gb_file_write_at(dfd, c->seeds[i].name, -1, c->seeds[i].data, c->seeds[i].len, e);
+    close(dfd);
     c->in = c->seedbuf;
-    return 0;
+    return rc;
 }
 
 static int check_inputs(camp_t *c, gb_err_t *e)
@@ -643,20 +678,21 @@ static int check_inputs(camp_t *c, gb_err_t *e)
         return gb_err_set(e, "nothing to run: --afl, --libfuzzer and --workers are all 0");
     if (c->afl + c->lf + c->workers > MAX_JOBS)
         return gb_err_set(e, "at most %d jobs", MAX_JOBS);
-    char logs[PATH_MAX];
-    snprintf(logs, sizeof logs, "%s/.logs", c->out);
     if (c->nskipped && clean_seeds(c, e) != 0)
         return -1;
-    return gb_mkdirs(logs, e);
+    int logs = gb_dir_open(c->out, ".logs", 1, e);
+    if (logs < 0)
+        return -1;
+    close(logs);
+    return 0;
 }
 
 /* The last non-empty line of a job's log: why it failed. */
 static void last_log_line(const camp_t *c, const job_t *j, char *out, size_t cap)
 {
-    char log[PATH_MAX], buf[4096];
-    snprintf(log, sizeof log, "%s/.logs/%s.log", c->out, j->name);
+    char buf[4096];
     snprintf(out, cap, "(nothing in its log)");
-    FILE *f = fopen(log, "r");
+    FILE *f = read_log(c, j->name);
     if (!f)
         return;
     while (fgets(buf, sizeof buf, f)) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "gb_files.h"
 
 #include "corpus.h"
 #include "generational.h"
@@ -190,12 +191,16 @@ static void claim_text(char *buf, size_t n, const gb_reach_proof_t *p)
 static int save_input(const char *out, size_t i, const gb_reach_result_t *r, char *path,
                       size_t cap, gb_err_t *e)
 {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/reach", out);
-    snprintf(path, cap, "%s/target-%zu", dir, i + 1);
-    if (gb_mkdirs(dir, e) != 0)
+    char name[32];
+    snprintf(name, sizeof name, "target-%zu", i + 1);
+    snprintf(path, cap, "%s/reach/%s", out, name);
+    int dfd = gb_dir_open(out, "reach", 1, e);
+    if (dfd < 0)
         return -1;
-    return gb_write_atomic(path, dir, r->input ? (const void *)r->input : "", r->input_len, e);
+    int rc = gb_file_write_at(dfd, name, -1, r->input ? (const void *)r->input : "", r->input_len,
+                              e);
+    close(dfd);
+    return rc;
 }
 
 static json_object *jstr(const char *s)
