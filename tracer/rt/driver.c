@@ -125,14 +125,16 @@ __attribute__((used)) static const char persistent_sig[] = "##SIG_AFL_PERSISTENT
 /* The sanitizers' defaults for builds of this driver with ASan/UBSan
  * (glassbox build's NAME.asan): an abort() prints its stack like any other
  * crash, and a UBSan report carries one. ASAN_OPTIONS and UBSAN_OPTIONS
- * still override them. Without a sanitizer nothing calls these. */
-__attribute__((visibility("default"))) const char *__asan_default_options(void);
-__attribute__((visibility("default"))) const char *__asan_default_options(void)
+ * still override them. Without a sanitizer nothing calls these. Weak: a
+ * harness that sets its own defaults (many real ones do) keeps them, and
+ * links (tests/e2e/hooks.sh). */
+__attribute__((weak, visibility("default"))) const char *__asan_default_options(void);
+__attribute__((weak, visibility("default"))) const char *__asan_default_options(void)
 {
     return "handle_abort=1";
 }
-__attribute__((visibility("default"))) const char *__ubsan_default_options(void);
-__attribute__((visibility("default"))) const char *__ubsan_default_options(void)
+__attribute__((weak, visibility("default"))) const char *__ubsan_default_options(void);
+__attribute__((weak, visibility("default"))) const char *__ubsan_default_options(void)
 {
     return "print_stacktrace=1";
 }
