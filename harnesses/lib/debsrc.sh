@@ -185,6 +185,21 @@ gb_tool_id() {
   esac
 }
 
+# gb_run_lib_build DIR LOG: lib_build in DIR with CC, CFLAGS, JOBS, LOG
+# and GB_ENV exported, its output appended to LOG; its status. It runs in
+# a bash process of its own with errexit and pipefail: inside "||" or an
+# "if", bash ignores set -e even in subshells, so a failing step of
+# lib_build (a ./configure, expat's XML_DTD guard) went unnoticed
+# (tests/harnesses/debsrc_errexit.sh).
+gb_run_lib_build() {
+  (
+    cd "$1" || exit 1
+    export CC=$GB_CC CFLAGS=$GB_CFLAGS JOBS=${GB_HARNESS_JOBS:-2} LOG=$2
+    for e in "${GB_ENV[@]}"; do export "${e?}"; done
+    exec bash -c "$(declare -f lib_build)"$'\nset -euo pipefail\nlib_build'
+  ) >>"$2" 2>&1
+}
+
 # gb_build KIND: the cached build tree of KIND, built when missing.
 gb_build() {
   local k=$1 key d log
@@ -205,8 +220,7 @@ gb_build() {
     rm -rf "$d"
     cp -a "$GB_DIR/src/${SRC_SUBDIR:-.}" "$d"
     : >"$log"
-    (cd "$d" && export CC=$GB_CC CFLAGS=$GB_CFLAGS JOBS=${GB_HARNESS_JOBS:-2} LOG=$log &&
-      for e in "${GB_ENV[@]}"; do export "${e?}"; done && lib_build) >>"$log" 2>&1 ||
+    gb_run_lib_build "$d" "$log" ||
       { rm -rf "$d"; gb_die "$k build of $PKG $GB_VER failed, see $log"; }
     touch "$d/.gb-built" "$d/.gb-used"
     # Builds with another key (a changed recipe or tracer) go once no clone
