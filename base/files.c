@@ -242,7 +242,7 @@ int gb_file_publish_at(int dirfd, const char *name, int tmpfd, const void *data,
     return 0;
 }
 
-int gb_stage_open(gb_stage_t *st, int dirfd, const char *name, gb_err_t *e)
+int gb_wfile_open(gb_wfile_t *st, int dirfd, const char *name, gb_err_t *e)
 {
     memset(st, 0, sizeof *st);
     st->dirfd = -1;
@@ -272,7 +272,7 @@ int gb_stage_open(gb_stage_t *st, int dirfd, const char *name, gb_err_t *e)
     return 0;
 }
 
-void gb_stage_abort(gb_stage_t *st)
+void gb_wfile_abort(gb_wfile_t *st)
 {
     if (st->f) {
         fclose(st->f);
@@ -285,7 +285,7 @@ void gb_stage_abort(gb_stage_t *st)
     }
 }
 
-int gb_stage_commit(gb_stage_t *st, gb_err_t *e)
+int gb_wfile_commit(gb_wfile_t *st, gb_err_t *e)
 {
     if (!st->f)
         return gb_err_set(e, "%s: nothing staged", st->name);
@@ -294,16 +294,16 @@ int gb_stage_commit(gb_stage_t *st, gb_err_t *e)
     st->f = NULL;
     if (bad || closed != 0) {
         gb_err_sys(e, "cannot write %s", st->name);
-        gb_stage_abort(st);
+        gb_wfile_abort(st);
         return -1;
     }
     if (target_ok(st->dirfd, st->name, e) != 0) {
-        gb_stage_abort(st);
+        gb_wfile_abort(st);
         return -1;
     }
     if (renameat(st->dirfd, st->tmp, st->dirfd, st->name) != 0) {
         gb_err_sys(e, "cannot rename %s to %s", st->tmp, st->name);
-        gb_stage_abort(st);
+        gb_wfile_abort(st);
         return -1;
     }
     close(st->dirfd);
@@ -397,7 +397,7 @@ int gb_file_remove_at(int dirfd, const char *name)
     return unlinkat(dirfd, name, 0) == 0 || errno == ENOENT ? 0 : -1;
 }
 
-int gb_file_move_at(int srcfd, const char *from, int dirfd, const char *name, gb_err_t *e)
+int gb_file_rename_at(int srcfd, const char *from, int dirfd, const char *name, gb_err_t *e)
 {
     struct stat st;
     if (name_ok(name, e) != 0 || target_ok(dirfd, name, e) != 0)

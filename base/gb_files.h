@@ -62,18 +62,18 @@ int gb_file_open_at(int dirfd, const char *name, int how, gb_err_t *e);
 
 /* A file written with stdio and published atomically on commit: what
  * goes to `f` lands under a temporary name in the directory, and
- * gb_stage_commit flushes, fsyncs and renames it onto the name given to
- * gb_stage_open (refusing a target that is not a regular file). */
-typedef struct gb_stage {
+ * gb_wfile_commit flushes, fsyncs and renames it onto the name given to
+ * gb_wfile_open (refusing a target that is not a regular file). */
+typedef struct gb_wfile {
     FILE *f;
     int dirfd;     /* owned: a dup of the caller's */
     char tmp[64];  /* the temporary name in dirfd */
     char name[256];
-} gb_stage_t;
+} gb_wfile_t;
 
-int gb_stage_open(gb_stage_t *st, int dirfd, const char *name, gb_err_t *e);
-int gb_stage_commit(gb_stage_t *st, gb_err_t *e); /* also closes; -1 leaves nothing */
-void gb_stage_abort(gb_stage_t *st);              /* closes, removes the temporary */
+int gb_wfile_open(gb_wfile_t *st, int dirfd, const char *name, gb_err_t *e);
+int gb_wfile_commit(gb_wfile_t *st, gb_err_t *e); /* also closes; -1 leaves nothing */
+void gb_wfile_abort(gb_wfile_t *st);              /* closes, removes the temporary */
 
 /* An output file the user named on the command line (`-o PATH`): the
  * directory part is followed as given, the last component is written
@@ -91,10 +91,11 @@ int gb_check_output(const char *what, const char *path, const char *input, gb_er
  * is empty or does not fit. */
 const char *gb_path_split(const char *path, char *dir, size_t dirsz, gb_err_t *e);
 
-/* Moves the regular file `from` in `srcfd` onto `name` in `dirfd`
- * (renameat), refusing a target that exists and is not a regular file.
+/* Renames the regular file `from` in `srcfd` onto `name` in `dirfd`,
+ * replacing a regular file there and refusing anything else (a symlink,
+ * a FIFO, a device, a directory).
  * For files a helper program wrote into a private directory. 0 or -1. */
-int gb_file_move_at(int srcfd, const char *from, int dirfd, const char *name, gb_err_t *e);
+int gb_file_rename_at(int srcfd, const char *from, int dirfd, const char *name, gb_err_t *e);
 
 /* Creates a fresh private directory below `dirfd` (a new hidden name, so
  * nothing planted can be there) for a helper program to write into; its

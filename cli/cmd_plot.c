@@ -131,7 +131,7 @@ static int run_gnuplot(int workfd, int datafd, int logfd)
 static int publish_plots(int workfd, int outfd, gb_err_t *e)
 {
     for (size_t i = 0; i < GB_N(plots); i++)
-        if (gb_file_move_at(workfd, plots[i].file, outfd, plots[i].file, e) != 0)
+        if (gb_file_rename_at(workfd, plots[i].file, outfd, plots[i].file, e) != 0)
             return -1;
     return 0;
 }

@@ -114,14 +114,14 @@ static void test_write(void)
     CHECK(gb_file_publish_at(fd, "p", -1, "second", 6, &e) == 1 && has("w/p", "first"));
     CHECK(gb_file_publish_at(fd, "l", -1, "evil", 4, &e) == 1 && has("victim", "keep"));
     /* stdio staging: nothing visible before commit, the link refused. */
-    gb_stage_t st;
-    CHECK(gb_stage_open(&st, fd, "s", &e) == 0);
+    gb_wfile_t st;
+    CHECK(gb_wfile_open(&st, fd, "s", &e) == 0);
     fputs("staged", st.f);
     CHECK(!is_kind("w/s", S_IFREG));
-    CHECK(gb_stage_commit(&st, &e) == 0 && has("w/s", "staged"));
-    CHECK(gb_stage_open(&st, fd, "l", &e) < 0 && has("victim", "keep"));
-    CHECK(gb_stage_open(&st, fd, "s2", &e) == 0);
-    gb_stage_abort(&st);
+    CHECK(gb_wfile_commit(&st, &e) == 0 && has("w/s", "staged"));
+    CHECK(gb_wfile_open(&st, fd, "l", &e) < 0 && has("victim", "keep"));
+    CHECK(gb_wfile_open(&st, fd, "s2", &e) == 0);
+    gb_wfile_abort(&st);
     CHECK(!is_kind("w/s2", S_IFREG));
     /* Only the names written remain: no staged file is left behind. */
     char w_dir[512];
