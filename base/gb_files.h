@@ -91,8 +91,19 @@ int gb_check_output(const char *what, const char *path, const char *input, gb_er
  * is empty or does not fit. */
 const char *gb_path_split(const char *path, char *dir, size_t dirsz, gb_err_t *e);
 
+/* Moves the regular file `from` in `fromfd` to `to` in `tofd` (the same
+ * file system) without ever replacing anything at `to`
+ * (renameat2 RENAME_NOREPLACE): 0, 1 if `to` exists (nothing moved), or
+ * -1 with `e` (also when `from` is not a regular file). For a file staged
+ * whole in a private directory and published into a shared one. */
+int gb_file_move_at(int fromfd, const char *from, int tofd, const char *to, gb_err_t *e);
+
 /* Removes `name` from `dirfd` if it is a regular file or a symlink (the
  * link, not its target); 0 if gone or absent. */
 int gb_file_remove_at(int dirfd, const char *name);
+
+/* Removes the empty directory `name` from `dirfd` (a symlink or anything
+ * else there stays); 0 if gone or absent, else -1. */
+int gb_dir_remove_at(int dirfd, const char *name);
 
 #endif
