@@ -22,8 +22,24 @@ const char *gbt_str(json_object *o, const char *key, const char *def);
 int64_t gbt_int(json_object *o, const char *key, int64_t def);
 int gbt_bool(json_object *o, const char *key); /* 0 when missing */
 
-/* Serializes `doc` (pretty, with a final newline) to path atomically. */
-int gbt_write_json(const char *path, const char *tmp_dir, json_object *doc, gb_err_t *e);
+/* Serializes `doc` (pretty, with a final newline) into `name` in the
+ * directory `dirfd` atomically, staged in `tmpfd` (gb_file_write_at:
+ * never through a symlink). */
+int gbt_write_json_at(int dirfd, const char *name, int tmpfd, json_object *doc, gb_err_t *e);
+
+/* Strings from file names and binaries may hold any bytes, and JSON must
+ * be UTF-8 (docs/triage.md, "Names that are not UTF-8"). 1 when `s` is
+ * valid UTF-8. */
+int gbt_utf8_valid(const char *s);
+/* A JSON string of `s` with every byte that is not part of valid UTF-8
+ * replaced by U+FFFD (NULL = ""). */
+json_object *gbt_jstr(const char *s);
+/* Adds `key`: gbt_jstr(v), and when v is not valid UTF-8 also
+ * `key`_hex: v's exact bytes in lowercase hex, so nothing is lost. */
+void gbt_add_str(json_object *o, const char *key, const char *v);
+/* The exact string gbt_add_str wrote: from `key`_hex when present, else
+ * `key` (or def). malloc'd; NULL when out of memory. */
+char *gbt_raw_str(json_object *o, const char *key, const char *def);
 
 /* ISO 8601 UTC of a gb_time_ms value into out[32]. */
 void gbt_iso_time(uint64_t ms, char out[32]);
