@@ -397,3 +397,18 @@ int gb_dir_remove_at(int dirfd, const char *name)
     /* AT_REMOVEDIR fails on a symlink (ENOTDIR): only a directory goes. */
     return unlinkat(dirfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0 : -1;
 }
+
+int gb_remove_path(const char *path)
+{
+    char dir[4096];
+    gb_err_t e;
+    const char *base = gb_path_split(path, dir, sizeof dir, &e);
+    if (!base)
+        return -1;
+    int dfd = gb_dir_open(dir, NULL, 0, &e);
+    if (dfd < 0)
+        return errno == ENOENT ? 0 : -1;
+    int rc = gb_file_remove_at(dfd, base);
+    close(dfd);
+    return rc;
+}

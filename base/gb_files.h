@@ -102,6 +102,11 @@ int gb_file_move_at(int fromfd, const char *from, int tofd, const char *to, gb_e
  * link, not its target); 0 if gone or absent. */
 int gb_file_remove_at(int dirfd, const char *name);
 
+/* gb_file_remove_at for a path the caller owns (a scratch file of its
+ * own): the directory part is followed as given, the last component is
+ * removed only if it is a regular file or a symlink. 0 if gone or absent. */
+int gb_remove_path(const char *path);
+
 /* Removes the empty directory `name` from `dirfd` (a symlink or anything
  * else there stays); 0 if gone or absent, else -1. */
 int gb_dir_remove_at(int dirfd, const char *name);

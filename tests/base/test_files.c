@@ -188,6 +188,11 @@ static void test_move(void)
     CHECK(gb_dir_remove_at(fd, "d") == 0 && !is_kind("mv/d", S_IFDIR));
     CHECK(gb_dir_remove_at(fd, "d") == 0);
     close(fd);
+    char q[512];
+    path_of(q, sizeof q, "mv/b");
+    CHECK(gb_remove_path(q) == 0 && !is_kind("mv/b", S_IFREG) && gb_remove_path(q) == 0);
+    path_of(q, sizeof q, "mv");
+    CHECK(gb_remove_path(q) < 0 && is_kind("mv", S_IFDIR)); /* a directory stays */
 }
 
 int main(void)
