@@ -73,7 +73,7 @@ static void remove_tree(const char *dir)
         if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
             remove_tree(p);
         else
-            unlink(p);
+            gb_remove_path(p);
     }
     if (d)
         closedir(d);

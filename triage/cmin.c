@@ -311,7 +311,7 @@ static void workers_stop(cmin_ctx_t *c)
 {
     for (unsigned i = 0; c->w && i < c->nw; i++) {
         gb_fsrv_stop(c->w[i].f);
-        unlink(c->w[i].path);
+        gb_remove_path(c->w[i].path);
         gb_free(c->w[i].elems);
         gb_free(c->w[i].enc);
     }

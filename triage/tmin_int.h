@@ -27,4 +27,9 @@ void gb_tmin_take(gb_tmin_ctx_t *c, const uint8_t *cand, size_t len);
  * step that gains nothing leaves the input as it was. */
 int gb_tmin_solve(gb_tmin_ctx_t *c, gb_err_t *e);
 
+/* The solver step's scratch files in work_dir (a directory of the
+ * caller's own): written staged, never through a symlink, and removed. */
+int gb_tmin_scratch_write(const char *path, const uint8_t *in, size_t len, gb_err_t *e);
+void gb_tmin_scratch_remove(const char *path);
+
 #endif

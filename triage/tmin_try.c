@@ -3,6 +3,7 @@
  * one place asks the predicate, counts runs and skips repeats. */
 #include <string.h>
 
+#include "gb_files.h"
 #include "tmin_int.h"
 
 /* Asks the predicate about `cand` unless the same bytes were tried before
@@ -37,4 +38,16 @@ void gb_tmin_take(gb_tmin_ctx_t *c, const uint8_t *cand, size_t len)
 {
     memmove(c->buf, cand, len);
     c->len = len;
+}
+
+/* Here, not in tmin_solve.c: gb_files.h's struct gb_stage and
+ * symbolic.h's enum gb_stage cannot be in one file. */
+int gb_tmin_scratch_write(const char *path, const uint8_t *in, size_t len, gb_err_t *e)
+{
+    return gb_write_path(path, in, len, e);
+}
+
+void gb_tmin_scratch_remove(const char *path)
+{
+    gb_remove_path(path);
 }
