@@ -34,8 +34,8 @@ static void print_table(const gb_triage_result_t *res)
         gb_crash_state_line(b->state, line, sizeof line);
         gb_triage_escape(line, state, sizeof state);
         gb_triage_escape(b->type, type, sizeof type);
-        printf("%-16s  %-44s %6zu  %-5s  %s%s\n", b->id, type, b->ninputs,
-               b->flaky ? "yes" : "no", b->state[0] ? state : "-", b->is_new ? "  (new)" : "");
+        printf("%-16s  %-44s %6zu  %-5s  %s%s\n", b->id, type, b->ninputs, b->flaky ? "yes" : "no",
+               b->state[0] ? state : "-", b->is_new ? "  (new)" : "");
     }
 }
 

@@ -611,9 +611,8 @@ static int write_output(cmin_ctx_t *c, const cmin_set_t *set, const uint8_t *kep
         close(ofd);
         return -1;
     }
-    int rc = write_kept(c, set, kept, sfd, e) == 0 && publish(sfd, ofd, c->o->out_dir, e) == 0
-                 ? 0
-                 : -1;
+    int rc =
+        write_kept(c, set, kept, sfd, e) == 0 && publish(sfd, ofd, c->o->out_dir, e) == 0 ? 0 : -1;
     remove_stage(sfd, ofd, stage);
     close(sfd);
     close(ofd);

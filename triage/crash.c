@@ -42,7 +42,7 @@
 
 struct gb_crash_runner {
     char *bin, *work_dir, *input_path, *san_prefix;
-    int wfd; /* work_dir, open: the input and the logs go by descriptor */
+    int wfd;     /* work_dir, open: the input and the logs go by descriptor */
     char **argv; /* the run's argv (input_path in place of @@) */
     unsigned timeout_ms, mem_limit_mb;
     gb_fsrv_t *fsrv;

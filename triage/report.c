@@ -395,11 +395,12 @@ static int write_repro(const gb_report_ctx_t *c, const gb_bucket_t *b, int bfd, 
     put_comment(&t, b->type);
     put(&t, "\n# state: ");
     put_comment(&t, line);
-    put(&t, "\n# Usage: sh repro.sh [INPUT]   (INPUT defaults to input.min beside this script)\n"
-            "# Exit status: 0 if the target did not crash; else its status (128 + the\n"
-            "# signal: 134 = SIGABRT from a sanitizer report, 137 = killed at the\n"
-            "# time limit of %u s), so a non-zero exit means the crash reproduced.\n"
-            "PATH=/usr/local/bin:/usr/bin:/bin\nexport PATH\n",
+    put(&t,
+        "\n# Usage: sh repro.sh [INPUT]   (INPUT defaults to input.min beside this script)\n"
+        "# Exit status: 0 if the target did not crash; else its status (128 + the\n"
+        "# signal: 134 = SIGABRT from a sanitizer report, 137 = killed at the\n"
+        "# time limit of %u s), so a non-zero exit means the crash reproduced.\n"
+        "PATH=/usr/local/bin:/usr/bin:/bin\nexport PATH\n",
         repro_limit_s(c, b));
     snprintf(path, sizeof path, "%s/%s/input.min", c->dir, b->id);
     put(&t, "input=${1:-");
@@ -428,8 +429,8 @@ static int write_input(const gb_report_ctx_t *c, int bfd, const char *name, cons
 }
 
 static int write_bucket_files(const gb_report_ctx_t *c, const gb_bucket_t *b, int bfd,
-                              const uint8_t *input, size_t len, const uint8_t *min,
-                              size_t min_len, gb_err_t *e)
+                              const uint8_t *input, size_t len, const uint8_t *min, size_t min_len,
+                              gb_err_t *e)
 {
     if (input && (write_input(c, bfd, "input", input, len, e) != 0 ||
                   write_input(c, bfd, "input.min", min, min_len, e) != 0))

@@ -407,7 +407,7 @@ static void follow_ticks(const gb_triage_opts_t *o, int rd, size_t n)
  * following a symlink (gb_dir_openat). */
 typedef struct dirs {
     int report, work, tmp, main_work;
-    char path[PATH_MAX];      /* REPORT as the user named it */
+    char path[PATH_MAX];           /* REPORT as the user named it */
     char work_path[PATH_MAX + 16]; /* REPORT/.work */
 } dirs_t;
 
@@ -426,8 +426,8 @@ static int job_dir(const dirs_t *d, size_t k, char *path, size_t cap, gb_err_t *
 }
 
 /* One forked worker: its own runner in REPORT/.work/jobK; never returns. */
-static void work_child(const gb_triage_opts_t *o, const dirs_t *d, todo_t *todo, size_t n,
-                       size_t k, size_t jobs, unsigned runs, int tick_fd)
+static void work_child(const gb_triage_opts_t *o, const dirs_t *d, todo_t *todo, size_t n, size_t k,
+                       size_t jobs, unsigned runs, int tick_fd)
 {
     char work[PATH_MAX + 64], out[32];
     snprintf(out, sizeof out, "job%zu.jsonl", k);

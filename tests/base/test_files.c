@@ -172,10 +172,12 @@ static void test_move(void)
     int fd = gb_dir_open(p, "mv", 1, &e);
     CHECK(fd >= 0);
     put("mv/a", "staged");
-    CHECK(gb_file_move_at(fd, "a", fd, "b", &e) == 0 && has("mv/b", "staged") && !is_kind("mv/a", S_IFREG));
+    CHECK(gb_file_move_at(fd, "a", fd, "b", &e) == 0 && has("mv/b", "staged") &&
+          !is_kind("mv/a", S_IFREG));
     put("mv/c", "new");
     put("mv/keep", "old");
-    CHECK(gb_file_move_at(fd, "c", fd, "keep", &e) == 1 && has("mv/keep", "old") && has("mv/c", "new"));
+    CHECK(gb_file_move_at(fd, "c", fd, "keep", &e) == 1 && has("mv/keep", "old") &&
+          has("mv/c", "new"));
     link_to("/nonexistent-target", "mv/l");
     CHECK(gb_file_move_at(fd, "c", fd, "l", &e) == 1 && is_kind("mv/l", S_IFLNK));
     CHECK(gb_file_move_at(fd, "l", fd, "m", &e) < 0 && strstr(e.msg, "symbolic link"));
