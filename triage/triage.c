@@ -20,140 +20,8 @@
 #include "gb_files.h"
 #include "triage_int.h"
 
-/* .seen holds a line of ~200 bytes per input ever triaged: 256 MiB is
- * over a million inputs, and more is not a file of ours. */
-#define GB_SEEN_MAX_BYTES (256u << 20)
 /* A worker's result lines: a sanitizer report each at most. */
 #define GB_RESULTS_MAX_BYTES (1u << 30)
-
-/* ---- REPORT/.seen: every input triaged so far --------------------------------- */
-
-/* One line per input, JSON: {"sha1","outcome","path","seen"}; outcome is
- * a bucket id or "no-crash". Failed runs are not remembered: they are
- * tried again next time. */
-typedef struct seen_entry {
-    char sha1[41];
-    char outcome[24];
-    char *path;
-    uint64_t ms;
-} seen_entry_t;
-
-typedef struct seen {
-    seen_entry_t *v;
-    size_t n, cap;
-    gb_hset_t set; /* hashes of sha1 */
-} seen_t;
-
-static uint64_t sha_key(const char *sha1)
-{
-    return gb_hash64(sha1, 40, 0);
-}
-
-static int seen_add(seen_t *s, const char *sha1, const char *outcome, const char *path, uint64_t ms)
-{
-    if (gb_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v, 64) != 0 ||
-        gb_hset_add(&s->set, sha_key(sha1)) < 0)
-        return -1;
-    seen_entry_t *x = &s->v[s->n];
-    memset(x, 0, sizeof *x);
-    snprintf(x->sha1, sizeof x->sha1, "%s", sha1);
-    snprintf(x->outcome, sizeof x->outcome, "%s", outcome);
-    if (!(x->path = gb_strdup(path)))
-        return -1;
-    x->ms = ms;
-    s->n++;
-    return 0;
-}
-
-static void seen_free(seen_t *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        gb_free(s->v[i].path);
-    gb_free(s->v);
-    gb_hset_free(&s->set);
-}
-
-/* One line of .seen into s; 0 added or already there, 1 not a line of
- * ours (damage), -1 out of memory. */
-static int seen_line(seen_t *s, const char *line, size_t len)
-{
-    json_tokener *tok = json_tokener_new();
-    json_object *o = tok ? json_tokener_parse_ex(tok, line, (int)len) : NULL;
-    int bad = !o || tok == NULL || json_tokener_get_error(tok) != json_tokener_success;
-    if (tok)
-        json_tokener_free(tok);
-    const char *sha = gbt_str(o, "sha1", ""), *out = gbt_str(o, "outcome", "");
-    int rc = 1;
-    if (!bad && strlen(sha) == 40 && strspn(sha, "0123456789abcdef") == 40 && *out &&
-        strlen(out) < sizeof s->v[0].outcome) {
-        char *path = gbt_raw_str(o, "path", "");
-        rc = !path ? -1
-             : gb_hset_has(&s->set, sha_key(sha))
-                 ? 0
-                 : seen_add(s, sha, out, path, gbt_parse_iso_time(gbt_str(o, "seen", "")));
-        gb_free(path);
-    }
-    json_object_put(o);
-    return rc;
-}
-
-/* REPORT/.seen by descriptor. A line that is not one of ours (random
- * bytes, a torn edit) sets *damaged: the caller warns and rebuilds the
- * index from the buckets, which are the truth (rebuild_seen). */
-static int seen_load(seen_t *s, int rfd, int *damaged, gb_err_t *e)
-{
-    uint8_t *data;
-    size_t len;
-    gb_err_t re;
-    *damaged = 0;
-    if (gb_read_file_at(rfd, ".seen", GB_SEEN_MAX_BYTES, &data, &len, &re) != 0) {
-        if (errno == ENOENT)
-            return 0;
-        *damaged = 1; /* a symlink, a FIFO, too large: not ours */
-        return 0;
-    }
-    int rc = 0;
-    for (size_t at = 0; rc >= 0 && at < len;) {
-        const char *line = (const char *)data + at;
-        const char *nl = memchr(line, '\n', len - at);
-        size_t n = nl ? (size_t)(nl - line) : len - at;
-        if (n && (rc = seen_line(s, line, n)) == 1)
-            *damaged = 1;
-        at += n + 1;
-    }
-    gb_free(data);
-    return rc < 0 ? gb_err_set(e, "out of memory reading .seen") : 0;
-}
-
-static int seen_save(const seen_t *s, int rfd, int tmpfd, gb_err_t *e)
-{
-    size_t len = 0, cap = 0;
-    char *buf = NULL;
-    for (size_t i = 0; i < s->n; i++) {
-        json_object *o = json_object_new_object();
-        char when[32];
-        gbt_iso_time(s->v[i].ms, when);
-        json_object_object_add(o, "sha1", json_object_new_string(s->v[i].sha1));
-        gbt_add_str(o, "outcome", s->v[i].outcome);
-        gbt_add_str(o, "path", s->v[i].path);
-        json_object_object_add(o, "seen", json_object_new_string(when));
-        const char *j = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-        size_t jl = strlen(j);
-        if (gb_grow(&buf, &cap, len + jl + 2, 1, 4096) != 0) {
-            json_object_put(o);
-            gb_free(buf);
-            return gb_err_set(e, "out of memory writing .seen");
-        }
-        memcpy(buf + len, j, jl);
-        len += jl;
-        buf[len++] = '\n';
-        json_object_put(o);
-    }
-    gb_err_t sub;
-    int rc = gb_file_write_at(rfd, ".seen", tmpfd, buf ? buf : "", len, &sub);
-    gb_free(buf);
-    return rc == 0 ? 0 : gb_err_set(e, ".seen: %s", sub.msg);
-}
 
 /* ---- the inputs to run ---------------------------------------------------------- */
 
@@ -206,7 +74,7 @@ typedef struct planner {
 
 /* Reads and hashes one input; a new one goes to the todo list. 0, or -1
  * when out of memory. */
-static int plan_one(planner_t *p, const char *path, const char *engine, seen_t *seen,
+static int plan_one(planner_t *p, const char *path, const char *engine, gbt_seen_t *seen,
                     gb_triage_result_t *res)
 {
     res->inputs++;
@@ -220,11 +88,11 @@ static int plan_one(planner_t *p, const char *path, const char *engine, seen_t *
     char sha[41];
     gb_sha1_hex(data, len, sha);
     gb_free(data);
-    if (gb_hset_has(&seen->set, sha_key(sha)) || gb_hset_has(&p->now, sha_key(sha))) {
+    if (gb_hset_has(&seen->set, gbt_sha_key(sha)) || gb_hset_has(&p->now, gbt_sha_key(sha))) {
         res->duplicates++;
         return 0;
     }
-    if (gb_hset_add(&p->now, sha_key(sha)) < 0 ||
+    if (gb_hset_add(&p->now, gbt_sha_key(sha)) < 0 ||
         gb_grow(p->todo, &p->cap, *p->ntodo + 1, sizeof **p->todo, 64) != 0)
         return -1;
     todo_t *t = &(*p->todo)[(*p->ntodo)++];
@@ -239,7 +107,7 @@ static int plan_one(planner_t *p, const char *path, const char *engine, seen_t *
 
 /* Reads and hashes each input, then each of `extra` (the reproducers of
  * damaged buckets); the ones not triaged before go to todo. */
-static int plan(const gb_triage_inputs_t *in, char **extra, size_t nextra, seen_t *seen,
+static int plan(const gb_triage_inputs_t *in, char **extra, size_t nextra, gbt_seen_t *seen,
                 gb_triage_result_t *res, todo_t **todo, size_t *ntodo, gb_err_t *e)
 {
     planner_t p = {.todo = todo, .ntodo = ntodo};
@@ -581,7 +449,7 @@ static int add_to_bucket(gb_triage_result_t *res, const todo_t *t, json_object *
 }
 
 /* Classifies one worker result; 0 or -1 (out of memory). */
-static int apply(gb_triage_result_t *res, seen_t *seen, const todo_t *t, unsigned runs)
+static int apply(gb_triage_result_t *res, gbt_seen_t *seen, const todo_t *t, unsigned runs)
 {
     json_object *o = t->result, *arr = NULL;
     const char *err = o ? gbt_str(o, "error", NULL) : "the worker running it died";
@@ -607,7 +475,7 @@ static int apply(gb_triage_result_t *res, seen_t *seen, const todo_t *t, unsigne
         res->no_crash++;
         if (note(res, t->path, "no longer crashes") != 0)
             return -1;
-        return seen_add(seen, t->sha1, "no-crash", t->path, now);
+        return gbt_seen_add(seen, t->sha1, "no-crash", t->path, now);
     }
     int flaky = crashed < runs || same < crashed;
     res->crashed++;
@@ -615,7 +483,7 @@ static int apply(gb_triage_result_t *res, seen_t *seen, const todo_t *t, unsigne
     const char *id;
     if (add_to_bucket(res, t, first, flaky, &id) != 0)
         return -1;
-    return seen_add(seen, t->sha1, id, t->path, now);
+    return gbt_seen_add(seen, t->sha1, id, t->path, now);
 }
 
 /* ---- minimisation ------------------------------------------------------------------ */
@@ -821,7 +689,7 @@ static void write_buckets(const gb_report_ctx_t *c, gb_crash_runner_t *r, gb_tri
 }
 
 static int write_all(const gb_triage_opts_t *o, const dirs_t *d, const char *report,
-                     gb_crash_runner_t *r, gb_triage_result_t *res, seen_t *seen, gb_err_t *e)
+                     gb_crash_runner_t *r, gb_triage_result_t *res, gbt_seen_t *seen, gb_err_t *e)
 {
     char bin[PATH_MAX];
     if (!realpath(o->target.bin, bin))
@@ -843,56 +711,13 @@ static int write_all(const gb_triage_opts_t *o, const dirs_t *d, const char *rep
     res->triaged = seen->n;
     for (size_t i = 0; i < seen->n; i++)
         res->triaged_no_crash += strcmp(seen->v[i].outcome, "no-crash") == 0;
-    if (seen_save(seen, d->report, d->tmp, e) != 0 || gb_report_summary(&c, res, e) != 0 ||
+    if (gbt_seen_save(seen, d->report, d->tmp, e) != 0 || gb_report_summary(&c, res, e) != 0 ||
         gb_report_sarif(&c, res, e) != 0)
         return -1;
     return 0;
 }
 
 /* ---- damage: the buckets are the truth ---------------------------------------------- */
-
-static int has_bucket(const gb_triage_result_t *res, const char *id)
-{
-    for (size_t i = 0; i < res->nbuckets; i++)
-        if (strcmp(res->buckets[i].id, id) == 0)
-            return 1;
-    return 0;
-}
-
-/* Drops from .seen every entry that names a bucket not loaded (its
- * crash.json damaged or gone): those inputs run again and rebuild it. */
-static void forget_lost(seen_t *s, const gb_triage_result_t *res)
-{
-    size_t k = 0;
-    gb_hset_free(&s->set);
-    memset(&s->set, 0, sizeof s->set);
-    for (size_t i = 0; i < s->n; i++) {
-        seen_entry_t *x = &s->v[i];
-        if (strcmp(x->outcome, "no-crash") != 0 && !has_bucket(res, x->outcome)) {
-            gb_free(x->path);
-            continue;
-        }
-        s->v[k++] = *x;
-        gb_hset_add(&s->set, sha_key(x->sha1));
-    }
-    s->n = k;
-}
-
-/* Every input of a loaded bucket is in .seen: a damaged index is rebuilt
- * from the buckets rather than counting their inputs twice. */
-static int merge_buckets(seen_t *s, const gb_triage_result_t *res)
-{
-    for (size_t i = 0; i < res->nbuckets; i++) {
-        const gb_bucket_t *b = &res->buckets[i];
-        for (size_t k = 0; k < b->ninputs; k++) {
-            const gb_bucket_input_t *x = &b->inputs[k];
-            if (strlen(x->sha1) == 40 && !gb_hset_has(&s->set, sha_key(x->sha1)) &&
-                seen_add(s, x->sha1, b->id, x->path, x->seen_ms) != 0)
-                return -1;
-        }
-    }
-    return 0;
-}
 
 /* Warns of each damaged bucket and lists the reproducers it left
  * (REPORT/<id>/input) to run again, so the bucket is rebuilt even when
@@ -921,17 +746,17 @@ static int rebuild_list(const dirs_t *d, gb_triage_result_t *res, char ***extra,
 }
 
 /* Loads the index and the buckets and repairs what disagrees. */
-static int load_state(const dirs_t *d, seen_t *seen, gb_triage_result_t *res, char ***extra,
+static int load_state(const dirs_t *d, gbt_seen_t *seen, gb_triage_result_t *res, char ***extra,
                       size_t *nextra, gb_err_t *e)
 {
     int seen_damaged;
-    if (seen_load(seen, d->report, &seen_damaged, e) != 0 ||
+    if (gbt_seen_load(seen, d->report, &seen_damaged, e) != 0 ||
         gb_report_load_at(d->report, res, e) != 0)
         return -1;
     if (seen_damaged)
         warn(res, ".seen is damaged (lines that are not Glassbox's): rebuilt from the buckets");
-    forget_lost(seen, res);
-    if (merge_buckets(seen, res) != 0 || rebuild_list(d, res, extra, nextra) != 0)
+    gbt_seen_forget_lost(seen, res);
+    if (gbt_seen_merge(seen, res) != 0 || rebuild_list(d, res, extra, nextra) != 0)
         return gb_err_set(e, "out of memory loading the report");
     return 0;
 }
@@ -942,7 +767,7 @@ int gb_triage_run(const gb_triage_opts_t *o, const gb_triage_inputs_t *in, gb_tr
     memset(res, 0, sizeof *res);
     unsigned runs = o->runs ? o->runs : GB_TRIAGE_RUNS;
     dirs_t d;
-    seen_t seen = {0};
+    gbt_seen_t seen = {0};
     todo_t *todo = NULL;
     char **extra = NULL;
     size_t ntodo = 0, nextra = 0;
@@ -986,7 +811,7 @@ out:
         gb_free(extra[i]);
     gb_free(extra);
     gb_free(todo);
-    seen_free(&seen);
+    gbt_seen_free(&seen);
     gb_crash_runner_free(r);
     if (lock_fd >= 0)
         close(lock_fd);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* triage/ internals (tjson.c) shared by triage.c, report.c and sarif.c:
+/* triage/ internals (tjson.c, seen.c) shared by triage.c, report.c and sarif.c:
  * frames and run results to and from JSON, and small file helpers. */
 #ifndef GB_TRIAGE_INT_H
 #define GB_TRIAGE_INT_H
@@ -49,5 +49,41 @@ uint64_t gbt_parse_iso_time(const char *s);
 /* The top state frame that has a file, for locations: its index in
  * b->frames, or -1. */
 long gbt_top_located_frame(const gb_bucket_t *b);
+
+/* ---- REPORT/.seen (seen.c) ---------------------------------------------- */
+
+/* One line per input, JSON: {"sha1","outcome","path","seen"}; outcome is
+ * a bucket id or "no-crash". Failed runs are not remembered: they are
+ * tried again next time. */
+typedef struct gbt_seen_entry {
+    char sha1[41];
+    char outcome[24];
+    char *path;
+    uint64_t ms;
+} gbt_seen_entry_t;
+
+typedef struct gbt_seen {
+    gbt_seen_entry_t *v;
+    size_t n, cap;
+    gb_hset_t set; /* hashes of sha1 (gbt_sha_key) */
+} gbt_seen_t;
+
+uint64_t gbt_sha_key(const char *sha1);
+/* 0, or -1 when out of memory. */
+int gbt_seen_add(gbt_seen_t *s, const char *sha1, const char *outcome, const char *path,
+                 uint64_t ms);
+void gbt_seen_free(gbt_seen_t *s);
+/* Reads REPORT/.seen from the report dir `rfd` (absent: empty). A line
+ * that is not one of ours, or a .seen that is not a regular file, sets
+ * *damaged; the good lines are kept. -1 only when out of memory. */
+int gbt_seen_load(gbt_seen_t *s, int rfd, int *damaged, gb_err_t *e);
+/* Writes it back atomically (staged in `tmpfd`). */
+int gbt_seen_save(const gbt_seen_t *s, int rfd, int tmpfd, gb_err_t *e);
+/* Drops every entry that names a bucket not in res (its crash.json
+ * damaged or gone), so those inputs run again and rebuild it. */
+void gbt_seen_forget_lost(gbt_seen_t *s, const gb_triage_result_t *res);
+/* Puts every input of res's buckets into s: a damaged index is rebuilt
+ * from the buckets. 0, or -1 when out of memory. */
+int gbt_seen_merge(gbt_seen_t *s, const gb_triage_result_t *res);
 
 #endif
