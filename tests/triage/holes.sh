@@ -171,7 +171,7 @@ part_tmin() {
   printf 'precious' >"$WORK/victim"
   ln -s "$WORK/victim" "$WORK/link"
   mkfifo "$WORK/fifo"
-  for o in "$WORK/link" "$WORK/fifo" "$WORK/in"; do
+  for o in "$WORK/link" "$WORK/fifo" "$WORK/in" /dev/null; do
     set +e
     timeout 60 "$GB" tmin -i "$WORK/in" -o "$o" -- "$ASAN" >"$WORK/out" 2>"$WORK/err"; st=$?
     set -e
@@ -182,6 +182,7 @@ part_tmin() {
   done
   [ -L "$WORK/link" ] && [ "$(cat "$WORK/victim")" = precious ] || fail "the symlink or its target changed"
   [ -p "$WORK/fifo" ] || fail "the FIFO was replaced"
+  [ -c /dev/null ] || fail "/dev/null is no longer a device"
   cmp -s "$WORK/in" "$WORK/in.orig" || fail "the input was overwritten"
   # A regular file is still replaced.
   printf 'old' >"$WORK/out.bin"
