@@ -387,6 +387,22 @@ int gb_check_output(const char *what, const char *path, const char *input, gb_er
     return 0;
 }
 
+int gb_file_move_at(int fromfd, const char *from, int tofd, const char *to, gb_err_t *e)
+{
+    if (name_ok(from, e) != 0 || name_ok(to, e) != 0)
+        return -1;
+    struct stat st;
+    if (fstatat(fromfd, from, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return gb_err_sys(e, "cannot stat %s", from);
+    if (!S_ISREG(st.st_mode))
+        return gb_err_set(e, "%s is %s: not moved", from, kind_of(st.st_mode));
+    /* RENAME_NOREPLACE: whatever is at `to` (a file, a symlink planted
+     * there, a FIFO) stays as it is. */
+    if (renameat2(fromfd, from, tofd, to, RENAME_NOREPLACE) == 0)
+        return 0;
+    return errno == EEXIST ? 1 : gb_err_sys(e, "cannot move %s to %s", from, to);
+}
+
 int gb_file_remove_at(int dirfd, const char *name)
 {
     struct stat st;
@@ -432,4 +448,28 @@ void gb_dir_remove_temp(int parent, const char *name, int fd)
     else if (fd >= 0)
         close(fd);
     unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+int gb_dir_remove_at(int dirfd, const char *name)
+{
+    gb_err_t e;
+    if (name_ok(name, &e) != 0)
+        return -1;
+    /* AT_REMOVEDIR fails on a symlink (ENOTDIR): only a directory goes. */
+    return unlinkat(dirfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int gb_remove_path(const char *path)
+{
+    char dir[4096];
+    gb_err_t e;
+    const char *base = gb_path_split(path, dir, sizeof dir, &e);
+    if (!base)
+        return -1;
+    int dfd = gb_dir_open(dir, NULL, 0, &e);
+    if (dfd < 0)
+        return errno == ENOENT ? 0 : -1;
+    int rc = gb_file_remove_at(dfd, base);
+    close(dfd);
+    return rc;
 }

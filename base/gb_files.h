@@ -104,9 +104,24 @@ int gb_file_rename_at(int srcfd, const char *from, int dirfd, const char *name, 
  * it. */
 int gb_dir_make_temp(int dirfd, char *name, size_t namesz, gb_err_t *e);
 void gb_dir_remove_temp(int parent, const char *name, int fd);
+/* Moves the regular file `from` in `fromfd` to `to` in `tofd` (the same
+ * file system) without ever replacing anything at `to`
+ * (renameat2 RENAME_NOREPLACE): 0, 1 if `to` exists (nothing moved), or
+ * -1 with `e` (also when `from` is not a regular file). For a file staged
+ * whole in a private directory and published into a shared one. */
+int gb_file_move_at(int fromfd, const char *from, int tofd, const char *to, gb_err_t *e);
 
 /* Removes `name` from `dirfd` if it is a regular file or a symlink (the
  * link, not its target); 0 if gone or absent. */
 int gb_file_remove_at(int dirfd, const char *name);
+
+/* gb_file_remove_at for a path the caller owns (a scratch file of its
+ * own): the directory part is followed as given, the last component is
+ * removed only if it is a regular file or a symlink. 0 if gone or absent. */
+int gb_remove_path(const char *path);
+
+/* Removes the empty directory `name` from `dirfd` (a symlink or anything
+ * else there stays); 0 if gone or absent, else -1. */
+int gb_dir_remove_at(int dirfd, const char *name);
 
 #endif

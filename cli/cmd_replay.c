@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "gb_files.h"
 
 #include "triage.h"
 
@@ -21,34 +22,42 @@ static const char *sig_name(int sig)
 
 /* One input; 1 if it crashed or timed out, 0 if not, -1 if it could not
  * be run (the line says why). */
-static int replay_one(gb_crash_runner_t *r, const char *path)
+static int replay_one(gb_crash_runner_t *r, const char *raw_path)
 {
+    /* The name as the terminal gets it: its control bytes escaped. */
+    char path[4 * 4096 + 1];
+    gb_triage_escape(raw_path, path, sizeof path);
     uint8_t *data;
     size_t len;
     gb_err_t e;
-    if (gb_read_file(path, GB_MAX_INPUT, &data, &len, &e) != 0) {
-        printf("%s: error %s\n", path, e.msg);
+    if (gb_read_file(raw_path, GB_MAX_INPUT, &data, &len, &e) != 0) {
+        char msg[4 * sizeof e.msg + 1];
+        gb_triage_escape(e.msg, msg, sizeof msg);
+        printf("%s: error %s\n", path, msg);
         return -1;
     }
     gb_crash_t c;
     int rc = gb_crash_probe(r, data, len, &c, &e);
     gb_free(data);
     if (rc != 0) {
-        printf("%s: error %s\n", path, e.msg);
+        char msg[4 * sizeof e.msg + 1];
+        gb_triage_escape(e.msg, msg, sizeof msg);
+        printf("%s: error %s\n", path, msg);
         return -1;
     }
-    char state[700];
-    gb_crash_state_line(c.state, state, sizeof state);
+    char line[700], state[4 * sizeof line + 1], type[4 * sizeof c.type + 1];
+    gb_crash_state_line(c.state, line, sizeof line);
+    gb_triage_escape(line, state, sizeof state);
+    gb_triage_escape(c.type, type, sizeof type);
     if (!c.crashed)
         printf("%s: ok exit %d\n", path, c.run.exit_code);
     else if (c.run.status == GB_RUN_TIMEOUT)
-        printf("%s: timeout %s %s\n", path, sig_name(c.run.signal), c.type);
+        printf("%s: timeout %s %s\n", path, sig_name(c.run.signal), type);
     else if (c.run.status == GB_RUN_CRASH)
-        printf("%s: crash %s %s @ %s\n", path, sig_name(c.run.signal), c.type,
+        printf("%s: crash %s %s @ %s\n", path, sig_name(c.run.signal), type,
                state[0] ? state : "-");
     else
-        printf("%s: crash exit %d %s @ %s\n", path, c.run.exit_code, c.type,
-               state[0] ? state : "-");
+        printf("%s: crash exit %d %s @ %s\n", path, c.run.exit_code, type, state[0] ? state : "-");
     fflush(stdout);
     rc = c.crashed ? 1 : 0;
     gb_crash_clear(&c);
@@ -60,15 +69,19 @@ static int make_work(char *dir, size_t cap)
 {
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, cap, "%s/glassbox-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    return mkdtemp(dir) ? 0 : -1;
+    return mkdtemp(dir) ? 0 : -1; /* gb-write-ok: a fresh 0700 dir of our own */
 }
 
+/* The scratch dir is ours (mkdtemp); its input goes by descriptor. */
 static void remove_work(const char *dir)
 {
-    char p[4200];
-    snprintf(p, sizeof p, "%s/input", dir);
-    unlink(p);
-    rmdir(dir);
+    gb_err_t e;
+    int fd = gb_dir_open(dir, NULL, 0, &e);
+    if (fd >= 0) {
+        gb_file_remove_at(fd, "input");
+        close(fd);
+    }
+    rmdir(dir); /* gb-write-ok: rmdir never follows a link */
 }
 
 gb_exit_t gb_cmd_replay(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "gb_files.h"
 
 #include "fuzz_bridge.h"
 #include "triage.h"
@@ -51,7 +52,7 @@ static int make_work(tmin_cli_t *c, gb_err_t *e)
 {
     const char *tmp = getenv("TMPDIR");
     snprintf(c->work, sizeof c->work, "%s/glassbox-tmin.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(c->work))
+    if (!mkdtemp(c->work)) /* gb-write-ok: a fresh 0700 dir of our own */
         return gb_err_sys(e, "cannot create a work directory in %s", tmp && *tmp ? tmp : "/tmp");
     snprintf(c->input_path, sizeof c->input_path, "%s/cur", c->work);
     return 0;
@@ -72,11 +73,11 @@ static void remove_tree(const char *dir)
         if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
             remove_tree(p);
         else
-            unlink(p);
+            gb_remove_path(p);
     }
     if (d)
         closedir(d);
-    rmdir(dir);
+    rmdir(dir); /* gb-write-ok: rmdir never follows a link */
 }
 
 static void remove_work(tmin_cli_t *c)
@@ -126,9 +127,9 @@ static gb_exit_t minimise(tmin_cli_t *c, const char *mode, gb_tmin_pred_fn pred,
     gb_err_t e;
     if (gb_tmin(&o, data, len, &min, &mlen, &st, &e) != 0)
         return gb_cli_fail("tmin", e.msg);
-    char dir[4096];
-    dir_of(c->out, dir, sizeof dir);
-    int w = gb_write_atomic(c->out, dir, min, mlen, &e);
+    /* Staged in -o's directory and renamed onto a regular file only: a
+     * device, FIFO or symlink put there since check_args is refused. */
+    int w = gb_write_path(c->out, min, mlen, &e);
     gb_free(min);
     if (w != 0)
         return gb_cli_fail("tmin", e.msg);
@@ -266,8 +267,12 @@ static gb_exit_t check_args(const tmin_cli_t *c)
                             c->mode);
     if (gb_check_executable(c->bin, &e) != 0)
         return gb_cli_fail("tmin", e.msg);
-    /* Before the work, not after it: the output goes through a temporary
-     * file in its directory. */
+    /* Before the work, not after it: -o must be absent or a regular file
+     * (never a device, FIFO or symlink: those are refused, not replaced)
+     * and not the input itself; it is written through a temporary file
+     * in its directory. */
+    if (gb_check_output("-o", c->out, c->in, &e) != 0)
+        return gb_cli_fail("tmin", e.msg);
     char dir[4096];
     dir_of(c->out, dir, sizeof dir);
     if (access(dir, W_OK | X_OK) != 0)

@@ -30,15 +30,21 @@ static void print_table(const gb_triage_result_t *res)
     printf("%-16s  %-44s %6s  %-5s  %s\n", "bucket", "type", "count", "flaky", "state");
     for (size_t i = 0; i < res->nbuckets; i++) {
         const gb_bucket_t *b = &res->buckets[i];
-        char line[700];
+        char line[700], state[4 * sizeof line + 1], type[4 * sizeof b->type + 1];
         gb_crash_state_line(b->state, line, sizeof line);
-        printf("%-16s  %-44s %6zu  %-5s  %s%s\n", b->id, b->type, b->ninputs,
-               b->flaky ? "yes" : "no", b->state[0] ? line : "-", b->is_new ? "  (new)" : "");
+        gb_triage_escape(line, state, sizeof state);
+        gb_triage_escape(b->type, type, sizeof type);
+        printf("%-16s  %-44s %6zu  %-5s  %s%s\n", b->id, type, b->ninputs, b->flaky ? "yes" : "no",
+               b->state[0] ? state : "-", b->is_new ? "  (new)" : "");
     }
 }
 
-static void print_totals(const gb_triage_result_t *res, const char *report)
+/* Names reach the terminal escaped (gb_triage_escape): a file name's
+ * control bytes must not drive it. */
+static void print_totals(const gb_triage_result_t *res, const char *raw_report)
 {
+    char report[4 * 4096 + 1], w[4 * sizeof res->warnings[0] + 1];
+    gb_triage_escape(raw_report, report, sizeof report);
     size_t fresh = 0;
     for (size_t i = 0; i < res->nbuckets; i++)
         fresh += (size_t)res->buckets[i].is_new;
@@ -47,8 +53,10 @@ static void print_totals(const gb_triage_result_t *res, const char *report)
            res->inputs, res->inputs == 1 ? "" : "s", res->ran, res->duplicates, res->crashed,
            res->flaky, res->no_crash, res->errors, res->skipped, res->nbuckets,
            res->nbuckets == 1 ? "" : "s", fresh, report);
-    for (size_t i = 0; i < res->nwarnings; i++)
-        fprintf(stderr, "glassbox triage: warning: %s\n", res->warnings[i]);
+    for (size_t i = 0; i < res->nwarnings; i++) {
+        gb_triage_escape(res->warnings[i], w, sizeof w);
+        fprintf(stderr, "glassbox triage: warning: %s\n", w);
+    }
 }
 
 gb_exit_t gb_cmd_triage(int argc, char **argv)
@@ -128,7 +136,9 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
     gb_triage_inputs_free(&in);
     if (rc != 0) {
         gb_triage_result_free(&res);
-        return gb_cli_fail("triage", e.msg);
+        char msg[4 * sizeof e.msg + 1];
+        gb_triage_escape(e.msg, msg, sizeof msg);
+        return gb_cli_fail("triage", msg);
     }
     print_table(&res);
     print_totals(&res, out);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gb_config.h"
+#include "gb_files.h"
 #include "triage.h"
 
 static volatile sig_atomic_t live_stop;
@@ -67,10 +68,15 @@ int gb_live_start(gb_live_t *lt, const char *sync_dir, const char *asan_bin, cha
     if (gb_check_executable(asan_bin, e) != 0)
         return -1;
     snprintf(lt->report, sizeof lt->report, "%s/triage", sync_dir);
-    if (gb_mkdirs(lt->report, e) != 0)
+    /* SYNC/triage lives where peers write: opened below SYNC without
+     * following a symlink, here and by every pass (report_sub). */
+    int fd = gb_dir_open(sync_dir, "triage", 1, e);
+    if (fd < 0)
         return -1;
+    close(fd);
     gb_triage_opts_t o = {
-        .report_dir = lt->report,
+        .report_dir = sync_dir,
+        .report_sub = "triage",
         .target = {.bin = asan_bin, .args = args, .nargs = nargs, .timeout_ms = timeout_ms},
         .jobs = 1,
     };

@@ -17,6 +17,7 @@
 #include <xxhash.h>
 
 #include "cmin_int.h"
+#include "gb_files.h"
 
 static void worker_fail(cmin_ctx_t *c, const gb_err_t *e)
 {
@@ -310,21 +311,21 @@ static void workers_stop(cmin_ctx_t *c)
 {
     for (unsigned i = 0; c->w && i < c->nw; i++) {
         gb_fsrv_stop(c->w[i].f);
-        unlink(c->w[i].path);
+        gb_remove_path(c->w[i].path);
         gb_free(c->w[i].elems);
         gb_free(c->w[i].enc);
     }
     gb_free(c->w);
     c->w = NULL;
     if (c->scratch[0])
-        rmdir(c->scratch);
+        rmdir(c->scratch); /* gb-write-ok: rmdir never follows a link */
 }
 
 static int make_scratch(cmin_ctx_t *c, gb_err_t *e)
 {
     const char *tmp = getenv("TMPDIR");
     snprintf(c->scratch, sizeof c->scratch, "%s/glassbox-cmin.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(c->scratch)) {
+    if (!mkdtemp(c->scratch)) { /* gb-write-ok: a fresh 0700 dir of our own */
         gb_err_sys(e, "cannot create a scratch directory %s", c->scratch);
         c->scratch[0] = '\0';
         return -1;
@@ -420,13 +421,37 @@ static size_t set_union(const cmin_ctx_t *c, const cmin_set_t *set, uint8_t *bit
 /* ---- Output ------------------------------------------------------------- */
 
 /* 0 if `dir` is missing (it is created) or empty; else a clear error. */
+/* Opens the output dir (creating it): its parent as the user named it,
+ * the dir itself never through a symlink, so cmin's files cannot land
+ * wherever a link planted at -o points. A descriptor or -1 with `e`. */
+static int out_open(const char *dir, int create, gb_err_t *e)
+{
+    char parent[4096];
+    gb_err_t sub;
+    const char *base = gb_path_split(dir, parent, sizeof parent, &sub);
+    char trimmed[4096];
+    if (!base) { /* "OUT/": the same dir without the slashes */
+        snprintf(trimmed, sizeof trimmed, "%s", dir);
+        for (size_t n = strlen(trimmed); n > 1 && trimmed[n - 1] == '/'; n--)
+            trimmed[n - 1] = '\0';
+        if (!(base = gb_path_split(trimmed, parent, sizeof parent, &sub)))
+            return gb_err_set(e, "output directory %s: %s", dir, sub.msg);
+    }
+    int pfd = gb_dir_open(parent, NULL, create, &sub);
+    int fd = pfd < 0 ? -1 : gb_dir_openat(pfd, base, create, &sub);
+    if (pfd >= 0)
+        close(pfd);
+    return fd >= 0 ? fd : gb_err_set(e, "output directory %s: %s", dir, sub.msg);
+}
+
 static int out_empty(const char *dir, gb_err_t *e)
 {
-    DIR *d = opendir(dir);
+    int fd = out_open(dir, 1, e);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     if (!d) {
-        if (errno != ENOENT)
-            return gb_err_sys(e, "cannot open output directory %s", dir);
-        return gb_mkdirs(dir, e);
+        if (fd >= 0)
+            close(fd);
+        return fd >= 0 ? gb_err_sys(e, "cannot read output directory %s", dir) : -1;
     }
     struct dirent *de;
     int found = 0;
@@ -466,9 +491,9 @@ static int out_name(const cmin_set_t *set, size_t i, gb_hset_t *taken, char *buf
 /* Writes one file into the staging dir (flushed all at once later). */
 static int stage_file(int sfd, const char *name, const uint8_t *data, size_t len, gb_err_t *e)
 {
-    int fd = openat(sfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = gb_file_open_at(sfd, name, GB_OPEN_NEW, e);
     if (fd < 0)
-        return gb_err_sys(e, "cannot create %s in the staging dir", name);
+        return -1;
     size_t off = 0;
     while (off < len) {
         ssize_t w = write(fd, data + off, len - off);
@@ -500,12 +525,9 @@ static int reread(const cmin_set_t *set, size_t i, uint8_t **data, size_t *len, 
 /* Stages every kept input under its output name, flushes them with one
  * syncfs, then renames each into the output dir: a reader of OUT never
  * sees a partial file. */
-static int write_kept(cmin_ctx_t *c, const cmin_set_t *set, const uint8_t *kept, const char *stage,
+static int write_kept(cmin_ctx_t *c, const cmin_set_t *set, const uint8_t *kept, int sfd,
                       gb_err_t *e)
 {
-    int sfd = open(stage, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (sfd < 0)
-        return gb_err_sys(e, "cannot open staging dir %s", stage);
     gb_hset_t taken = {0};
     int rc = 0;
     for (size_t i = 0; i < set->n && rc == 0; i++) {
@@ -528,65 +550,73 @@ static int write_kept(cmin_ctx_t *c, const cmin_set_t *set, const uint8_t *kept,
     }
     gb_hset_free(&taken);
     if (rc == 0 && syncfs(sfd) != 0)
-        rc = gb_err_sys(e, "cannot flush %s", stage);
-    close(sfd);
+        rc = gb_err_sys(e, "cannot flush the staged files");
     return rc;
 }
 
-/* Moves the staged files into OUT and removes the staging dir. */
-static int publish(const char *stage, const char *out, gb_err_t *e)
+/* Moves the staged files into OUT (never replacing a name there). */
+static int publish(int sfd, int ofd, const char *out, gb_err_t *e)
 {
-    DIR *d = opendir(stage);
-    int ofd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (!d || ofd < 0) {
-        gb_err_sys(e, "cannot open %s", d ? out : stage);
-        if (d)
-            closedir(d);
-        if (ofd >= 0)
-            close(ofd);
-        return -1;
+    int dfd = dup(sfd);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return gb_err_sys(e, "cannot read the staging dir in %s", out);
     }
+    rewinddir(d);
     int rc = 0;
     struct dirent *de;
     while (rc == 0 && (de = readdir(d)) != NULL) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        if (renameat(dirfd(d), de->d_name, ofd, de->d_name) != 0)
-            rc = gb_err_sys(e, "cannot move %s from %s into %s", de->d_name, stage, out);
+        int m = gb_file_move_at(sfd, de->d_name, ofd, de->d_name, e);
+        if (m == 1)
+            rc = gb_err_set(e, "%s/%s appeared while cmin ran: not replaced", out, de->d_name);
+        else if (m < 0)
+            rc = -1;
     }
     closedir(d);
-    if (rc == 0 && rmdir(stage) != 0)
-        rc = gb_err_sys(e, "cannot remove staging dir %s", stage);
     fsync(ofd);
-    close(ofd);
     return rc;
 }
 
-static void remove_stage(const char *stage)
+/* Empties the staging dir (regular files only: it is ours) and removes it. */
+static void remove_stage(int sfd, int ofd, const char *name)
 {
-    DIR *d = opendir(stage);
-    if (!d)
-        return;
-    struct dirent *de;
-    int fd = dirfd(d);
-    while ((de = readdir(d)) != NULL)
-        if (de->d_name[0] != '.')
-            unlinkat(fd, de->d_name, 0);
-    closedir(d);
-    rmdir(stage);
+    int dfd = dup(sfd);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (d) {
+        rewinddir(d);
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL)
+            if (de->d_name[0] != '.')
+                gb_file_remove_at(sfd, de->d_name);
+        closedir(d);
+    } else if (dfd >= 0) {
+        close(dfd);
+    }
+    gb_dir_remove_at(ofd, name);
 }
 
 static int write_output(cmin_ctx_t *c, const cmin_set_t *set, const uint8_t *kept, gb_err_t *e)
 {
-    char stage[4200];
-    snprintf(stage, sizeof stage, "%s/.cmin-stage.%ld", c->o->out_dir, (long)getpid());
-    if (mkdir(stage, 0755) != 0)
-        return gb_err_sys(e, "cannot create staging dir %s", stage);
-    if (write_kept(c, set, kept, stage, e) != 0 || publish(stage, c->o->out_dir, e) != 0) {
-        remove_stage(stage);
+    char stage[64];
+    snprintf(stage, sizeof stage, ".cmin-stage.%ld", (long)getpid());
+    int ofd = out_open(c->o->out_dir, 0, e);
+    if (ofd < 0)
+        return -1;
+    int sfd = gb_dir_openat(ofd, stage, 1, e);
+    if (sfd < 0) {
+        close(ofd);
         return -1;
     }
-    return 0;
+    int rc =
+        write_kept(c, set, kept, sfd, e) == 0 && publish(sfd, ofd, c->o->out_dir, e) == 0 ? 0 : -1;
+    remove_stage(sfd, ofd, stage);
+    close(sfd);
+    close(ofd);
+    return rc;
 }
 
 /* ---- Verification ------------------------------------------------------- */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "gb_config.h"
+#include "gb_files.h"
 #include "triage.h"
 
 /* The sanitizer settings every run gets, besides log_path and the limits.
@@ -41,6 +42,7 @@
 
 struct gb_crash_runner {
     char *bin, *work_dir, *input_path, *san_prefix;
+    int wfd;     /* work_dir, open: the input and the logs go by descriptor */
     char **argv; /* the run's argv (input_path in place of @@) */
     unsigned timeout_ms, mem_limit_mb;
     gb_fsrv_t *fsrv;
@@ -343,11 +345,17 @@ int gb_crash_runner_new(const gb_crash_target_t *t, gb_crash_runner_t **out, gb_
         return gb_err_set(e, "gb_crash_runner_new: bin and work_dir are required");
     if (gb_check_executable(t->bin, e) != 0)
         return -1;
-    if (gb_mkdirs(t->work_dir, e) != 0)
-        return -1;
     gb_crash_runner_t *r = gb_calloc(1, sizeof *r);
     if (!r)
         return gb_err_set(e, "out of memory setting up a crash runner");
+    /* Opened once: a work dir swapped for a symlink later is not
+     * followed by our writes. A leftover "input" (or a symlink planted
+     * as one) is removed, never written through. */
+    if ((r->wfd = gb_dir_open(t->work_dir, NULL, 1, e)) < 0) {
+        gb_free(r);
+        return -1;
+    }
+    gb_file_remove_at(r->wfd, "input");
     int afl;
     if (copy_target(r, t, e) != 0 || (afl = inspect(r, e)) < 0 ||
         make_env(r, t->detect_leaks, e) != 0) {
@@ -373,6 +381,8 @@ void gb_crash_runner_free(gb_crash_runner_t *r)
         return;
     gb_fsrv_stop(r->fsrv);
     gb_symbolizer_free(r->sym);
+    if (r->wfd >= 0)
+        close(r->wfd);
     gb_argv_free(r->argv);
     gb_free(r->bin);
     gb_free(r->work_dir);
@@ -410,16 +420,22 @@ static void take_log(gb_crash_runner_t *r, int dfd, const char *name, size_t *ha
     }
     if (fd >= 0)
         close(fd);
-    unlinkat(dfd, name, 0);
+    gb_file_remove_at(dfd, name);
 }
 
 /* Gathers (and removes) every san.* log of the last run; their length. */
 static size_t collect_logs(gb_crash_runner_t *r)
 {
     size_t have = 0;
-    DIR *d = opendir(r->work_dir);
-    if (!d)
+    int fd = dup(r->wfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        r->log_text[0] = '\0';
         return 0;
+    }
+    rewinddir(d); /* the dup shares the offset the last pass left at the end */
     struct dirent *de;
     while ((de = readdir(d)) != NULL)
         if (strncmp(de->d_name, "san.", 4) == 0)
@@ -439,8 +455,9 @@ static int run_once(gb_crash_runner_t *r, const uint8_t *in, size_t len, gb_run_
         collect_logs(r);
         return gb_fsrv_run(r->fsrv, in, len, res, e);
     }
-    if (gb_write_atomic(r->input_path, r->work_dir, in, len, e) != 0)
-        return -1;
+    gb_err_t we;
+    if (gb_file_write_at(r->wfd, "input", -1, in, len, &we) != 0)
+        return gb_err_set(e, "%s: %s", r->input_path, we.msg);
     gb_exec_opts_t o = {.argv = r->argv,
                         .env_extra = r->env_extra,
                         .timeout_ms = r->timeout_ms,

@@ -17,8 +17,14 @@
 #include <unistd.h>
 
 #include "gb_config.h"
+#include "gb_files.h"
 #include "gb_version.h"
 #include "triage_int.h"
+
+/* repro.sh's time limit beyond the triage's own for a run that is not a
+ * timeout: a sanitizer symbolizing a deep stack with symbolize=1 takes a
+ * few seconds; a minute is room enough and still ends a stuck run. */
+#define GB_REPRO_EXTRA_S 60
 
 /* The state as a JSON array of frame names. */
 static json_object *state_json(const char *state)
@@ -27,7 +33,9 @@ static json_object *state_json(const char *state)
     const char *p = state;
     while (*p) {
         size_t n = strcspn(p, "\n");
-        json_object_array_add(a, json_object_new_string_len(p, (int)n));
+        char fn[600];
+        snprintf(fn, sizeof fn, "%.*s", (int)n, p);
+        json_object_array_add(a, gbt_jstr(fn));
         p += n;
         if (*p == '\n')
             p++;
@@ -35,9 +43,11 @@ static json_object *state_json(const char *state)
     return a;
 }
 
+/* Every string goes through gbt_add_str: valid UTF-8, and the exact
+ * bytes in k_hex beside it when they were not. */
 static void add_str(json_object *o, const char *k, const char *v)
 {
-    json_object_object_add(o, k, json_object_new_string(v ? v : ""));
+    gbt_add_str(o, k, v);
 }
 
 static void add_time(json_object *o, const char *k, uint64_t ms)
@@ -57,12 +67,14 @@ static const char *signal_name(int sig)
 
 /* ---- crash.json ------------------------------------------------------------------ */
 
+/* argv as text; the binary's exact bytes are binary.path_hex, and an
+ * argument that is not UTF-8 is lossy here (docs/triage.md). */
 static json_object *argv_json(const gb_report_ctx_t *c)
 {
     json_object *a = json_object_new_array();
-    json_object_array_add(a, json_object_new_string(c->bin));
+    json_object_array_add(a, gbt_jstr(c->bin));
     for (size_t i = 0; i < c->nargs; i++)
-        json_object_array_add(a, json_object_new_string(c->args[i]));
+        json_object_array_add(a, gbt_jstr(c->args[i]));
     if (c->nargs == 0)
         json_object_array_add(a, json_object_new_string("@@"));
     return a;
@@ -220,7 +232,20 @@ static void frame_line(sbuf_t *t, size_t i, const gb_frame_t *f, int in_state)
     put(t, "\n");
 }
 
-static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, const char *dir, gb_err_t *e)
+/* Writes `len` bytes of t to `name` in the bucket's directory, staged in
+ * REPORT/.tmp: never through a symlink a peer planted there. */
+static int put_file(const gb_report_ctx_t *c, int bfd, const char *name, const sbuf_t *t,
+                    gb_err_t *e)
+{
+    if (t->oom)
+        return gb_err_set(e, "out of memory writing %s", name);
+    gb_err_t sub;
+    if (gb_file_write_at(bfd, name, c->tmpfd, t->s ? t->s : "", t->len, &sub) != 0)
+        return gb_err_set(e, "%s: %s", name, sub.msg);
+    return 0;
+}
+
+static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, int bfd, gb_err_t *e)
 {
     sbuf_t t = {0};
     char line[700], first[32], last[32];
@@ -251,10 +276,7 @@ static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, const char
         put(&t, "  (none: the run left no stack; docs/triage.md, Limitations)\n");
     put(&t, "\nSanitizer report (unsymbolized; the stack above is)\n%s\n",
         b->report ? b->report : "(none)\n");
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/report.txt", dir);
-    int rc = t.oom ? gb_err_set(e, "out of memory writing %s", path)
-                   : gb_write_atomic(path, c->tmp_dir, t.s, t.len, e);
+    int rc = put_file(c, bfd, "report.txt", &t, e);
     gb_free(t.s);
     return rc;
 }
@@ -271,9 +293,20 @@ static const char *symbolizer_path(void)
     return NULL;
 }
 
-/* NAME='options with symbolize=1' in the script. */
+/* 1 when the runtime's symbolizer cannot be asked about `bin`: its
+ * request line quotes the module in '"' and ends at a newline, and
+ * llvm-symbolizer given such a name never answers, so the report (and
+ * repro.sh) would hang. */
+static int unsymbolizable(const char *bin)
+{
+    return strpbrk(bin, "\"\n\r") != NULL;
+}
+
+/* NAME='options with symbolize=1' in the script (symbolize=0 kept when
+ * the binary's name cannot be symbolized). */
 static void put_options(sbuf_t *t, const gb_report_ctx_t *c)
 {
+    int sym_ok = !unsymbolizable(c->bin);
     for (int i = 0; i < 2; i++) {
         const char *kv = c->info ? c->info->sanitizer_env[i] : NULL;
         const char *eq = kv ? strchr(kv, '=') : NULL;
@@ -282,14 +315,14 @@ static void put_options(sbuf_t *t, const gb_report_ctx_t *c)
         char val[1024];
         snprintf(val, sizeof val, "%s", eq + 1);
         char *sym = strstr(val, "symbolize=0");
-        if (sym)
+        if (sym && sym_ok)
             sym[10] = '1';
         put(t, "%.*s=", (int)(eq - kv), kv);
         put_quoted(t, val);
         put(t, "\nexport %.*s\n", (int)(eq - kv), kv);
     }
     const char *s = symbolizer_path();
-    if (s) {
+    if (s && sym_ok) {
         put(t, "ASAN_SYMBOLIZER_PATH=");
         put_quoted(t, s);
         put(t, "\nUBSAN_SYMBOLIZER_PATH=$ASAN_SYMBOLIZER_PATH\n"
@@ -297,12 +330,22 @@ static void put_options(sbuf_t *t, const gb_report_ctx_t *c)
     }
 }
 
+/* repro.sh's time limit in seconds: a timeout bucket's run is killed
+ * just past the triage's limit (as the triage saw it); any other run
+ * gets room for the sanitizer to symbolize its report, but never hangs
+ * the shell that runs it. */
+static unsigned repro_limit_s(const gb_report_ctx_t *c, const gb_bucket_t *b)
+{
+    unsigned t = (c->timeout_ms + 999) / 1000;
+    return b->run.status == GB_RUN_TIMEOUT ? t + 1 : t + GB_REPRO_EXTRA_S;
+}
+
 /* The target's command line with "$input" where @@ is (the input alone
- * without arguments), as run by the triage. */
+ * without arguments), as run by the triage, under `timeout`. Every word
+ * of ours is single-quoted (put_quoted), so no name can end a quote. */
 static void put_command(sbuf_t *t, const gb_report_ctx_t *c, const gb_bucket_t *b)
 {
-    if (b->run.status == GB_RUN_TIMEOUT)
-        put(t, "timeout -s KILL %u ", (c->timeout_ms + 999) / 1000 + 1);
+    put(t, "timeout -s KILL %u ", repro_limit_s(c, b));
     put_quoted(t, c->bin);
     for (size_t i = 0; i < c->nargs; i++) {
         const char *a = c->args[i], *at = strstr(a, "@@");
@@ -324,62 +367,96 @@ static void put_command(sbuf_t *t, const gb_report_ctx_t *c, const gb_bucket_t *
     put(t, " <\"$input\"\n");
 }
 
-static int write_repro(const gb_report_ctx_t *c, const gb_bucket_t *b, const char *dir, gb_err_t *e)
+/* A comment line's text: control bytes would end the comment. */
+static void put_comment(sbuf_t *t, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        put(t, *p < 0x20 || *p == 0x7f ? "?" : "%c", *p);
+}
+
+/* chmod 0755 of `name` in bfd without following a symlink: the file is
+ * opened as gb_file_open_at does (regular only) and fchmod'ed. */
+static int make_executable(int bfd, const char *name, gb_err_t *e)
+{
+    int fd = gb_file_open_at(bfd, name, GB_OPEN_APPEND, e);
+    if (fd < 0)
+        return -1;
+    int rc = fchmod(fd, 0755) == 0 ? 0 : gb_err_sys(e, "chmod %s", name);
+    close(fd);
+    return rc;
+}
+
+static int write_repro(const gb_report_ctx_t *c, const gb_bucket_t *b, int bfd, gb_err_t *e)
 {
     sbuf_t t = {0};
     char line[700], path[PATH_MAX + 32];
     gb_crash_state_line(b->state, line, sizeof line);
-    put(&t, "#!/bin/sh\n# glassbox triage, bucket %s: %s\n# state: %s\n", b->id, b->type, line);
-    put(&t, "# Usage: sh repro.sh [INPUT]   (INPUT defaults to input.min beside this script)\n"
-            "# Exit status: 0 if the target did not crash; else its status (128 + the\n"
-            "# signal: 134 = SIGABRT from a sanitizer report, 137 = killed at the\n"
-            "# time limit), so a non-zero exit means the crash reproduced.\n"
-            "PATH=/usr/local/bin:/usr/bin:/bin\nexport PATH\n");
-    snprintf(path, sizeof path, "%s/input.min", dir);
+    put(&t, "#!/bin/sh\n# glassbox triage, bucket %s: ", b->id);
+    put_comment(&t, b->type);
+    put(&t, "\n# state: ");
+    put_comment(&t, line);
+    put(&t,
+        "\n# Usage: sh repro.sh [INPUT]   (INPUT defaults to input.min beside this script)\n"
+        "# Exit status: 0 if the target did not crash; else its status (128 + the\n"
+        "# signal: 134 = SIGABRT from a sanitizer report, 137 = killed at the\n"
+        "# time limit of %u s), so a non-zero exit means the crash reproduced.\n"
+        "PATH=/usr/local/bin:/usr/bin:/bin\nexport PATH\n",
+        repro_limit_s(c, b));
+    snprintf(path, sizeof path, "%s/%s/input.min", c->dir, b->id);
     put(&t, "input=${1:-");
     put_quoted(&t, path);
-    put(&t, "}\n");
+    put(&t, "}\nexpected=");
+    put_quoted(&t, b->type);
+    put(&t, "\n");
     put_options(&t, c);
     put_command(&t, c, b);
-    put(&t,
-        "status=$?\nif [ \"$status\" -ge 128 ]; then\n"
-        "  echo \"repro.sh: crashed (status $status), expected: %s\" >&2\n"
-        "  exit \"$status\"\nfi\n"
-        "echo \"repro.sh: no crash (exit status $status)\" >&2\nexit 0\n",
-        b->type);
-    snprintf(path, sizeof path, "%s/repro.sh", dir);
-    int rc = t.oom ? gb_err_set(e, "out of memory writing %s", path)
-                   : gb_write_atomic(path, c->tmp_dir, t.s, t.len, e);
+    put(&t, "status=$?\nif [ \"$status\" -ge 128 ]; then\n"
+            "  echo \"repro.sh: crashed (status $status), expected: $expected\" >&2\n"
+            "  exit \"$status\"\nfi\n"
+            "echo \"repro.sh: no crash (exit status $status)\" >&2\nexit 0\n");
+    int rc = put_file(c, bfd, "repro.sh", &t, e);
     gb_free(t.s);
-    if (rc == 0 && chmod(path, 0755) != 0)
-        rc = gb_err_sys(e, "chmod %s", path);
+    return rc == 0 ? make_executable(bfd, "repro.sh", e) : rc;
+}
+
+static int write_input(const gb_report_ctx_t *c, int bfd, const char *name, const uint8_t *data,
+                       size_t len, gb_err_t *e)
+{
+    gb_err_t sub;
+    if (gb_file_write_at(bfd, name, c->tmpfd, data, len, &sub) != 0)
+        return gb_err_set(e, "%s: %s", name, sub.msg);
+    return 0;
+}
+
+static int write_bucket_files(const gb_report_ctx_t *c, const gb_bucket_t *b, int bfd,
+                              const uint8_t *input, size_t len, const uint8_t *min, size_t min_len,
+                              gb_err_t *e)
+{
+    if (input && (write_input(c, bfd, "input", input, len, e) != 0 ||
+                  write_input(c, bfd, "input.min", min, min_len, e) != 0))
+        return -1;
+    json_object *doc = crash_json(c, b);
+    int rc = gbt_write_json_at(bfd, "crash.json", c->tmpfd, doc, e);
+    json_object_put(doc);
+    if (rc == 0)
+        rc = write_text(c, b, bfd, e);
+    if (rc == 0)
+        rc = write_repro(c, b, bfd, e);
     return rc;
 }
 
 int gb_report_bucket(const gb_report_ctx_t *c, const gb_bucket_t *b, const uint8_t *input,
                      size_t len, const uint8_t *min, size_t min_len, gb_err_t *e)
 {
-    char dir[PATH_MAX], path[PATH_MAX + 32];
-    snprintf(dir, sizeof dir, "%s/%s", c->dir, b->id);
-    if (gb_mkdirs(dir, e) != 0)
-        return -1;
-    if (input) {
-        snprintf(path, sizeof path, "%s/input", dir);
-        if (gb_write_atomic(path, c->tmp_dir, input, len, e) != 0)
-            return -1;
-        snprintf(path, sizeof path, "%s/input.min", dir);
-        if (gb_write_atomic(path, c->tmp_dir, min, min_len, e) != 0)
-            return -1;
-    }
-    json_object *doc = crash_json(c, b);
-    snprintf(path, sizeof path, "%s/crash.json", dir);
-    int rc = gbt_write_json(path, c->tmp_dir, doc, e);
-    json_object_put(doc);
-    if (rc == 0)
-        rc = write_text(c, b, dir, e);
-    if (rc == 0)
-        rc = write_repro(c, b, dir, e);
-    return rc;
+    /* The bucket's directory by descriptor, never through a symlink: a
+     * peer of the sync dir may have planted one to aim our files. */
+    gb_err_t sub;
+    int bfd = gb_dir_openat(c->dirfd, b->id, 1, &sub);
+    if (bfd < 0)
+        return gb_err_set(e, "bucket %s not written: %s", b->id, sub.msg);
+    int rc = write_bucket_files(c, b, bfd, input, len, min, min_len, &sub);
+    close(bfd);
+    return rc == 0 ? 0 : gb_err_set(e, "bucket %s: %s", b->id, sub.msg);
 }
 
 /* ---- loading an earlier run's buckets ---------------------------------------------------- */
@@ -393,7 +470,7 @@ static int load_inputs(gb_bucket_t *b, json_object *a)
             return -1;
         gb_bucket_input_t *x = &b->inputs[b->ninputs];
         memset(x, 0, sizeof *x);
-        if (!(x->path = gb_strdup(gbt_str(o, "path", ""))))
+        if (!(x->path = gbt_raw_str(o, "path", "")))
             return -1;
         snprintf(x->sha1, sizeof x->sha1, "%s", gbt_str(o, "sha1", ""));
         int64_t size = gbt_int(o, "size", 0);
@@ -420,6 +497,8 @@ static void load_state(json_object *a, char *state, size_t cap)
     }
 }
 
+/* 0 loaded, 1 not a bucket of this triage's (the id does not hash from
+ * its type and state), -1 out of memory. */
 static int load_bucket(gb_triage_result_t *res, json_object *o)
 {
     const char *type = gbt_str(o, "type", "");
@@ -429,7 +508,7 @@ static int load_bucket(gb_triage_result_t *res, json_object *o)
     /* A crash.json edited by hand (or from another version's state
      * rules) that no longer hashes to its id is left alone. */
     if (strcmp(id, gbt_str(o, "id", "")) != 0)
-        return 0;
+        return 1;
     if (gb_grow(&res->buckets, &res->capb, res->nbuckets + 1, sizeof *res->buckets, 8) != 0)
         return -1;
     gb_bucket_t *b = &res->buckets[res->nbuckets++];
@@ -449,41 +528,80 @@ static int load_bucket(gb_triage_result_t *res, json_object *o)
     b->min_size = (size_t)gbt_int(r, "minimised_size", 0);
     b->repro_flaky = gbt_bool(r, "flaky");
     if ((rep[0] && !(b->report = gb_strdup(rep))) ||
-        !(b->repro_path = gb_strdup(gbt_str(r, "from", ""))) ||
+        !(b->repro_path = gbt_raw_str(r, "from", "")) ||
         gbt_frames_from_json(json_object_object_get(o, "frames"), &b->frames, &b->nframes) != 0 ||
         load_inputs(b, json_object_object_get(o, "inputs")) != 0)
         return -1;
     return 0;
 }
 
-int gb_report_load(const char *dir, gb_triage_result_t *res, gb_err_t *e)
+/* Keeps a bucket directory whose crash.json could not be used, and why:
+ * the caller warns and rebuilds it (docs/triage.md, "Damage"). */
+static int damaged(gb_triage_result_t *res, const char *id, const char *why)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return errno == ENOENT ? 0 : gb_err_sys(e, "cannot read %s", dir);
+    if (gb_grow(&res->damaged, &res->capd, res->ndamaged + 1, sizeof *res->damaged, 4) != 0)
+        return -1;
+    gb_damaged_t *d = &res->damaged[res->ndamaged++];
+    snprintf(d->id, sizeof d->id, "%s", id);
+    snprintf(d->why, sizeof d->why, "%s", why);
+    return 0;
+}
+
+/* Parses one bucket's crash.json from the bucket directory `id`. */
+static int load_one(int dfd, const char *id, gb_triage_result_t *res)
+{
+    uint8_t *data;
+    size_t len;
+    gb_err_t re;
+    int bfd = gb_dir_openat(dfd, id, 0, &re);
+    if (bfd < 0)
+        return damaged(res, id, re.msg);
+    int got = gb_read_file_at(bfd, "crash.json", 64u << 20, &data, &len, &re);
+    close(bfd);
+    if (got != 0)
+        return damaged(res, id, re.msg);
+    json_tokener *tok = json_tokener_new();
+    json_object *o = tok ? json_tokener_parse_ex(tok, (const char *)data, (int)len) : NULL;
+    int rc = o && json_object_is_type(o, json_type_object) ? load_bucket(res, o) : 2;
+    json_object_put(o);
+    if (tok)
+        json_tokener_free(tok);
+    gb_free(data);
+    if (rc == 1)
+        return damaged(res, id, "crash.json: its id is not the hash of its type and state");
+    if (rc == 2)
+        return damaged(res, id, "crash.json is not a JSON object (damaged)");
+    return rc;
+}
+
+int gb_report_load_at(int rfd, gb_triage_result_t *res, gb_err_t *e)
+{
+    int dfd = dup(rfd);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return gb_err_sys(e, "cannot read the report directory");
+    }
+    rewinddir(d); /* a dup shares rfd's offset */
     struct dirent *de;
     int rc = 0;
-    char path[PATH_MAX + 32];
-    while (rc == 0 && (de = readdir(d)) != NULL) {
-        if (strlen(de->d_name) != 16 || strspn(de->d_name, "0123456789abcdef") != 16)
-            continue;
-        snprintf(path, sizeof path, "%s/%s/crash.json", dir, de->d_name);
-        uint8_t *data;
-        size_t len;
-        gb_err_t re;
-        if (gb_read_file(path, 64u << 20, &data, &len, &re) != 0)
-            continue;
-        json_tokener *tok = json_tokener_new();
-        json_object *o = tok ? json_tokener_parse_ex(tok, (const char *)data, (int)len) : NULL;
-        if (o && json_object_is_type(o, json_type_object))
-            rc = load_bucket(res, o);
-        json_object_put(o);
-        if (tok)
-            json_tokener_free(tok);
-        gb_free(data);
-    }
+    while (rc == 0 && (de = readdir(d)) != NULL)
+        if (strlen(de->d_name) == 16 && strspn(de->d_name, "0123456789abcdef") == 16)
+            rc = load_one(dirfd(d), de->d_name, res);
     closedir(d);
-    return rc ? gb_err_set(e, "out of memory loading the report in %s", dir) : 0;
+    return rc ? gb_err_set(e, "out of memory loading the report") : 0;
+}
+
+int gb_report_load(const char *dir, gb_triage_result_t *res, gb_err_t *e)
+{
+    gb_err_t oe;
+    int rfd = gb_dir_open(dir, NULL, 0, &oe);
+    if (rfd < 0)
+        return errno == ENOENT ? 0 : gb_err_set(e, "%s", oe.msg);
+    int rc = gb_report_load_at(rfd, res, e);
+    close(rfd);
+    return rc;
 }
 
 /* ---- summary.json ------------------------------------------------------------------------ */
@@ -552,7 +670,7 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
     json_object_object_add(o, "sanitizer_options", options_json(c));
     json_object *w = json_object_new_array();
     for (size_t i = 0; i < res->nwarnings; i++)
-        json_object_array_add(w, json_object_new_string(res->warnings[i]));
+        json_object_array_add(w, gbt_jstr(res->warnings[i]));
     json_object_object_add(o, "warnings", w);
     json_object *bs = json_object_new_array();
     size_t flaky = 0, inputs = 0;
@@ -571,9 +689,7 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
     json_object_object_add(o, "totals", tot);
     json_object_object_add(o, "buckets", bs);
     json_object_object_add(o, "last_run", last_run_json(res));
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/summary.json", c->dir);
-    int rc = gbt_write_json(path, c->tmp_dir, o, e);
+    int rc = gbt_write_json_at(c->dirfd, "summary.json", c->tmpfd, o, e);
     json_object_put(o);
     return rc;
 }

@@ -51,7 +51,7 @@ static int exec_symbolizer(gb_symbolizer_t *s, const char *path, gb_err_t *e)
         return gb_err_sys(e, "fork for llvm-symbolizer");
     }
     if (pid == 0) {
-        int nul = open("/dev/null", O_WRONLY);
+        int nul = open("/dev/null", O_WRONLY); /* gb-write-ok: a sink */
         if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0 || (nul >= 0 && dup2(nul, 2) < 0))
             _exit(127);
         /* Its own process group: a Ctrl-C meant for us need not reach it

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gb_config.h"
+#include "gb_files.h"
 #include "symbolic.h"
 #include "tmin_int.h"
 
@@ -32,7 +33,7 @@ static gb_trace_t *trace_of(solve_t *s, const uint8_t *in, size_t len, int *fata
 {
     const gb_tmin_opts_t *o = s->c->o;
     *fatal = 0;
-    if (gb_write_atomic(s->in_path, o->work_dir, in, len, e) != 0) {
+    if (gb_write_path(s->in_path, in, len, e) != 0) {
         *fatal = 1;
         return NULL;
     }
@@ -492,7 +493,7 @@ int gb_tmin_solve(gb_tmin_ctx_t *c, gb_err_t *e)
     gb_free(s.path);
     gb_free(s.read);
     gb_solver_free(s.solver);
-    unlink(s.in_path);
-    unlink(s.trace_path);
+    gb_remove_path(s.in_path);
+    gb_remove_path(s.trace_path);
     return rc;
 }

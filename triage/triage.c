@@ -17,106 +17,11 @@
 #include <unistd.h>
 
 #include "gb_config.h"
+#include "gb_files.h"
 #include "triage_int.h"
 
-/* ---- REPORT/.seen: every input triaged so far --------------------------------- */
-
-/* One line per input, JSON: {"sha1","outcome","path","seen"}; outcome is
- * a bucket id or "no-crash". Failed runs are not remembered: they are
- * tried again next time. */
-typedef struct seen_entry {
-    char sha1[41];
-    char outcome[24];
-    char *path;
-    uint64_t ms;
-} seen_entry_t;
-
-typedef struct seen {
-    seen_entry_t *v;
-    size_t n, cap;
-    gb_hset_t set; /* hashes of sha1 */
-} seen_t;
-
-static uint64_t sha_key(const char *sha1)
-{
-    return gb_hash64(sha1, 40, 0);
-}
-
-static int seen_add(seen_t *s, const char *sha1, const char *outcome, const char *path, uint64_t ms)
-{
-    if (gb_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v, 64) != 0 ||
-        gb_hset_add(&s->set, sha_key(sha1)) < 0)
-        return -1;
-    seen_entry_t *x = &s->v[s->n];
-    memset(x, 0, sizeof *x);
-    snprintf(x->sha1, sizeof x->sha1, "%s", sha1);
-    snprintf(x->outcome, sizeof x->outcome, "%s", outcome);
-    if (!(x->path = gb_strdup(path)))
-        return -1;
-    x->ms = ms;
-    s->n++;
-    return 0;
-}
-
-static void seen_free(seen_t *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        gb_free(s->v[i].path);
-    gb_free(s->v);
-    gb_hset_free(&s->set);
-}
-
-/* A torn or foreign line is skipped: the index only saves work. */
-static int seen_load(seen_t *s, const char *path, gb_err_t *e)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return errno == ENOENT ? 0 : gb_err_sys(e, "cannot read %s", path);
-    char *line = NULL;
-    size_t cap = 0;
-    int rc = 0;
-    while (rc == 0 && getline(&line, &cap, f) > 0) {
-        json_object *o = json_tokener_parse(line);
-        const char *sha = gbt_str(o, "sha1", ""), *out = gbt_str(o, "outcome", "");
-        if (strlen(sha) == 40 && strspn(sha, "0123456789abcdef") == 40 && *out &&
-            !gb_hset_has(&s->set, sha_key(sha)))
-            rc = seen_add(s, sha, out, gbt_str(o, "path", ""),
-                          gbt_parse_iso_time(gbt_str(o, "seen", "")));
-        json_object_put(o);
-    }
-    free(line);
-    fclose(f);
-    return rc ? gb_err_set(e, "out of memory reading %s", path) : 0;
-}
-
-static int seen_save(const seen_t *s, const char *path, const char *tmp, gb_err_t *e)
-{
-    size_t len = 0, cap = 0;
-    char *buf = NULL;
-    for (size_t i = 0; i < s->n; i++) {
-        json_object *o = json_object_new_object();
-        char when[32];
-        gbt_iso_time(s->v[i].ms, when);
-        json_object_object_add(o, "sha1", json_object_new_string(s->v[i].sha1));
-        json_object_object_add(o, "outcome", json_object_new_string(s->v[i].outcome));
-        json_object_object_add(o, "path", json_object_new_string(s->v[i].path));
-        json_object_object_add(o, "seen", json_object_new_string(when));
-        const char *j = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-        size_t jl = strlen(j);
-        if (gb_grow(&buf, &cap, len + jl + 2, 1, 4096) != 0) {
-            json_object_put(o);
-            gb_free(buf);
-            return gb_err_set(e, "out of memory writing %s", path);
-        }
-        memcpy(buf + len, j, jl);
-        len += jl;
-        buf[len++] = '\n';
-        json_object_put(o);
-    }
-    int rc = gb_write_atomic(path, tmp, buf ? buf : "", len, e);
-    gb_free(buf);
-    return rc;
-}
+/* A worker's result lines: a sanitizer report each at most. */
+#define GB_RESULTS_MAX_BYTES (1u << 30)
 
 /* ---- the inputs to run ---------------------------------------------------------- */
 
@@ -160,12 +65,52 @@ static char *absolute(const char *path)
     return p;
 }
 
-/* Reads and hashes each input; the ones not triaged before go to todo. */
-static int plan(const gb_triage_inputs_t *in, seen_t *seen, gb_triage_result_t *res, todo_t **todo,
-                size_t *ntodo, gb_err_t *e)
+/* What plan() builds. */
+typedef struct planner {
+    todo_t **todo;
+    size_t *ntodo, cap;
+    gb_hset_t now; /* hashes of the inputs taken in this run */
+} planner_t;
+
+/* Reads and hashes one input; a new one goes to the todo list. 0, or -1
+ * when out of memory. */
+static int plan_one(planner_t *p, const char *path, const char *engine, gbt_seen_t *seen,
+                    gb_triage_result_t *res)
 {
-    size_t cap = 0;
-    gb_hset_t now = {0};
+    res->inputs++;
+    uint8_t *data;
+    size_t len;
+    gb_err_t re;
+    if (gb_read_file_at(AT_FDCWD, path, GB_MAX_INPUT, &data, &len, &re) != 0) {
+        res->errors++;
+        return note(res, path, re.msg);
+    }
+    char sha[41];
+    gb_sha1_hex(data, len, sha);
+    gb_free(data);
+    if (gb_hset_has(&seen->set, gbt_sha_key(sha)) || gb_hset_has(&p->now, gbt_sha_key(sha))) {
+        res->duplicates++;
+        return 0;
+    }
+    if (gb_hset_add(&p->now, gbt_sha_key(sha)) < 0 ||
+        gb_grow(p->todo, &p->cap, *p->ntodo + 1, sizeof **p->todo, 64) != 0)
+        return -1;
+    todo_t *t = &(*p->todo)[(*p->ntodo)++];
+    memset(t, 0, sizeof *t);
+    if (!(t->path = absolute(path)))
+        return -1;
+    memcpy(t->sha1, sha, sizeof sha);
+    t->size = len;
+    t->engine = engine;
+    return 0;
+}
+
+/* Reads and hashes each input, then each of `extra` (the reproducers of
+ * damaged buckets); the ones not triaged before go to todo. */
+static int plan(const gb_triage_inputs_t *in, char **extra, size_t nextra, gbt_seen_t *seen,
+                gb_triage_result_t *res, todo_t **todo, size_t *ntodo, gb_err_t *e)
+{
+    planner_t p = {.todo = todo, .ntodo = ntodo};
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < in->n; i++) {
         const gb_triage_input_t *x = &in->v[i];
@@ -176,38 +121,11 @@ static int plan(const gb_triage_inputs_t *in, seen_t *seen, gb_triage_result_t *
             rc = note(res, x->path, what);
             continue;
         }
-        res->inputs++;
-        uint8_t *data;
-        size_t len;
-        gb_err_t re;
-        if (gb_read_file_at(AT_FDCWD, x->path, GB_MAX_INPUT, &data, &len, &re) != 0) {
-            res->errors++;
-            rc = note(res, x->path, re.msg);
-            continue;
-        }
-        char sha[41];
-        gb_sha1_hex(data, len, sha);
-        gb_free(data);
-        if (gb_hset_has(&seen->set, sha_key(sha)) || gb_hset_has(&now, sha_key(sha))) {
-            res->duplicates++;
-            continue;
-        }
-        if (gb_hset_add(&now, sha_key(sha)) < 0 ||
-            gb_grow(todo, &cap, *ntodo + 1, sizeof **todo, 64) != 0) {
-            rc = -1;
-            break;
-        }
-        todo_t *t = &(*todo)[(*ntodo)++];
-        memset(t, 0, sizeof *t);
-        if (!(t->path = absolute(x->path))) {
-            rc = -1;
-            break;
-        }
-        memcpy(t->sha1, sha, sizeof sha);
-        t->size = len;
-        t->engine = x->engine;
+        rc = plan_one(&p, x->path, x->engine, seen, res);
     }
-    gb_hset_free(&now);
+    for (size_t i = 0; rc == 0 && i < nextra; i++)
+        rc = plan_one(&p, extra[i], "plain", seen, res);
+    gb_hset_free(&p.now);
     return rc ? gb_err_set(e, "out of memory planning the triage") : 0;
 }
 
@@ -261,16 +179,31 @@ static json_object *triage_one(gb_crash_runner_t *r, const todo_t *t, size_t i, 
     return o;
 }
 
-/* Inputs k, k+step, ... of todo into the file `out` as JSON lines. Each
- * input done is a byte on tick_fd (a forked worker's progress), or a call
- * of o->progress (in this process; tick_fd < 0). */
+/* Opens REPORT/.work/`name` afresh for a worker's lines: a file left
+ * there (or a symlink planted there) is removed, never written through,
+ * and the new one is created O_EXCL. */
+static FILE *open_results(int wfd, const char *name, gb_err_t *e)
+{
+    gb_file_remove_at(wfd, name);
+    int fd = gb_file_open_at(wfd, name, GB_OPEN_NEW, e);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !f) {
+        close(fd);
+        gb_err_sys(e, "cannot write %s", name);
+    }
+    return f;
+}
+
+/* Inputs k, k+step, ... of todo into REPORT/.work/`out` as JSON lines.
+ * Each input done is a byte on tick_fd (a forked worker's progress), or
+ * a call of o->progress (in this process; tick_fd < 0). */
 static int worker(gb_crash_runner_t *r, const todo_t *todo, size_t n, size_t k, size_t step,
-                  unsigned runs, const char *out, int tick_fd, const gb_triage_opts_t *o,
+                  unsigned runs, int wfd, const char *out, int tick_fd, const gb_triage_opts_t *o,
                   gb_err_t *e)
 {
-    FILE *f = fopen(out, "w");
+    FILE *f = open_results(wfd, out, e);
     if (!f)
-        return gb_err_sys(e, "cannot create %s", out);
+        return -1;
     for (size_t i = k; i < n; i += step) {
         json_object *jo = triage_one(r, &todo[i], i, runs);
         fprintf(f, "%s\n", json_object_to_json_string_ext(jo, JSON_C_TO_STRING_PLAIN));
@@ -286,24 +219,31 @@ static int worker(gb_crash_runner_t *r, const todo_t *todo, size_t n, size_t k, 
     return fclose(f) == 0 ? 0 : gb_err_sys(e, "cannot write %s", out);
 }
 
-/* Reads a worker's lines into todo[].result. */
-static void read_results(const char *path, todo_t *todo, size_t n)
+/* Reads a worker's lines (REPORT/.work/`name`, regular files only) into
+ * todo[].result. */
+static void read_results(int wfd, const char *name, todo_t *todo, size_t n)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    uint8_t *data;
+    size_t len;
+    gb_err_t e;
+    if (gb_read_file_at(wfd, name, GB_RESULTS_MAX_BYTES, &data, &len, &e) != 0)
         return;
-    char *line = NULL;
-    size_t cap = 0;
-    while (getline(&line, &cap, f) > 0) {
-        json_object *o = json_tokener_parse(line);
+    for (size_t at = 0; at < len;) {
+        const char *line = (const char *)data + at;
+        const char *nl = memchr(line, '\n', len - at);
+        size_t ll = nl ? (size_t)(nl - line) : len - at;
+        json_tokener *tok = json_tokener_new();
+        json_object *o = tok && ll ? json_tokener_parse_ex(tok, line, (int)ll) : NULL;
+        if (tok)
+            json_tokener_free(tok);
         int64_t i = gbt_int(o, "i", -1);
         if (i >= 0 && (size_t)i < n && !todo[i].result)
             todo[i].result = o;
         else
             json_object_put(o);
+        at += ll + 1;
     }
-    free(line);
-    fclose(f);
+    gb_free(data);
 }
 
 static gb_crash_target_t target_in(const gb_triage_opts_t *o, const char *work)
@@ -331,8 +271,46 @@ static void follow_ticks(const gb_triage_opts_t *o, int rd, size_t n)
     }
 }
 
+/* The report's directories, open; each below REPORT is opened without
+ * following a symlink (gb_dir_openat). */
+typedef struct dirs {
+    int report, work, tmp, main_work;
+    char path[PATH_MAX];           /* REPORT as the user named it */
+    char work_path[PATH_MAX + 16]; /* REPORT/.work */
+} dirs_t;
+
+/* REPORT/.work/jobK, made (or checked to be a real directory) before its
+ * runner puts its input and the sanitizers' logs there. */
+static int job_dir(const dirs_t *d, size_t k, char *path, size_t cap, gb_err_t *e)
+{
+    char name[32];
+    snprintf(name, sizeof name, "job%zu", k);
+    int fd = gb_dir_openat(d->work, name, 1, e);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    snprintf(path, cap, "%s/%s", d->work_path, name);
+    return 0;
+}
+
+/* One forked worker: its own runner in REPORT/.work/jobK; never returns. */
+static void work_child(const gb_triage_opts_t *o, const dirs_t *d, todo_t *todo, size_t n, size_t k,
+                       size_t jobs, unsigned runs, int tick_fd)
+{
+    char work[PATH_MAX + 64], out[32];
+    snprintf(out, sizeof out, "job%zu.jsonl", k);
+    gb_crash_runner_t *r = NULL;
+    gb_err_t we;
+    int ok = job_dir(d, k, work, sizeof work, &we) == 0;
+    gb_crash_target_t t = target_in(o, work);
+    ok = ok && gb_crash_runner_new(&t, &r, &we) == 0 &&
+         worker(r, todo, n, k, jobs, runs, d->work, out, tick_fd, o, &we) == 0;
+    gb_crash_runner_free(r);
+    _exit(ok ? 0 : 1);
+}
+
 /* Forks `jobs` workers, each with its own runner and work dir. */
-static int run_forked(const gb_triage_opts_t *o, const char *wdir, todo_t *todo, size_t n,
+static int run_forked(const gb_triage_opts_t *o, const dirs_t *d, todo_t *todo, size_t n,
                       size_t jobs, unsigned runs, gb_err_t *e)
 {
     int ticks[2];
@@ -344,21 +322,15 @@ static int run_forked(const gb_triage_opts_t *o, const char *wdir, todo_t *todo,
         gb_free(pids);
         return gb_err_sys(e, "pipe for the workers' progress");
     }
-    char out[PATH_MAX + 64], work[PATH_MAX + 64];
+    char out[32];
     for (size_t k = 0; k < jobs; k++) {
-        snprintf(out, sizeof out, "%s/job%zu.jsonl", wdir, k);
-        snprintf(work, sizeof work, "%s/job%zu", wdir, k);
-        unlink(out);
+        /* A result file of an earlier run must not be read as this one's. */
+        snprintf(out, sizeof out, "job%zu.jsonl", k);
+        gb_file_remove_at(d->work, out);
         pids[k] = fork();
         if (pids[k] == 0) {
             close(ticks[0]);
-            gb_crash_target_t t = target_in(o, work);
-            gb_crash_runner_t *r;
-            gb_err_t we;
-            int rc = gb_crash_runner_new(&t, &r, &we) == 0 &&
-                     worker(r, todo, n, k, jobs, runs, out, ticks[1], o, &we) == 0;
-            gb_crash_runner_free(r);
-            _exit(rc ? 0 : 1);
+            work_child(o, d, todo, n, k, jobs, runs, ticks[1]);
         }
     }
     close(ticks[1]);
@@ -367,8 +339,8 @@ static int run_forked(const gb_triage_opts_t *o, const char *wdir, todo_t *todo,
     for (size_t k = 0; k < jobs; k++) {
         while (pids[k] > 0 && waitpid(pids[k], NULL, 0) < 0 && errno == EINTR)
             ;
-        snprintf(out, sizeof out, "%s/job%zu.jsonl", wdir, k);
-        read_results(out, todo, n);
+        snprintf(out, sizeof out, "job%zu.jsonl", k);
+        read_results(d->work, out, todo, n);
     }
     gb_free(pids);
     return 0;
@@ -442,6 +414,12 @@ static int add_to_bucket(gb_triage_result_t *res, const todo_t *t, json_object *
     gb_bucket_t *b = find_bucket(res, id);
     if (!b && !(b = new_bucket(res, id, type, state)))
         return -1;
+    *id_out = b->id;
+    /* Already one of its inputs (an index that lost it, rebuilt): the
+     * same bytes are never counted twice. */
+    for (size_t i = 0; i < b->ninputs; i++)
+        if (strcmp(b->inputs[i].sha1, t->sha1) == 0)
+            return 0;
     if (gb_grow(&b->inputs, &b->cap, b->ninputs + 1, sizeof *b->inputs, 8) != 0)
         return -1;
     gb_bucket_input_t *x = &b->inputs[b->ninputs];
@@ -471,7 +449,7 @@ static int add_to_bucket(gb_triage_result_t *res, const todo_t *t, json_object *
 }
 
 /* Classifies one worker result; 0 or -1 (out of memory). */
-static int apply(gb_triage_result_t *res, seen_t *seen, const todo_t *t, unsigned runs)
+static int apply(gb_triage_result_t *res, gbt_seen_t *seen, const todo_t *t, unsigned runs)
 {
     json_object *o = t->result, *arr = NULL;
     const char *err = o ? gbt_str(o, "error", NULL) : "the worker running it died";
@@ -497,7 +475,7 @@ static int apply(gb_triage_result_t *res, seen_t *seen, const todo_t *t, unsigne
         res->no_crash++;
         if (note(res, t->path, "no longer crashes") != 0)
             return -1;
-        return seen_add(seen, t->sha1, "no-crash", t->path, now);
+        return gbt_seen_add(seen, t->sha1, "no-crash", t->path, now);
     }
     int flaky = crashed < runs || same < crashed;
     res->crashed++;
@@ -505,7 +483,7 @@ static int apply(gb_triage_result_t *res, seen_t *seen, const todo_t *t, unsigne
     const char *id;
     if (add_to_bucket(res, t, first, flaky, &id) != 0)
         return -1;
-    return seen_add(seen, t->sha1, id, t->path, now);
+    return gbt_seen_add(seen, t->sha1, id, t->path, now);
 }
 
 /* ---- minimisation ------------------------------------------------------------------ */
@@ -600,42 +578,62 @@ static int by_first_seen(const void *a, const void *b)
 
 static void warn(gb_triage_result_t *res, const char *msg)
 {
-    if (res->nwarnings < sizeof res->warnings / sizeof res->warnings[0])
-        snprintf(res->warnings[res->nwarnings++], sizeof res->warnings[0], "%s", msg);
+    if (res->nwarnings >= sizeof res->warnings / sizeof res->warnings[0])
+        return;
+    /* Cut to fit (a long path makes a long message; the start says it). */
+    size_t n = strlen(msg), cap = sizeof res->warnings[0];
+    n = n < cap ? n : cap - 1;
+    memcpy(res->warnings[res->nwarnings], msg, n);
+    res->warnings[res->nwarnings++][n] = '\0';
 }
 
-typedef struct paths {
-    char work[PATH_MAX], tmp[PATH_MAX], seen[PATH_MAX], main_work[PATH_MAX];
-} paths_t;
-
-static int setup_dirs(const char *dir, paths_t *p, gb_err_t *e)
+/* Opens REPORT (creating it; report_sub's components never through a
+ * symlink) and .work, .tmp and .work/main below it, each refused if it is
+ * a symlink: a peer that plants one gets a one-line error, not our files. */
+static int setup_dirs(const gb_triage_opts_t *o, dirs_t *d, gb_err_t *e)
 {
-    snprintf(p->work, sizeof p->work, "%s/.work", dir);
-    snprintf(p->tmp, sizeof p->tmp, "%s/.tmp", dir);
-    snprintf(p->seen, sizeof p->seen, "%s/.seen", dir);
-    snprintf(p->main_work, sizeof p->main_work, "%s/.work/main", dir);
-    if (gb_mkdirs(dir, e) != 0 || gb_mkdirs(p->work, e) != 0 || gb_mkdirs(p->tmp, e) != 0)
-        return -1;
-    if (access(dir, W_OK) != 0)
-        return gb_err_sys(e, "cannot write to %s", dir);
+    memset(d, 0, sizeof *d);
+    d->report = d->work = d->tmp = d->main_work = -1;
+    if (o->report_sub)
+        snprintf(d->path, sizeof d->path, "%s/%s", o->report_dir, o->report_sub);
+    else
+        snprintf(d->path, sizeof d->path, "%s", o->report_dir);
+    snprintf(d->work_path, sizeof d->work_path, "%s/.work", d->path);
+    gb_err_t sub;
+    if ((d->report = gb_dir_open(o->report_dir, o->report_sub, 1, &sub)) < 0 ||
+        (d->work = gb_dir_openat(d->report, ".work", 1, &sub)) < 0 ||
+        (d->tmp = gb_dir_openat(d->report, ".tmp", 1, &sub)) < 0 ||
+        (d->main_work = gb_dir_openat(d->work, "main", 1, &sub)) < 0)
+        return gb_err_set(e, "report %s: %s", d->path, sub.msg);
+    if (faccessat(d->report, ".", W_OK, 0) != 0)
+        return gb_err_sys(e, "cannot write to %s", d->path);
     return 0;
+}
+
+static void close_dirs(dirs_t *d)
+{
+    int *fds[] = {&d->report, &d->work, &d->tmp, &d->main_work};
+    for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+        if (*fds[i] >= 0) {
+            close(*fds[i]);
+            *fds[i] = -1;
+        }
 }
 
 /* REPORT/.lock, held while this triage runs: two triages writing one
  * report would each rewrite summary.json and .seen without the other's
  * inputs. The lock goes with the process, however it ends. */
-static int lock_report(const char *dir, int *fd, gb_err_t *e)
+static int lock_report(const dirs_t *d, int *fd, gb_err_t *e)
 {
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/.lock", dir);
-    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    gb_err_t sub;
+    *fd = gb_file_open_at(d->report, ".lock", GB_OPEN_APPEND, &sub);
     if (*fd < 0)
-        return gb_err_sys(e, "cannot create %s", path);
+        return gb_err_set(e, "report %s: %s", d->path, sub.msg);
     if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
         int busy = errno == EWOULDBLOCK;
-        gb_err_sys(e, "cannot lock %s", path);
+        gb_err_sys(e, "cannot lock %s/.lock", d->path);
         if (busy)
-            gb_err_set(e, "another glassbox triage is writing %s", dir);
+            gb_err_set(e, "another glassbox triage is writing %s", d->path);
         close(*fd);
         *fd = -1;
         return -1;
@@ -662,31 +660,43 @@ static void add_warnings(gb_triage_result_t *res, const gb_triage_inputs_t *in)
 }
 
 /* Runs the todo list: inline with the main runner, or in forked workers. */
-static int run_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runner_t *r, todo_t *todo,
+static int run_all(const gb_triage_opts_t *o, const dirs_t *d, gb_crash_runner_t *r, todo_t *todo,
                    size_t n, unsigned runs, gb_err_t *e)
 {
     size_t jobs = o->jobs ? o->jobs : 1;
     if (jobs > n)
         jobs = n;
     if (jobs <= 1) {
-        char out[PATH_MAX + 64];
-        snprintf(out, sizeof out, "%s/job0.jsonl", p->work);
-        if (worker(r, todo, n, 0, 1, runs, out, -1, o, e) != 0)
+        if (worker(r, todo, n, 0, 1, runs, d->work, "job0.jsonl", -1, o, e) != 0)
             return -1;
-        read_results(out, todo, n);
+        read_results(d->work, "job0.jsonl", todo, n);
         return 0;
     }
-    return run_forked(o, p->work, todo, n, jobs, runs, e);
+    return run_forked(o, d, todo, n, jobs, runs, e);
 }
 
-static int write_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runner_t *r,
-                     gb_triage_result_t *res, seen_t *seen, gb_err_t *e)
+/* Writes each changed bucket; one that cannot be written (its directory
+ * is a symlink a peer planted, say) is a warning, and the others and the
+ * summary are still written. */
+static void write_buckets(const gb_report_ctx_t *c, gb_crash_runner_t *r, gb_triage_result_t *res,
+                          int no_min)
+{
+    for (size_t i = 0; i < res->nbuckets; i++) {
+        gb_err_t be;
+        if (res->buckets[i].dirty && write_bucket(c, r, &res->buckets[i], no_min, &be) != 0)
+            warn(res, be.msg);
+    }
+}
+
+static int write_all(const gb_triage_opts_t *o, const dirs_t *d, const char *report,
+                     gb_crash_runner_t *r, gb_triage_result_t *res, gbt_seen_t *seen, gb_err_t *e)
 {
     char bin[PATH_MAX];
     if (!realpath(o->target.bin, bin))
         snprintf(bin, sizeof bin, "%s", o->target.bin);
-    gb_report_ctx_t c = {.dir = o->report_dir,
-                         .tmp_dir = p->tmp,
+    gb_report_ctx_t c = {.dir = report,
+                         .dirfd = d->report,
+                         .tmpfd = d->tmp,
                          .bin = bin,
                          .args = o->target.args,
                          .nargs = o->target.nargs,
@@ -697,15 +707,57 @@ static int write_all(const gb_triage_opts_t *o, const paths_t *p, gb_crash_runne
     gb_elf_build_id(bin, c.build_id, &ignored);
     if (res->nbuckets > 1)
         qsort(res->buckets, res->nbuckets, sizeof *res->buckets, by_first_seen);
-    for (size_t i = 0; i < res->nbuckets; i++)
-        if (res->buckets[i].dirty && write_bucket(&c, r, &res->buckets[i], o->no_minimise, e) != 0)
-            return -1;
+    write_buckets(&c, r, res, o->no_minimise);
     res->triaged = seen->n;
     for (size_t i = 0; i < seen->n; i++)
         res->triaged_no_crash += strcmp(seen->v[i].outcome, "no-crash") == 0;
-    if (seen_save(seen, p->seen, p->tmp, e) != 0 || gb_report_summary(&c, res, e) != 0 ||
+    if (gbt_seen_save(seen, d->report, d->tmp, e) != 0 || gb_report_summary(&c, res, e) != 0 ||
         gb_report_sarif(&c, res, e) != 0)
         return -1;
+    return 0;
+}
+
+/* ---- damage: the buckets are the truth ---------------------------------------------- */
+
+/* Warns of each damaged bucket and lists the reproducers it left
+ * (REPORT/<id>/input) to run again, so the bucket is rebuilt even when
+ * its original inputs are gone. */
+static int rebuild_list(const dirs_t *d, gb_triage_result_t *res, char ***extra, size_t *n)
+{
+    char msg[512];
+    *extra = gb_calloc(res->ndamaged + 1, sizeof **extra);
+    if (!*extra)
+        return -1;
+    *n = 0;
+    for (size_t i = 0; i < res->ndamaged; i++) {
+        const gb_damaged_t *x = &res->damaged[i];
+        snprintf(msg, sizeof msg, "bucket %s: %s: rebuilt from its inputs", x->id, x->why);
+        warn(res, msg);
+        int bfd = gb_dir_openat(d->report, x->id, 0, &(gb_err_t){{0}});
+        if (bfd < 0)
+            continue; /* a symlink: nothing of it is read */
+        close(bfd);
+        size_t len = strlen(d->path) + 32;
+        if (!((*extra)[*n] = gb_malloc(len)))
+            return -1;
+        snprintf((*extra)[(*n)++], len, "%s/%s/input", d->path, x->id);
+    }
+    return 0;
+}
+
+/* Loads the index and the buckets and repairs what disagrees. */
+static int load_state(const dirs_t *d, gbt_seen_t *seen, gb_triage_result_t *res, char ***extra,
+                      size_t *nextra, gb_err_t *e)
+{
+    int seen_damaged;
+    if (gbt_seen_load(seen, d->report, &seen_damaged, e) != 0 ||
+        gb_report_load_at(d->report, res, e) != 0)
+        return -1;
+    if (seen_damaged)
+        warn(res, ".seen is damaged (lines that are not Glassbox's): rebuilt from the buckets");
+    gbt_seen_forget_lost(seen, res);
+    if (gbt_seen_merge(seen, res) != 0 || rebuild_list(d, res, extra, nextra) != 0)
+        return gb_err_set(e, "out of memory loading the report");
     return 0;
 }
 
@@ -714,35 +766,34 @@ int gb_triage_run(const gb_triage_opts_t *o, const gb_triage_inputs_t *in, gb_tr
 {
     memset(res, 0, sizeof *res);
     unsigned runs = o->runs ? o->runs : GB_TRIAGE_RUNS;
-    paths_t p;
-    seen_t seen = {0};
+    dirs_t d;
+    gbt_seen_t seen = {0};
     todo_t *todo = NULL;
-    size_t ntodo = 0;
+    char **extra = NULL;
+    size_t ntodo = 0, nextra = 0;
     gb_crash_runner_t *r = NULL;
-    gb_crash_target_t t;
     int rc = -1;
-    char report[PATH_MAX];
+    char report[PATH_MAX], main_work[PATH_MAX + 32];
     int lock_fd = -1;
-    if (setup_dirs(o->report_dir, &p, e) != 0 || lock_report(o->report_dir, &lock_fd, e) != 0)
-        return -1;
-    if (!realpath(o->report_dir, report)) {
-        close(lock_fd);
-        return gb_err_sys(e, "cannot resolve %s", o->report_dir);
+    if (setup_dirs(o, &d, e) != 0 || lock_report(&d, &lock_fd, e) != 0)
+        goto out;
+    if (!realpath(d.path, report)) {
+        gb_err_sys(e, "cannot resolve %s", d.path);
+        goto out;
     }
-    t = target_in(o, p.main_work);
+    snprintf(main_work, sizeof main_work, "%s/main", d.work_path);
+    gb_crash_target_t t = target_in(o, main_work);
     if (t.timeout_ms == 0)
         t.timeout_ms = GB_TRIAGE_TIMEOUT_MS;
     gb_triage_opts_t oo = *o;
     oo.target.timeout_ms = t.timeout_ms;
-    if (gb_crash_runner_new(&t, &r, e) != 0) {
-        close(lock_fd);
-        return -1;
-    }
+    if (gb_crash_runner_new(&t, &r, e) != 0)
+        goto out;
     gb_crash_runner_info(r, &res->info);
     add_warnings(res, in);
-    if (seen_load(&seen, p.seen, e) != 0 || gb_report_load(o->report_dir, res, e) != 0 ||
-        plan(in, &seen, res, &todo, &ntodo, e) != 0 ||
-        run_all(&oo, &p, r, todo, ntodo, runs, e) != 0)
+    if (load_state(&d, &seen, res, &extra, &nextra, e) != 0 ||
+        plan(in, extra, nextra, &seen, res, &todo, &ntodo, e) != 0 ||
+        run_all(&oo, &d, r, todo, ntodo, runs, e) != 0)
         goto out;
     res->ran = ntodo;
     for (size_t i = 0; i < ntodo; i++)
@@ -750,17 +801,21 @@ int gb_triage_run(const gb_triage_opts_t *o, const gb_triage_inputs_t *in, gb_tr
             gb_err_set(e, "out of memory bucketing crashes");
             goto out;
         }
-    oo.report_dir = report;
-    rc = write_all(&oo, &p, r, res, &seen, e);
+    rc = write_all(&oo, &d, report, r, res, &seen, e);
 out:
     for (size_t i = 0; i < ntodo; i++) {
         json_object_put(todo[i].result);
         gb_free(todo[i].path);
     }
+    for (size_t i = 0; i < nextra; i++)
+        gb_free(extra[i]);
+    gb_free(extra);
     gb_free(todo);
-    seen_free(&seen);
+    gbt_seen_free(&seen);
     gb_crash_runner_free(r);
-    close(lock_fd);
+    if (lock_fd >= 0)
+        close(lock_fd);
+    close_dirs(&d);
     /* The info's option strings lived in the runner. */
     res->info.sanitizer_env[0] = res->info.sanitizer_env[1] = NULL;
     return rc;
@@ -785,5 +840,6 @@ void gb_triage_result_free(gb_triage_result_t *res)
     }
     gb_free(res->buckets);
     gb_free(res->notes);
+    gb_free(res->damaged);
     memset(res, 0, sizeof *res);
 }

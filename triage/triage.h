@@ -351,7 +351,11 @@ typedef struct gb_bucket {
 } gb_bucket_t;
 
 typedef struct gb_triage_opts {
-    const char *report_dir;
+    const char *report_dir;   /* REPORT, or where it is below (report_sub) */
+    /* NULL, or REPORT's path below report_dir: each of its components is
+     * opened without following a symlink (live triage's SYNC/triage,
+     * which peers of the sync dir can write to). */
+    const char *report_sub;
     gb_crash_target_t target; /* work_dir is ignored: REPORT/.work is used */
     unsigned jobs;            /* parallel runners; 0 = 1 */
     unsigned runs;            /* runs per input; 0 = GB_TRIAGE_RUNS */
@@ -368,6 +372,13 @@ typedef struct gb_triage_note {
     char *what; /* "no longer crashes", "skipped: symbolic link", an error message */
 } gb_triage_note_t;
 
+/* A bucket directory whose crash.json is missing, unreadable or damaged
+ * (or that is a symlink): triage warns and rebuilds it. */
+typedef struct gb_damaged {
+    char id[17];
+    char why[200];
+} gb_damaged_t;
+
 typedef struct gb_triage_result {
     gb_bucket_t *buckets; /* every bucket of the report, earlier runs' too */
     size_t nbuckets, capb;
@@ -380,8 +391,10 @@ typedef struct gb_triage_result {
     gb_triage_note_t *notes; /* this run's no-crash, skipped, missing and failed inputs */
     size_t nnotes, capn;
     gb_crash_runner_info_t info;
-    char warnings[4][256]; /* no sanitizer, no symbolizer, ... */
+    char warnings[16][256]; /* no sanitizer, no symbolizer, damage, ... */
     size_t nwarnings;
+    gb_damaged_t *damaged; /* bucket dirs gb_report_load could not use */
+    size_t ndamaged, capd;
 } gb_triage_result_t;
 
 /* Runs every new input of `in` GB_TRIAGE_RUNS times, buckets the crashes
@@ -394,15 +407,23 @@ int gb_triage_run(const gb_triage_opts_t *o, const gb_triage_inputs_t *in, gb_tr
                   gb_err_t *e);
 void gb_triage_result_free(gb_triage_result_t *res);
 
+/* `s` fit for a terminal: control bytes, DEL, bytes that are not valid
+ * UTF-8 and the backslash itself written as \xNN and \\, so a name cannot
+ * move the cursor or hide part of a line. Cut (never mid-escape) to fit
+ * `cap`, always NUL-ended. */
+void gb_triage_escape(const char *s, char *out, size_t cap);
+
 /* The bucket id of (type, state). */
 void gb_bucket_id(const char *type, const char *state, char id[17]);
 
 /* ---- Report files (report.c, sarif.c) -------------------------------------- */
 
-/* The report's fixed facts, written into every file. */
+/* The report's fixed facts, written into every file. Files are written
+ * by descriptor below dirfd, never through a symlink (docs/triage.md). */
 typedef struct gb_report_ctx {
-    const char *dir;      /* REPORT */
-    const char *tmp_dir;  /* REPORT/.tmp: staging for atomic writes */
+    const char *dir;      /* REPORT's path, for the text that names files */
+    int dirfd;            /* REPORT, open */
+    int tmpfd;            /* REPORT/.tmp, open: staging for atomic writes */
     const char *bin;      /* absolute path of the binary */
     char build_id[81];
     char *const *args;    /* the target's arguments, "@@" = the input */
@@ -413,11 +434,15 @@ typedef struct gb_report_ctx {
 
 /* Writes REPORT/<id>/: input and input.min when `input` is not NULL (a
  * new reproducer and its minimised form), crash.json, report.txt and
- * repro.sh always. */
+ * repro.sh always. A REPORT/<id> that is a symlink or not a directory is
+ * refused (-1, nothing written). */
 int gb_report_bucket(const gb_report_ctx_t *c, const gb_bucket_t *b, const uint8_t *input,
                      size_t len, const uint8_t *min, size_t min_len, gb_err_t *e);
-/* Reads the buckets an earlier run wrote (REPORT/<id>/crash.json) into res. */
+/* Reads the buckets an earlier run wrote (REPORT/<id>/crash.json) into
+ * res; a bucket dir that cannot be used goes to res->damaged. */
 int gb_report_load(const char *dir, gb_triage_result_t *res, gb_err_t *e);
+/* The same from REPORT open as `rfd`. */
+int gb_report_load_at(int rfd, gb_triage_result_t *res, gb_err_t *e);
 /* REPORT/summary.json. */
 int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, gb_err_t *e);
 /* REPORT/summary.sarif: SARIF 2.1.0, one result per bucket. */

@@ -162,6 +162,41 @@ static void test_paths(void)
     CHECK(gb_path_split("a/", dir, sizeof dir, &e) == NULL);
 }
 
+/* gb_file_move_at: a staged file moves in, nothing at the target is
+ * ever replaced, and only regular files move. */
+static void test_move(void)
+{
+    gb_err_t e = {{0}};
+    char p[512];
+    path_of(p, sizeof p, "");
+    int fd = gb_dir_open(p, "mv", 1, &e);
+    CHECK(fd >= 0);
+    put("mv/a", "staged");
+    CHECK(gb_file_move_at(fd, "a", fd, "b", &e) == 0 && has("mv/b", "staged") &&
+          !is_kind("mv/a", S_IFREG));
+    put("mv/c", "new");
+    put("mv/keep", "old");
+    CHECK(gb_file_move_at(fd, "c", fd, "keep", &e) == 1 && has("mv/keep", "old") &&
+          has("mv/c", "new"));
+    link_to("/nonexistent-target", "mv/l");
+    CHECK(gb_file_move_at(fd, "c", fd, "l", &e) == 1 && is_kind("mv/l", S_IFLNK));
+    CHECK(gb_file_move_at(fd, "l", fd, "m", &e) < 0 && strstr(e.msg, "symbolic link"));
+    CHECK(gb_file_move_at(fd, "../x", fd, "m", &e) < 0);
+    CHECK(gb_dir_remove_at(fd, "l") < 0 && is_kind("mv/l", S_IFLNK));
+    int sub = gb_dir_openat(fd, "d", 1, &e);
+    CHECK(sub >= 0);
+    if (sub >= 0)
+        close(sub);
+    CHECK(gb_dir_remove_at(fd, "d") == 0 && !is_kind("mv/d", S_IFDIR));
+    CHECK(gb_dir_remove_at(fd, "d") == 0);
+    close(fd);
+    char q[512];
+    path_of(q, sizeof q, "mv/b");
+    CHECK(gb_remove_path(q) == 0 && !is_kind("mv/b", S_IFREG) && gb_remove_path(q) == 0);
+    path_of(q, sizeof q, "mv");
+    CHECK(gb_remove_path(q) < 0 && is_kind("mv", S_IFDIR)); /* a directory stays */
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "/tmp/gb-files-XXXXXX");
@@ -170,6 +205,7 @@ int main(void)
     test_dirs();
     test_write();
     test_paths();
+    test_move();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0)

@@ -51,3 +51,14 @@ set_tests_properties(triage.triage PROPERTIES TIMEOUT 300)
 add_test(NAME triage.replay COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/replay_e2e.sh ${CMAKE_BINARY_DIR}
          ${GB_BUGS_ASAN})
 set_tests_properties(triage.replay PROPERTIES TIMEOUT 60)
+
+# Issue 34's holes (tests/triage/holes.sh), one test per part: symlinks in
+# a report dir, damaged .seen and crash.json, JSON that must stay UTF-8,
+# repro.sh with a '"' in the binary's name, names escaped on the
+# terminal, and the outputs tmin and cmin refuse.
+foreach(part symlinks seen crashjson utf8 repro escape tmin cmin)
+  add_test(NAME triage.holes.${part}
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/holes.sh ${CMAKE_BINARY_DIR} ${GB_BUGS_ASAN} ${part})
+  set_tests_properties(triage.holes.${part} PROPERTIES TIMEOUT 180
+    ENVIRONMENT "GB_CMIN_T=${CMAKE_CURRENT_BINARY_DIR}/cmin_target")
+endforeach()
