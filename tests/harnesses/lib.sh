@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The check every Debian-source harness gets (sourced by tests/harnesses/
 # LIB.sh, with $1 = build dir, $2 = source dir):
-#   gb_harness_check LIB FUZZED...
-# builds LIB with harnesses/LIB/fetch-build.sh (from the cache after the
+#   gb_harness_check LIB_DIR FUZZED...
+# builds the library of LIB_DIR (harnesses/LIB, or a folder of the same
+# shape elsewhere) with its fetch-build.sh (from the cache after the
 # first run; exit 77 when the archive is unreachable and nothing is cached),
 # runs every seed on every build kind of every harness (none may fail or
 # crash, the ASan build included), traces one seed per harness, and gives
@@ -58,12 +59,14 @@ fuzz_one() {
 }
 
 gb_harness_check() {
-  local lib=$1 out=$BUILD/harnesses-deb/$1 rc=0 start h
+  local dir=$1 lib rc=0 start h
+  lib=$(basename "$dir")
+  local out=$BUILD/harnesses-deb/$lib
   shift
   start=$(date +%s)
-  "$SRC/harnesses/$lib/fetch-build.sh" "$out" "$BIN" || rc=$?
+  GLASSBOX_SRC=$SRC "$dir/fetch-build.sh" "$out" "$BIN" || rc=$?
   [ "$rc" -eq 77 ] && exit 77
-  [ "$rc" -eq 0 ] || fail "harnesses/$lib/fetch-build.sh exited $rc"
+  [ "$rc" -eq 0 ] || fail "$dir/fetch-build.sh exited $rc"
   echo "$lib: $(cat "$out/VERSION"), fetch-build $(($(date +%s) - start)) s"
   for h in "$out"/seeds/*/; do
     h=$(basename "$h")
