@@ -71,6 +71,47 @@ static void summary(const gb_cmin_opts_t *o, const gb_cmin_stats_t *s, int ok)
     printf("glassbox cmin: %.2f s in all\n", (double)s->total_ms / 1000.0);
 }
 
+/* The parsed options' checks: GB_EXIT_OK, or the one-line error's status. */
+static gb_exit_t check_args(const gb_strlist_t *dirs, const char *out, const gb_args_t *a,
+                            unsigned long long t, unsigned long long jobs)
+{
+    if (dirs->n == 0 || !out)
+        return gb_cli_error(GB_EXIT_USAGE, "cmin", "-i DIR and -o OUT are required (see --help)");
+    if (a->npos)
+        return gb_cli_error(GB_EXIT_USAGE, "cmin", "unexpected argument '%s' (see --help)",
+                            a->pos[0]);
+    if (a->nrest < 1)
+        return gb_cli_error(GB_EXIT_USAGE, "cmin",
+                            "expected '-- BIN [ARGS...]' after the options (see --help)");
+    if (jobs == 0 || jobs > GB_CMIN_MAX_JOBS)
+        return gb_cli_error(GB_EXIT_USAGE, "cmin", "-T must be between 1 and %u, got %llu",
+                            GB_CMIN_MAX_JOBS, jobs);
+    if (t == 0 || t > 3600000)
+        return gb_cli_error(GB_EXIT_USAGE, "cmin", "-t must be between 1 ms and 1 hour");
+    if (dirs->n > CMIN_MAX_DIRS)
+        return gb_cli_error(GB_EXIT_USAGE, "cmin", "at most %d input dirs", CMIN_MAX_DIRS);
+    return GB_EXIT_OK;
+}
+
+/* Runs the minimisation the options describe and reports it. */
+static gb_exit_t run_cmin(gb_cmin_opts_t *o, int quiet)
+{
+    int shown = 0;
+    o->on_progress = !quiet && isatty(2) ? show_progress : NULL;
+    o->progress_ctx = &shown;
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    gb_cmin_stats_t s;
+    gb_err_t e;
+    int r = gb_cmin_run(o, &s, &e);
+    if (shown)
+        fprintf(stderr, "\n");
+    if (s.to_run > 0) /* it got as far as running: say what it saw */
+        summary(o, &s, r == 0);
+    return r == 0 ? GB_EXIT_OK : gb_cli_fail("cmin", e.msg);
+}
+
 gb_exit_t gb_cmd_cmin(int argc, char **argv)
 {
     const char *out;
@@ -121,30 +162,14 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
                           NULL};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
-    gb_exit_t rc = GB_EXIT_OK;
-    if (parsed != GB_PARSED_OK)
-        rc = gb_opts_exit(parsed);
-    else if (dirs.n == 0 || !out)
-        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "-i DIR and -o OUT are required (see --help)");
-    else if (a.npos)
-        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "unexpected argument '%s' (see --help)", a.pos[0]);
-    else if (a.nrest < 1)
-        rc = gb_cli_error(GB_EXIT_USAGE, "cmin",
-                          "expected '-- BIN [ARGS...]' after the options (see --help)");
-    else if (jobs == 0 || jobs > GB_CMIN_MAX_JOBS)
-        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "-T must be between 1 and %u, got %llu",
-                          GB_CMIN_MAX_JOBS, jobs);
-    else if (t == 0 || t > 3600000)
-        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "-t must be between 1 ms and 1 hour");
-    else if (dirs.n > CMIN_MAX_DIRS)
-        rc = gb_cli_error(GB_EXIT_USAGE, "cmin", "at most %d input dirs", CMIN_MAX_DIRS);
-    if (parsed != GB_PARSED_OK || rc != GB_EXIT_OK) {
+    gb_exit_t rc = parsed != GB_PARSED_OK ? gb_opts_exit(parsed)
+                                          : check_args(&dirs, out, &a, t, jobs);
+    if (parsed != GB_PARSED_OK || rc != GB_EXIT_OK) { /* --help is GB_EXIT_OK too */
         gb_strlist_free(&dirs);
         return rc;
     }
     /* An existing, non-empty OUT with --verify: check it, write nothing. */
     int verify_only = verify && dir_has_entries(out);
-    int shown = 0;
     gb_cmin_opts_t o = {
         .in_dirs = dirs.v,
         .n_in = dirs.n,
@@ -160,19 +185,8 @@ gb_exit_t gb_cmd_cmin(int argc, char **argv)
         .no_affinity = noaff,
         .verify = verify,
         .verify_only = verify_only,
-        .on_progress = !quiet && isatty(2) ? show_progress : NULL,
-        .progress_ctx = &shown,
     };
-    signal(SIGPIPE, SIG_IGN);
-    signal(SIGINT, on_stop);
-    signal(SIGTERM, on_stop);
-    gb_cmin_stats_t s;
-    gb_err_t e;
-    int r = gb_cmin_run(&o, &s, &e);
-    if (shown)
-        fprintf(stderr, "\n");
-    if (s.to_run > 0) /* it got as far as running: say what it saw */
-        summary(&o, &s, r == 0);
+    rc = run_cmin(&o, quiet);
     gb_strlist_free(&dirs);
-    return r == 0 ? GB_EXIT_OK : gb_cli_fail("cmin", e.msg);
+    return rc;
 }
