@@ -35,7 +35,7 @@ static json_object *state_json(const char *state)
         size_t n = strcspn(p, "\n");
         char fn[600];
         snprintf(fn, sizeof fn, "%.*s", (int)n, p);
-        json_object_array_add(a, gbt_jstr(fn));
+        json_object_array_add(a, gb_tj_jstr(fn));
         p += n;
         if (*p == '\n')
             p++;
@@ -43,17 +43,17 @@ static json_object *state_json(const char *state)
     return a;
 }
 
-/* Every string goes through gbt_add_str: valid UTF-8, and the exact
+/* Every string goes through gb_tj_add_str: valid UTF-8, and the exact
  * bytes in k_hex beside it when they were not. */
 static void add_str(json_object *o, const char *k, const char *v)
 {
-    gbt_add_str(o, k, v);
+    gb_tj_add_str(o, k, v);
 }
 
 static void add_time(json_object *o, const char *k, uint64_t ms)
 {
     char t[32];
-    gbt_iso_time(ms, t);
+    gb_tj_iso_time(ms, t);
     add_str(o, k, t);
 }
 
@@ -72,9 +72,9 @@ static const char *signal_name(int sig)
 static json_object *argv_json(const gb_report_ctx_t *c)
 {
     json_object *a = json_object_new_array();
-    json_object_array_add(a, gbt_jstr(c->bin));
+    json_object_array_add(a, gb_tj_jstr(c->bin));
     for (size_t i = 0; i < c->nargs; i++)
-        json_object_array_add(a, gbt_jstr(c->args[i]));
+        json_object_array_add(a, gb_tj_jstr(c->args[i]));
     if (c->nargs == 0)
         json_object_array_add(a, json_object_new_string("@@"));
     return a;
@@ -135,7 +135,7 @@ static json_object *inputs_json(const gb_bucket_t *b)
 
 static void add_run(json_object *o, const gb_run_result_t *r)
 {
-    add_str(o, "status", gbt_status_name(r->status));
+    add_str(o, "status", gb_tj_status_name(r->status));
     if (r->status == GB_RUN_CRASH || r->status == GB_RUN_TIMEOUT) {
         json_object_object_add(o, "signal", json_object_new_int(r->signal));
         add_str(o, "signal_name", signal_name(r->signal));
@@ -155,7 +155,7 @@ static json_object *crash_json(const gb_report_ctx_t *c, const gb_bucket_t *b)
     add_str(o, "id", b->id);
     add_str(o, "type", b->type);
     json_object_object_add(o, "state", state_json(b->state));
-    json_object_object_add(o, "frames", gbt_frames_json(b->frames, b->nframes));
+    json_object_object_add(o, "frames", gb_tj_frames_json(b->frames, b->nframes));
     add_run(o, &b->run);
     json_object_object_add(o, "binary", binary_json(c));
     json_object_object_add(o, "argv", argv_json(c));
@@ -250,8 +250,8 @@ static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, int bfd, g
     sbuf_t t = {0};
     char line[700], first[32], last[32];
     gb_crash_state_line(b->state, line, sizeof line);
-    gbt_iso_time(b->first_ms, first);
-    gbt_iso_time(b->last_ms ? b->last_ms : b->first_ms, last);
+    gb_tj_iso_time(b->first_ms, first);
+    gb_tj_iso_time(b->last_ms ? b->last_ms : b->first_ms, last);
     put(&t, "Bucket     %s\nType       %s\nState      %s\n", b->id, b->type,
         b->state[0] ? line : "(no frames)");
     put(&t, "Inputs     %zu%s\nSeen       %s to %s\n", b->ninputs,
@@ -261,7 +261,7 @@ static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, int bfd, g
     if (b->run.status == GB_RUN_OK)
         put(&t, "exit status %d\n", b->run.exit_code);
     else
-        put(&t, "%s (%s)\n", gbt_status_name(b->run.status), signal_name(b->run.signal));
+        put(&t, "%s (%s)\n", gb_tj_status_name(b->run.status), signal_name(b->run.signal));
     put(&t, "Reproducer input (%zu bytes, from %s), input.min (%zu bytes): sh repro.sh\n",
         b->repro_size, b->repro_path ? b->repro_path : "?", b->min_size);
     put(&t, "Engine     glassbox %s\n\nStack (* = a frame of the crash state)\n", GB_VERSION_FULL);
@@ -436,7 +436,7 @@ static int write_bucket_files(const gb_report_ctx_t *c, const gb_bucket_t *b, in
                   write_input(c, bfd, "input.min", min, min_len, e) != 0))
         return -1;
     json_object *doc = crash_json(c, b);
-    int rc = gbt_write_json_at(bfd, "crash.json", c->tmpfd, doc, e);
+    int rc = gb_tj_write_json_at(bfd, "crash.json", c->tmpfd, doc, e);
     json_object_put(doc);
     if (rc == 0)
         rc = write_text(c, b, bfd, e);
@@ -470,14 +470,14 @@ static int load_inputs(gb_bucket_t *b, json_object *a)
             return -1;
         gb_bucket_input_t *x = &b->inputs[b->ninputs];
         memset(x, 0, sizeof *x);
-        if (!(x->path = gbt_raw_str(o, "path", "")))
+        if (!(x->path = gb_tj_raw_str(o, "path", "")))
             return -1;
-        snprintf(x->sha1, sizeof x->sha1, "%s", gbt_str(o, "sha1", ""));
-        int64_t size = gbt_int(o, "size", 0);
+        snprintf(x->sha1, sizeof x->sha1, "%s", gb_tj_str(o, "sha1", ""));
+        int64_t size = gb_tj_int(o, "size", 0);
         x->size = size > 0 ? (size_t)size : 0;
-        x->flaky = gbt_bool(o, "flaky");
-        snprintf(x->engine, sizeof x->engine, "%s", gbt_str(o, "engine", "plain"));
-        x->seen_ms = gbt_parse_iso_time(gbt_str(o, "first_seen", ""));
+        x->flaky = gb_tj_bool(o, "flaky");
+        snprintf(x->engine, sizeof x->engine, "%s", gb_tj_str(o, "engine", "plain"));
+        x->seen_ms = gb_tj_parse_iso_time(gb_tj_str(o, "first_seen", ""));
         b->ninputs++;
     }
     return 0;
@@ -501,13 +501,13 @@ static void load_state(json_object *a, char *state, size_t cap)
  * its type and state), -1 out of memory. */
 static int load_bucket(gb_triage_result_t *res, json_object *o)
 {
-    const char *type = gbt_str(o, "type", "");
+    const char *type = gb_tj_str(o, "type", "");
     char state[600], id[17];
     load_state(json_object_object_get(o, "state"), state, sizeof state);
     gb_bucket_id(type, state, id);
     /* A crash.json edited by hand (or from another version's state
      * rules) that no longer hashes to its id is left alone. */
-    if (strcmp(id, gbt_str(o, "id", "")) != 0)
+    if (strcmp(id, gb_tj_str(o, "id", "")) != 0)
         return 1;
     if (gb_grow(&res->buckets, &res->capb, res->nbuckets + 1, sizeof *res->buckets, 8) != 0)
         return -1;
@@ -516,20 +516,20 @@ static int load_bucket(gb_triage_result_t *res, json_object *o)
     memcpy(b->id, id, sizeof id);
     snprintf(b->type, sizeof b->type, "%s", type);
     memcpy(b->state, state, sizeof state);
-    b->first_ms = gbt_parse_iso_time(gbt_str(o, "first_seen", ""));
-    b->last_ms = gbt_parse_iso_time(gbt_str(o, "last_seen", ""));
-    b->flaky = gbt_bool(o, "flaky");
-    b->run.status = gbt_status_of(gbt_str(o, "status", "crash"));
-    b->run.signal = (int)gbt_int(o, "signal", 0);
-    b->run.exit_code = (int)gbt_int(o, "exit_code", 0);
-    const char *rep = gbt_str(o, "sanitizer_report", "");
+    b->first_ms = gb_tj_parse_iso_time(gb_tj_str(o, "first_seen", ""));
+    b->last_ms = gb_tj_parse_iso_time(gb_tj_str(o, "last_seen", ""));
+    b->flaky = gb_tj_bool(o, "flaky");
+    b->run.status = gb_tj_status_of(gb_tj_str(o, "status", "crash"));
+    b->run.signal = (int)gb_tj_int(o, "signal", 0);
+    b->run.exit_code = (int)gb_tj_int(o, "exit_code", 0);
+    const char *rep = gb_tj_str(o, "sanitizer_report", "");
     json_object *r = json_object_object_get(o, "reproducer");
-    b->repro_size = (size_t)gbt_int(r, "size", 0);
-    b->min_size = (size_t)gbt_int(r, "minimised_size", 0);
-    b->repro_flaky = gbt_bool(r, "flaky");
+    b->repro_size = (size_t)gb_tj_int(r, "size", 0);
+    b->min_size = (size_t)gb_tj_int(r, "minimised_size", 0);
+    b->repro_flaky = gb_tj_bool(r, "flaky");
     if ((rep[0] && !(b->report = gb_strdup(rep))) ||
-        !(b->repro_path = gbt_raw_str(r, "from", "")) ||
-        gbt_frames_from_json(json_object_object_get(o, "frames"), &b->frames, &b->nframes) != 0 ||
+        !(b->repro_path = gb_tj_raw_str(r, "from", "")) ||
+        gb_tj_frames_from_json(json_object_object_get(o, "frames"), &b->frames, &b->nframes) != 0 ||
         load_inputs(b, json_object_object_get(o, "inputs")) != 0)
         return -1;
     return 0;
@@ -615,7 +615,7 @@ static json_object *bucket_summary(const gb_bucket_t *b)
     json_object_object_add(o, "count", json_object_new_int64((int64_t)b->ninputs));
     json_object_object_add(o, "flaky", json_object_new_boolean(b->flaky));
     json_object_object_add(o, "new", json_object_new_boolean(b->is_new));
-    long k = gbt_top_located_frame(b);
+    long k = gb_tj_top_located_frame(b);
     if (k >= 0) {
         char loc[300];
         snprintf(loc, sizeof loc, "%s:%u", b->frames[k].file, b->frames[k].line);
@@ -670,7 +670,7 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
     json_object_object_add(o, "sanitizer_options", options_json(c));
     json_object *w = json_object_new_array();
     for (size_t i = 0; i < res->nwarnings; i++)
-        json_object_array_add(w, gbt_jstr(res->warnings[i]));
+        json_object_array_add(w, gb_tj_jstr(res->warnings[i]));
     json_object_object_add(o, "warnings", w);
     json_object *bs = json_object_new_array();
     size_t flaky = 0, inputs = 0;
@@ -689,7 +689,7 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
     json_object_object_add(o, "totals", tot);
     json_object_object_add(o, "buckets", bs);
     json_object_object_add(o, "last_run", last_run_json(res));
-    int rc = gbt_write_json_at(c->dirfd, "summary.json", c->tmpfd, o, e);
+    int rc = gb_tj_write_json_at(c->dirfd, "summary.json", c->tmpfd, o, e);
     json_object_put(o);
     return rc;
 }

@@ -38,7 +38,7 @@ static void path_uri(const char *path, char *out, size_t cap)
 static json_object *text(const char *s)
 {
     json_object *o = json_object_new_object();
-    json_object_object_add(o, "text", gbt_jstr(s));
+    json_object_object_add(o, "text", gb_tj_jstr(s));
     return o;
 }
 
@@ -68,7 +68,7 @@ static json_object *location(const gb_frame_t *f, const char *fallback)
         json_object_object_add(loc, "physicalLocation", phys(fallback, 0));
     if (f && f->func[0]) {
         json_object *ll = json_object_new_object();
-        json_object_object_add(ll, "fullyQualifiedName", gbt_jstr(f->func));
+        json_object_object_add(ll, "fullyQualifiedName", gb_tj_jstr(f->func));
         json_object_object_add(ll, "kind", json_object_new_string("function"));
         json_object *a = json_object_new_array();
         json_object_array_add(a, ll);
@@ -85,7 +85,7 @@ static json_object *stack(const gb_bucket_t *b)
         json_object *sf = json_object_new_object();
         json_object_object_add(sf, "location", location(f, NULL));
         if (f->module[0])
-            json_object_object_add(sf, "module", gbt_jstr(f->module));
+            json_object_object_add(sf, "module", gb_tj_jstr(f->module));
         json_object_array_add(frames, sf);
     }
     json_object *s = json_object_new_object();
@@ -101,10 +101,10 @@ static size_t rule_of(json_object *rules, const char *type)
 {
     size_t n = json_object_array_length(rules);
     for (size_t i = 0; i < n; i++)
-        if (strcmp(gbt_str(json_object_array_get_idx(rules, i), "id", ""), type) == 0)
+        if (strcmp(gb_tj_str(json_object_array_get_idx(rules, i), "id", ""), type) == 0)
             return i;
     json_object *r = json_object_new_object();
-    json_object_object_add(r, "id", gbt_jstr(type));
+    json_object_object_add(r, "id", gb_tj_jstr(type));
     char desc[256];
     snprintf(desc, sizeof desc, "Crash: %s", type);
     json_object_object_add(r, "shortDescription", text(desc));
@@ -127,21 +127,21 @@ static json_object *result(const gb_report_ctx_t *c, const gb_bucket_t *b, json_
     snprintf(msg, sizeof msg, "%s in %s (%zu input%s%s; REPORT/%s)", b->type,
              b->state[0] ? line : "an unknown place", b->ninputs, b->ninputs == 1 ? "" : "s",
              b->flaky ? ", flaky" : "", b->id);
-    json_object_object_add(o, "ruleId", gbt_jstr(b->type));
+    json_object_object_add(o, "ruleId", gb_tj_jstr(b->type));
     json_object_object_add(o, "ruleIndex", json_object_new_int64((int64_t)rule));
     json_object_object_add(o, "level", json_object_new_string(b->flaky ? "warning" : "error"));
     json_object_object_add(o, "message", text(msg));
-    long k = gbt_top_located_frame(b);
+    long k = gb_tj_top_located_frame(b);
     json_object *locs = json_object_new_array();
     json_object_array_add(locs, location(k >= 0 ? &b->frames[k] : NULL, c->bin));
     json_object_object_add(o, "locations", locs);
     json_object *fp = json_object_new_object();
-    json_object_object_add(fp, "glassboxCrashBucket/v1", gbt_jstr(b->id));
+    json_object_object_add(fp, "glassboxCrashBucket/v1", gb_tj_jstr(b->id));
     json_object_object_add(o, "partialFingerprints", fp);
     if (b->nframes)
         json_object_object_add(o, "stacks", stack(b));
     json_object *props = json_object_new_object();
-    json_object_object_add(props, "bucket", gbt_jstr(b->id));
+    json_object_object_add(props, "bucket", gb_tj_jstr(b->id));
     json_object_object_add(props, "count", json_object_new_int64((int64_t)b->ninputs));
     json_object_object_add(props, "flaky", json_object_new_boolean(b->flaky));
     json_object_object_add(o, "properties", props);
@@ -174,7 +174,7 @@ int gb_report_sarif(const gb_report_ctx_t *c, const gb_triage_result_t *res, gb_
     json_object *doc = json_object_new_object();
     json_object_object_add(doc, "version", json_object_new_string("2.1.0"));
     json_object_object_add(doc, "runs", runs);
-    int rc = gbt_write_json_at(c->dirfd, "summary.sarif", c->tmpfd, doc, e);
+    int rc = gb_tj_write_json_at(c->dirfd, "summary.sarif", c->tmpfd, doc, e);
     json_object_put(doc);
     return rc;
 }

@@ -11,7 +11,7 @@
 #include "gb_files.h"
 #include "triage_int.h"
 
-const char *gbt_str(json_object *o, const char *key, const char *def)
+const char *gb_tj_str(json_object *o, const char *key, const char *def)
 {
     json_object *v;
     if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
@@ -19,7 +19,7 @@ const char *gbt_str(json_object *o, const char *key, const char *def)
     return json_object_get_string(v);
 }
 
-int64_t gbt_int(json_object *o, const char *key, int64_t def)
+int64_t gb_tj_int(json_object *o, const char *key, int64_t def)
 {
     json_object *v;
     if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
@@ -27,7 +27,7 @@ int64_t gbt_int(json_object *o, const char *key, int64_t def)
     return json_object_get_int64(v);
 }
 
-int gbt_bool(json_object *o, const char *key)
+int gb_tj_bool(json_object *o, const char *key)
 {
     json_object *v;
     return o && json_object_object_get_ex(o, key, &v) && json_object_get_boolean(v);
@@ -53,7 +53,7 @@ static size_t utf8_seq(const unsigned char *s)
     return n;
 }
 
-int gbt_utf8_valid(const char *s)
+int gb_tj_utf8_valid(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     for (size_t n; *p; p += n)
@@ -84,10 +84,10 @@ void gb_triage_escape(const char *s, char *out, size_t cap)
         out[at < cap ? at : cap - 1] = '\0';
 }
 
-json_object *gbt_jstr(const char *s)
+json_object *gb_tj_jstr(const char *s)
 {
     s = s ? s : "";
-    if (gbt_utf8_valid(s))
+    if (gb_tj_utf8_valid(s))
         return json_object_new_string(s);
     /* Each byte that starts no valid sequence becomes U+FFFD (3 bytes). */
     size_t len = strlen(s);
@@ -112,11 +112,11 @@ json_object *gbt_jstr(const char *s)
     return o;
 }
 
-void gbt_add_str(json_object *o, const char *key, const char *v)
+void gb_tj_add_str(json_object *o, const char *key, const char *v)
 {
     v = v ? v : "";
-    json_object_object_add(o, key, gbt_jstr(v));
-    if (gbt_utf8_valid(v))
+    json_object_object_add(o, key, gb_tj_jstr(v));
+    if (gb_tj_utf8_valid(v))
         return;
     size_t len = strlen(v);
     char *hex = gb_malloc(len * 2 + 1), hkey[64];
@@ -134,11 +134,11 @@ static int hex_val(char c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-char *gbt_raw_str(json_object *o, const char *key, const char *def)
+char *gb_tj_raw_str(json_object *o, const char *key, const char *def)
 {
     char hkey[64];
     snprintf(hkey, sizeof hkey, "%s_hex", key);
-    const char *hex = gbt_str(o, hkey, NULL);
+    const char *hex = gb_tj_str(o, hkey, NULL);
     size_t n = hex ? strlen(hex) : 0;
     char *raw = n && n % 2 == 0 ? gb_malloc(n / 2 + 1) : NULL;
     for (size_t i = 0; raw && i < n / 2; i++) {
@@ -151,10 +151,10 @@ char *gbt_raw_str(json_object *o, const char *key, const char *def)
         raw[i] = (char)(hi * 16 + lo);
         raw[i + 1] = '\0';
     }
-    return raw ? raw : gb_strdup(gbt_str(o, key, def));
+    return raw ? raw : gb_strdup(gb_tj_str(o, key, def));
 }
 
-int gbt_write_json_at(int dirfd, const char *name, int tmpfd, json_object *doc, gb_err_t *e)
+int gb_tj_write_json_at(int dirfd, const char *name, int tmpfd, json_object *doc, gb_err_t *e)
 {
     const char *s = json_object_to_json_string_ext(
         doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -172,7 +172,7 @@ int gbt_write_json_at(int dirfd, const char *name, int tmpfd, json_object *doc, 
     return rc == 0 ? 0 : gb_err_set(e, "%s: %s", name, sub.msg);
 }
 
-void gbt_iso_time(uint64_t ms, char out[32])
+void gb_tj_iso_time(uint64_t ms, char out[32])
 {
     time_t t = (time_t)(ms / 1000);
     struct tm tm;
@@ -180,7 +180,7 @@ void gbt_iso_time(uint64_t ms, char out[32])
     strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-uint64_t gbt_parse_iso_time(const char *s)
+uint64_t gb_tj_parse_iso_time(const char *s)
 {
     struct tm tm;
     memset(&tm, 0, sizeof tm);
@@ -191,7 +191,7 @@ uint64_t gbt_parse_iso_time(const char *s)
     return t < 0 ? 0 : (uint64_t)t * 1000u;
 }
 
-const char *gbt_status_name(gb_run_status_t s)
+const char *gb_tj_status_name(gb_run_status_t s)
 {
     switch (s) {
     case GB_RUN_OK:
@@ -205,7 +205,7 @@ const char *gbt_status_name(gb_run_status_t s)
     }
 }
 
-gb_run_status_t gbt_status_of(const char *name)
+gb_run_status_t gb_tj_status_of(const char *name)
 {
     if (strcmp(name, "ok") == 0)
         return GB_RUN_OK;
@@ -216,7 +216,7 @@ gb_run_status_t gbt_status_of(const char *name)
     return GB_RUN_ERROR;
 }
 
-json_object *gbt_frames_json(const gb_frame_t *f, size_t n)
+json_object *gb_tj_frames_json(const gb_frame_t *f, size_t n)
 {
     json_object *a = json_object_new_array();
     size_t idx[GB_CRASH_STATE_FRAMES];
@@ -227,10 +227,10 @@ json_object *gbt_frames_json(const gb_frame_t *f, size_t n)
         next += (size_t)in_state;
         char off[24];
         snprintf(off, sizeof off, "0x%llx", (unsigned long long)f[i].offset);
-        gbt_add_str(o, "function", f[i].func);
-        gbt_add_str(o, "file", f[i].file);
+        gb_tj_add_str(o, "function", f[i].func);
+        gb_tj_add_str(o, "file", f[i].file);
         json_object_object_add(o, "line", json_object_new_int64(f[i].line));
-        gbt_add_str(o, "module", f[i].module);
+        gb_tj_add_str(o, "module", f[i].module);
         json_object_object_add(o, "offset", json_object_new_string(off));
         json_object_object_add(o, "in_state", json_object_new_boolean(in_state));
         json_object_array_add(a, o);
@@ -238,15 +238,15 @@ json_object *gbt_frames_json(const gb_frame_t *f, size_t n)
     return a;
 }
 
-/* The raw string of `key` (gbt_raw_str) into a fixed buffer. */
+/* The raw string of `key` (gb_tj_raw_str) into a fixed buffer. */
 static void raw_into(json_object *o, const char *key, char *out, size_t cap)
 {
-    char *raw = gbt_raw_str(o, key, "");
-    snprintf(out, cap, "%s", raw ? raw : gbt_str(o, key, ""));
+    char *raw = gb_tj_raw_str(o, key, "");
+    snprintf(out, cap, "%s", raw ? raw : gb_tj_str(o, key, ""));
     gb_free(raw);
 }
 
-int gbt_frames_from_json(json_object *a, gb_frame_t **f, size_t *n)
+int gb_tj_frames_from_json(json_object *a, gb_frame_t **f, size_t *n)
 {
     *f = NULL;
     *n = 0;
@@ -263,15 +263,15 @@ int gbt_frames_from_json(json_object *a, gb_frame_t **f, size_t *n)
         raw_into(o, "function", x->func, sizeof x->func);
         raw_into(o, "file", x->file, sizeof x->file);
         raw_into(o, "module", x->module, sizeof x->module);
-        int64_t line = gbt_int(o, "line", 0);
+        int64_t line = gb_tj_int(o, "line", 0);
         x->line = line > 0 && line < 1000000000 ? (unsigned)line : 0;
-        x->offset = strtoull(gbt_str(o, "offset", "0"), NULL, 16);
+        x->offset = strtoull(gb_tj_str(o, "offset", "0"), NULL, 16);
     }
     *n = len;
     return 0;
 }
 
-long gbt_top_located_frame(const gb_bucket_t *b)
+long gb_tj_top_located_frame(const gb_bucket_t *b)
 {
     size_t idx[GB_CRASH_STATE_FRAMES];
     size_t k = gb_crash_state_frames(b->frames, b->nframes, idx);

@@ -74,7 +74,7 @@ typedef struct planner {
 
 /* Reads and hashes one input; a new one goes to the todo list. 0, or -1
  * when out of memory. */
-static int plan_one(planner_t *p, const char *path, const char *engine, gbt_seen_t *seen,
+static int plan_one(planner_t *p, const char *path, const char *engine, gb_tj_seen_t *seen,
                     gb_triage_result_t *res)
 {
     res->inputs++;
@@ -88,11 +88,11 @@ static int plan_one(planner_t *p, const char *path, const char *engine, gbt_seen
     char sha[41];
     gb_sha1_hex(data, len, sha);
     gb_free(data);
-    if (gb_hset_has(&seen->set, gbt_sha_key(sha)) || gb_hset_has(&p->now, gbt_sha_key(sha))) {
+    if (gb_hset_has(&seen->set, gb_tj_sha_key(sha)) || gb_hset_has(&p->now, gb_tj_sha_key(sha))) {
         res->duplicates++;
         return 0;
     }
-    if (gb_hset_add(&p->now, gbt_sha_key(sha)) < 0 ||
+    if (gb_hset_add(&p->now, gb_tj_sha_key(sha)) < 0 ||
         gb_grow(p->todo, &p->cap, *p->ntodo + 1, sizeof **p->todo, 64) != 0)
         return -1;
     todo_t *t = &(*p->todo)[(*p->ntodo)++];
@@ -107,7 +107,7 @@ static int plan_one(planner_t *p, const char *path, const char *engine, gbt_seen
 
 /* Reads and hashes each input, then each of `extra` (the reproducers of
  * damaged buckets); the ones not triaged before go to todo. */
-static int plan(const gb_triage_inputs_t *in, char **extra, size_t nextra, gbt_seen_t *seen,
+static int plan(const gb_triage_inputs_t *in, char **extra, size_t nextra, gb_tj_seen_t *seen,
                 gb_triage_result_t *res, todo_t **todo, size_t *ntodo, gb_err_t *e)
 {
     planner_t p = {.todo = todo, .ntodo = ntodo};
@@ -137,7 +137,7 @@ static json_object *run_json(const gb_crash_t *c)
     json_object_object_add(o, "crashed", json_object_new_boolean(c->crashed));
     json_object_object_add(o, "type", json_object_new_string(c->type));
     json_object_object_add(o, "state", json_object_new_string(c->state));
-    json_object_object_add(o, "status", json_object_new_string(gbt_status_name(c->run.status)));
+    json_object_object_add(o, "status", json_object_new_string(gb_tj_status_name(c->run.status)));
     json_object_object_add(o, "signal", json_object_new_int(c->run.signal));
     json_object_object_add(o, "exit_code", json_object_new_int(c->run.exit_code));
     json_object_object_add(o, "time_us", json_object_new_int64((int64_t)c->run.time_us));
@@ -169,7 +169,7 @@ static json_object *triage_one(gb_crash_runner_t *r, const todo_t *t, size_t i, 
         json_object_array_add(arr, run_json(&c));
         if (c.crashed && !have_first) {
             have_first = 1;
-            json_object_object_add(o, "frames", gbt_frames_json(c.frames, c.nframes));
+            json_object_object_add(o, "frames", gb_tj_frames_json(c.frames, c.nframes));
             if (c.report)
                 json_object_object_add(o, "report", json_object_new_string(c.report));
         }
@@ -236,7 +236,7 @@ static void read_results(int wfd, const char *name, todo_t *todo, size_t n)
         json_object *o = tok && ll ? json_tokener_parse_ex(tok, line, (int)ll) : NULL;
         if (tok)
             json_tokener_free(tok);
-        int64_t i = gbt_int(o, "i", -1);
+        int64_t i = gb_tj_int(o, "i", -1);
         if (i >= 0 && (size_t)i < n && !todo[i].result)
             todo[i].result = o;
         else
@@ -381,7 +381,7 @@ static int take_crash(gb_bucket_t *b, const todo_t *t, json_object *first, int f
     size_t n = 0;
     char *report = rep ? gb_strdup(json_object_get_string(rep)) : NULL;
     char *path = gb_strdup(t->path);
-    if ((fr && gbt_frames_from_json(fr, &frames, &n) != 0) || (rep && !report) || !path) {
+    if ((fr && gb_tj_frames_from_json(fr, &frames, &n) != 0) || (rep && !report) || !path) {
         gb_free(frames);
         gb_free(report);
         gb_free(path);
@@ -396,10 +396,10 @@ static int take_crash(gb_bucket_t *b, const todo_t *t, json_object *first, int f
     b->repro_path = path;
     b->repro_flaky = flaky;
     b->repro_size = t->size;
-    b->run.status = gbt_status_of(gbt_str(first, "status", "crash"));
-    b->run.signal = (int)gbt_int(first, "signal", 0);
-    b->run.exit_code = (int)gbt_int(first, "exit_code", 0);
-    b->run.time_us = (uint64_t)gbt_int(first, "time_us", 0);
+    b->run.status = gb_tj_status_of(gb_tj_str(first, "status", "crash"));
+    b->run.signal = (int)gb_tj_int(first, "signal", 0);
+    b->run.exit_code = (int)gb_tj_int(first, "exit_code", 0);
+    b->run.time_us = (uint64_t)gb_tj_int(first, "time_us", 0);
     return 0;
 }
 
@@ -408,7 +408,7 @@ static int take_crash(gb_bucket_t *b, const todo_t *t, json_object *first, int f
 static int add_to_bucket(gb_triage_result_t *res, const todo_t *t, json_object *first, int flaky,
                          const char **id_out)
 {
-    const char *type = gbt_str(first, "type", ""), *state = gbt_str(first, "state", "");
+    const char *type = gb_tj_str(first, "type", ""), *state = gb_tj_str(first, "state", "");
     char id[17];
     gb_bucket_id(type, state, id);
     gb_bucket_t *b = find_bucket(res, id);
@@ -449,10 +449,10 @@ static int add_to_bucket(gb_triage_result_t *res, const todo_t *t, json_object *
 }
 
 /* Classifies one worker result; 0 or -1 (out of memory). */
-static int apply(gb_triage_result_t *res, gbt_seen_t *seen, const todo_t *t, unsigned runs)
+static int apply(gb_triage_result_t *res, gb_tj_seen_t *seen, const todo_t *t, unsigned runs)
 {
     json_object *o = t->result, *arr = NULL;
-    const char *err = o ? gbt_str(o, "error", NULL) : "the worker running it died";
+    const char *err = o ? gb_tj_str(o, "error", NULL) : "the worker running it died";
     if (err) {
         res->errors++;
         return note(res, t->path, err);
@@ -467,15 +467,15 @@ static int apply(gb_triage_result_t *res, gbt_seen_t *seen, const todo_t *t, uns
         crashed++;
         if (!first)
             first = run;
-        same += strcmp(gbt_str(run, "type", ""), gbt_str(first, "type", "")) == 0 &&
-                strcmp(gbt_str(run, "state", ""), gbt_str(first, "state", "")) == 0;
+        same += strcmp(gb_tj_str(run, "type", ""), gb_tj_str(first, "type", "")) == 0 &&
+                strcmp(gb_tj_str(run, "state", ""), gb_tj_str(first, "state", "")) == 0;
     }
     uint64_t now = gb_time_ms();
     if (!first) {
         res->no_crash++;
         if (note(res, t->path, "no longer crashes") != 0)
             return -1;
-        return gbt_seen_add(seen, t->sha1, "no-crash", t->path, now);
+        return gb_tj_seen_add(seen, t->sha1, "no-crash", t->path, now);
     }
     int flaky = crashed < runs || same < crashed;
     res->crashed++;
@@ -483,7 +483,7 @@ static int apply(gb_triage_result_t *res, gbt_seen_t *seen, const todo_t *t, uns
     const char *id;
     if (add_to_bucket(res, t, first, flaky, &id) != 0)
         return -1;
-    return gbt_seen_add(seen, t->sha1, id, t->path, now);
+    return gb_tj_seen_add(seen, t->sha1, id, t->path, now);
 }
 
 /* ---- minimisation ------------------------------------------------------------------ */
@@ -689,7 +689,7 @@ static void write_buckets(const gb_report_ctx_t *c, gb_crash_runner_t *r, gb_tri
 }
 
 static int write_all(const gb_triage_opts_t *o, const dirs_t *d, const char *report,
-                     gb_crash_runner_t *r, gb_triage_result_t *res, gbt_seen_t *seen, gb_err_t *e)
+                     gb_crash_runner_t *r, gb_triage_result_t *res, gb_tj_seen_t *seen, gb_err_t *e)
 {
     char bin[PATH_MAX];
     if (!realpath(o->target.bin, bin))
@@ -711,7 +711,7 @@ static int write_all(const gb_triage_opts_t *o, const dirs_t *d, const char *rep
     res->triaged = seen->n;
     for (size_t i = 0; i < seen->n; i++)
         res->triaged_no_crash += strcmp(seen->v[i].outcome, "no-crash") == 0;
-    if (gbt_seen_save(seen, d->report, d->tmp, e) != 0 || gb_report_summary(&c, res, e) != 0 ||
+    if (gb_tj_seen_save(seen, d->report, d->tmp, e) != 0 || gb_report_summary(&c, res, e) != 0 ||
         gb_report_sarif(&c, res, e) != 0)
         return -1;
     return 0;
@@ -746,17 +746,17 @@ static int rebuild_list(const dirs_t *d, gb_triage_result_t *res, char ***extra,
 }
 
 /* Loads the index and the buckets and repairs what disagrees. */
-static int load_state(const dirs_t *d, gbt_seen_t *seen, gb_triage_result_t *res, char ***extra,
+static int load_state(const dirs_t *d, gb_tj_seen_t *seen, gb_triage_result_t *res, char ***extra,
                       size_t *nextra, gb_err_t *e)
 {
     int seen_damaged;
-    if (gbt_seen_load(seen, d->report, &seen_damaged, e) != 0 ||
+    if (gb_tj_seen_load(seen, d->report, &seen_damaged, e) != 0 ||
         gb_report_load_at(d->report, res, e) != 0)
         return -1;
     if (seen_damaged)
         warn(res, ".seen is damaged (lines that are not Glassbox's): rebuilt from the buckets");
-    gbt_seen_forget_lost(seen, res);
-    if (gbt_seen_merge(seen, res) != 0 || rebuild_list(d, res, extra, nextra) != 0)
+    gb_tj_seen_forget_lost(seen, res);
+    if (gb_tj_seen_merge(seen, res) != 0 || rebuild_list(d, res, extra, nextra) != 0)
         return gb_err_set(e, "out of memory loading the report");
     return 0;
 }
@@ -767,7 +767,7 @@ int gb_triage_run(const gb_triage_opts_t *o, const gb_triage_inputs_t *in, gb_tr
     memset(res, 0, sizeof *res);
     unsigned runs = o->runs ? o->runs : GB_TRIAGE_RUNS;
     dirs_t d;
-    gbt_seen_t seen = {0};
+    gb_tj_seen_t seen = {0};
     todo_t *todo = NULL;
     char **extra = NULL;
     size_t ntodo = 0, nextra = 0;
@@ -811,7 +811,7 @@ out:
         gb_free(extra[i]);
     gb_free(extra);
     gb_free(todo);
-    gbt_seen_free(&seen);
+    gb_tj_seen_free(&seen);
     gb_crash_runner_free(r);
     if (lock_fd >= 0)
         close(lock_fd);
