@@ -207,6 +207,44 @@
  * query at the default 2 s. */
 #define GB_RETRY_PATIENCE_MAX 3
 
+/* Hit-count depth of a (site, direction) in scoring: the n-th time a
+ * path takes it (2 <= n <= GB_DEPTH_MAX) counts as new, one more record
+ * of a kind, one more counted item, one more trip round a loop. Past 8
+ * nothing is new: a loop over a buffer's bytes would make every longer
+ * input look new (generational/expand.c). */
+#define GB_DEPTH_MAX 8
+
+/* ---- The interval prefilter (symbolic/intervals.c, PARTI) ----------------- */
+
+/* Intervals kept per variable's set; past it the smallest gaps close,
+ * which only adds values (still sound for refutation, and candidates are
+ * checked by evaluation anyway). 16 holds the disjoint ranges of a
+ * keyword or tag switch. */
+#define GB_IV_MAX 16
+/* Room for a set while an operation runs, before it is merged back to
+ * GB_IV_MAX (a union or a complement of two full sets). */
+#define GB_IV_TMP 64
+/* Operators walked between a comparison and its variable; longer chains
+ * (a checksum's) are left to Z3. */
+#define GB_IV_CHAIN 32
+/* Values tried per variable when a query is checked by evaluation. */
+#define GB_IV_CANDS 8
+/* Node evaluations one enumeration may spend (~4 M, a few ms), and one
+ * sweep of a wider query (~1 M): past them the prefilter says "unknown"
+ * and Z3 decides, so the prefilter never costs more than a cheap check. */
+#define GB_IV_ENUM_WORK (1u << 22)
+#define GB_IV_SWEEP_WORK (1u << 20)
+/* Nodes one hull (the range of a subexpression) may visit. */
+#define GB_IV_HULL_BUDGET 64
+/* Atoms of one linear sum, and the nodes reading it may visit: a length
+ * field's arithmetic is a few terms. */
+#define GB_IV_LIN_MAX 16
+#define GB_IV_LIN_BUDGET 64
+/* Flip candidates (variable, value) tried alone first, and the nodes with
+ * two input operands solved for one side. */
+#define GB_IV_FLIPS 16
+#define GB_IV_SPLITS 4
+
 /* ---- Inputs ------------------------------------------------------------- */
 
 /* The largest input read, stored or made (seeds, peers, models): AFL++

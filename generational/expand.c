@@ -18,11 +18,8 @@ static uint64_t dir_key(uint32_t site, unsigned dir)
     return ((uint64_t)site << 1 | dir) + 1;
 }
 
-/* The n-th time (2 <= n <= GB_DEPTH_MAX) a path takes (site, dir): one
- * more record of a kind, one more counted item, one more trip round a
- * loop. Past GB_DEPTH_MAX nothing is new: a loop over a buffer's bytes
- * would make every longer input look new. */
-#define GB_DEPTH_MAX 8
+/* The n-th time (2 <= n <= GB_DEPTH_MAX, base/gb_config.h) a path takes
+ * (site, dir). */
 static uint64_t depth_key(uint32_t site, unsigned dir, uint64_t n)
 {
     return n << 33 | ((uint64_t)site << 1 | dir);

@@ -8,14 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_config.h"
 #include "symbolic_int.h"
 
-#define IV_MAX 16   /* intervals kept per set; more are merged (over-approximation) */
-#define IV_TMP 64   /* room while an operation runs */
-#define IV_CHAIN 32 /* operators between a comparison and its variable */
-#define IV_CANDS 8  /* values tried per variable */
-#define IV_ENUM_WORK (1u << 22) /* node evaluations one enumeration may spend */
-#define IV_SWEEP_WORK (1u << 20) /* ... and one sweep of a wider query */
 
 typedef struct iv {
     uint64_t lo, hi;
@@ -23,7 +18,7 @@ typedef struct iv {
 
 /* A set of w-bit values: sorted, disjoint, non-adjacent intervals. */
 typedef struct ivset {
-    iv_t v[IV_TMP];
+    iv_t v[GB_IV_TMP];
     unsigned n, w;
 } ivset_t;
 
@@ -33,7 +28,7 @@ static int cmp_iv(const void *a, const void *b)
     return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
-/* Sorts and merges; past IV_MAX intervals, closes the smallest gaps, which
+/* Sorts and merges; past GB_IV_MAX intervals, closes the smallest gaps, which
  * only adds values (sound for refutation; candidates are checked anyway). */
 static void iv_norm(ivset_t *s)
 {
@@ -47,7 +42,7 @@ static void iv_norm(ivset_t *s)
             s->v[m++] = s->v[i];
     }
     s->n = m;
-    while (s->n > IV_MAX) {
+    while (s->n > GB_IV_MAX) {
         unsigned best = 1;
         for (unsigned i = 2; i < s->n; i++)
             if (s->v[i].lo - s->v[i - 1].hi < s->v[best].lo - s->v[best - 1].hi)
@@ -68,7 +63,7 @@ static int in_set(const ivset_t *s, uint64_t x)
 
 static void iv_push(ivset_t *s, uint64_t lo, uint64_t hi)
 {
-    if (s->n < IV_TMP)
+    if (s->n < GB_IV_TMP)
         s->v[s->n++] = (iv_t){lo, hi};
 }
 
@@ -404,11 +399,9 @@ static int hull_b(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi, int
     return 1;
 }
 
-#define IV_HULL_BUDGET 64 /* nodes one hull may visit */
-
 static int hull(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi)
 {
-    int budget = IV_HULL_BUDGET;
+    int budget = GB_IV_HULL_BUDGET;
     return hull_b(d, x, lo, hi, &budget);
 }
 
@@ -567,12 +560,9 @@ static int const_arms(const gb_dag_t *d, uint32_t x, uint64_t *k)
  * D != 0 and A + D < 2^w, A <=u B when A + D < 2^w, A == B when D == 0;
  * signed compares are the unsigned ones with 2^(w-1) added to both. */
 
-#define IV_LIN_MAX 16    /* atoms of one sum */
-#define IV_LIN_BUDGET 64 /* nodes one sum may visit */
-
 typedef struct lin {
-    uint32_t atom[IV_LIN_MAX];
-    uint64_t coef[IV_LIN_MAX]; /* modulo 2^w */
+    uint32_t atom[GB_IV_LIN_MAX];
+    uint64_t coef[GB_IV_LIN_MAX]; /* modulo 2^w */
     unsigned n;
     uint64_t k; /* modulo 2^w */
 } lin_t;
@@ -584,7 +574,7 @@ static int lin_atom(lin_t *l, uint32_t x, uint64_t c, uint64_t m)
             l->coef[i] = (l->coef[i] + c) & m;
             return 1;
         }
-    if (l->n == IV_LIN_MAX)
+    if (l->n == GB_IV_LIN_MAX)
         return 0;
     l->atom[l->n] = x;
     l->coef[l->n++] = c & m;
@@ -666,7 +656,7 @@ static int lin_hull(const gb_dag_t *d, uint32_t x, uint64_t *lo, uint64_t *hi)
 {
     unsigned w = d->nodes[x].width;
     lin_t l = {0};
-    int budget = IV_LIN_BUDGET;
+    int budget = GB_IV_LIN_BUDGET;
     return w <= 64 && lin_of(d, x, 1, gb_mask(w), &l, &budget) &&
            lin_window(d, &l, w, 0, lo, hi);
 }
@@ -694,7 +684,7 @@ static int diff_never(const gb_dag_t *d, uint32_t x, unsigned value)
     __int128 add = sgn ? (__int128)1 << (w - 1) : 0;
     uint64_t m = gb_mask(w), alo, ahi, blo, bhi, dlo, dhi;
     lin_t la = {0}, lb = {0}, ld = {0};
-    int ba = IV_LIN_BUDGET, bb = IV_LIN_BUDGET;
+    int ba = GB_IV_LIN_BUDGET, bb = GB_IV_LIN_BUDGET;
     if (!lin_of(d, A, 1, m, &la, &ba) || !lin_of(d, B, 1, m, &lb, &bb))
         return 0;
     ld = lb; /* D = B - A */
@@ -739,7 +729,7 @@ static int learn(const gb_dag_t *d, uint32_t x, unsigned value, ivar_t *var, ivs
         return diff_never(d, x, value) ? -1 : 0;
     if (never_in(d, y, s))
         return -1; /* a compare no input can satisfy (a sum of masked fields, say) */
-    for (int depth = 0; depth < IV_CHAIN && y != GB_NONE; depth++) {
+    for (int depth = 0; depth < GB_IV_CHAIN && y != GB_NONE; depth++) {
         unsigned vw;
         uint64_t k[2];
         if (as_var_w(d, y, &var->base, &var->n, &var->be, &vw)) {
@@ -836,7 +826,7 @@ static uint64_t var_value(const ivar_t *v, const uint8_t *in, size_t len)
 static unsigned candidates(const ivar_t *v, uint64_t cur, uint64_t *out)
 {
     const ivset_t *s = v->all.n ? &v->all : &v->hard;
-    uint64_t c[IV_CANDS + 8];
+    uint64_t c[GB_IV_CANDS + 8];
     unsigned n = 0, m = 0;
     if (in_set(s, cur))
         c[n++] = cur;
@@ -860,7 +850,7 @@ static unsigned candidates(const ivar_t *v, uint64_t cur, uint64_t *out)
             c[n++] = s->v[1].lo, c[n++] = s->v[1].hi;
         c[n++] = f->lo + (f->hi - f->lo) / 2;
     }
-    for (unsigned i = 0; i < n && m < IV_CANDS; i++) {
+    for (unsigned i = 0; i < n && m < GB_IV_CANDS; i++) {
         int dup = 0;
         for (unsigned k = 0; k < m; k++)
             dup |= out[k] == c[i];
@@ -1090,12 +1080,10 @@ static int invert_step(const gb_dag_t *d, const evalr_t *ev, uint32_t x, uint64_
 
 /* Flip candidates: (variable, value) pairs that may make the flipped
  * condition take its new value, each tried alone first. */
-#define IV_FLIPS 16
-#define IV_SPLITS 4 /* nodes with two input operands solved for one side */
 
 typedef struct flips {
-    size_t var[IV_FLIPS];
-    uint64_t val[IV_FLIPS];
+    size_t var[GB_IV_FLIPS];
+    uint64_t val[GB_IV_FLIPS];
     unsigned n, splits;
 } flips_t;
 
@@ -1104,7 +1092,7 @@ static void add_flip(flips_t *f, size_t var, uint64_t v)
     for (unsigned i = 0; i < f->n; i++)
         if (f->var[i] == var && f->val[i] == v)
             return;
-    if (f->n < IV_FLIPS) {
+    if (f->n < GB_IV_FLIPS) {
         f->var[f->n] = var;
         f->val[f->n++] = v;
     }
@@ -1124,7 +1112,7 @@ static void push_down(ictx_t *c, const evalr_t *ev, uint32_t x, uint64_t v, int 
     ivar_t var;
     unsigned vw;
     uint32_t y;
-    if (f->n >= IV_FLIPS || depth > IV_CHAIN)
+    if (f->n >= GB_IV_FLIPS || depth > GB_IV_CHAIN)
         return;
     if (as_var_w(d, x, &var.base, &var.n, &var.be, &vw)) {
         if (v <= gb_mask(vw))
@@ -1145,7 +1133,7 @@ static void push_down(ictx_t *c, const evalr_t *ev, uint32_t x, uint64_t v, int 
         return;
     }
     if (nd->nargs != 2 || (nd->op != GBT_OP_ADD && nd->op != GBT_OP_SUB && nd->op != GBT_OP_XOR) ||
-        f->splits >= IV_SPLITS)
+        f->splits >= GB_IV_SPLITS)
         return;
     f->splits++;
     uint64_t m = gb_mask(nd->width), a0 = ev_val(ev, nd->args[0]), a1 = ev_val(ev, nd->args[1]);
@@ -1160,13 +1148,13 @@ static void push_down(ictx_t *c, const evalr_t *ev, uint32_t x, uint64_t v, int 
 static void flip_targets(ictx_t *c, const evalr_t *ev, uint32_t y, const ivset_t *s, int depth,
                          flips_t *f)
 {
-    uint64_t cur = ev_val(ev, y), m = gb_mask(s->w), t[IV_CANDS];
+    uint64_t cur = ev_val(ev, y), m = gb_mask(s->w), t[GB_IV_CANDS];
     unsigned nt = 0;
     if (in_set(s, (cur + 1) & m))
         t[nt++] = (cur + 1) & m;
     if (in_set(s, (cur - 1) & m))
         t[nt++] = (cur - 1) & m;
-    for (unsigned i = 0; i < s->n && nt + 2 <= IV_CANDS; i++) {
+    for (unsigned i = 0; i < s->n && nt + 2 <= GB_IV_CANDS; i++) {
         if (i == 2 && s->n > 3)
             i = s->n - 1; /* first two intervals and the last */
         t[nt++] = s->v[i].lo;
@@ -1209,7 +1197,7 @@ static void flip_cands(ictx_t *c, const evalr_t *ev, flips_t *f)
  * Unconstrained bytes keep the parent's values. Returns 2 with vals
  * satisfying every conjunct, or 1 with vals satisfying the hard ones
  * (*broken soft ones fail: an optimistic model), 0 if nothing held. */
-static int try_rounds(ictx_t *c, evalr_t *ev, uint64_t (*cand)[IV_CANDS], const unsigned *nc,
+static int try_rounds(ictx_t *c, evalr_t *ev, uint64_t (*cand)[GB_IV_CANDS], const unsigned *nc,
                       const flips_t *f, const uint8_t *in, size_t len, uint8_t *vals,
                       size_t *broken)
 {
@@ -1254,8 +1242,8 @@ static int try_rounds(ictx_t *c, evalr_t *ev, uint64_t (*cand)[IV_CANDS], const 
 static int try_candidates(ictx_t *c, evalr_t *ev, const uint8_t *in, size_t len, uint8_t *vals,
                           size_t *broken)
 {
-    uint64_t (*cand)[IV_CANDS] = gb_malloc((c->nc + IV_FLIPS + 1) * sizeof *cand);
-    unsigned *nc = gb_malloc((c->nc + IV_FLIPS + 1) * sizeof *nc);
+    uint64_t (*cand)[GB_IV_CANDS] = gb_malloc((c->nc + GB_IV_FLIPS + 1) * sizeof *cand);
+    unsigned *nc = gb_malloc((c->nc + GB_IV_FLIPS + 1) * sizeof *nc);
     flips_t f = {.n = 0, .splits = 0};
     int r = -1;
     if (!cand || !nc)
@@ -1321,7 +1309,7 @@ static void conflict_of(const ictx_t *c, const uint8_t *cmask, uint8_t m, uint32
 
 /* A query over one or two input bytes (not the length) is decided by
  * trying their values: each byte's 256 against the conjuncts that read it
- * alone, then the pairs left against the rest, within IV_ENUM_WORK node
+ * alone, then the pairs left against the rest, within GB_IV_ENUM_WORK node
  * evaluations. Returns 2 (every conjunct holds), 1 (the hard ones; *broken
  * soft ones fail) with vals, 3 for UNSAT with the conflict in conf, 0 when
  * too big, -1 out of memory. */
@@ -1329,7 +1317,7 @@ static int enumerate(const ictx_t *c, evalr_t *ev, const uint8_t *in, size_t len
                      size_t *broken, uint32_t *conf, size_t *nconf)
 {
     size_t nb = c->noffs;
-    if (nb == 0 || nb > 2 || (uint64_t)ev->n * 256u * nb > IV_ENUM_WORK)
+    if (nb == 0 || nb > 2 || (uint64_t)ev->n * 256u * nb > GB_IV_ENUM_WORK)
         return 0;
     for (size_t p = 0; p < nb; p++)
         if (gbt_is_len_offset(c->offs[p]))
@@ -1365,7 +1353,7 @@ static int enumerate(const ictx_t *c, evalr_t *ev, const uint8_t *in, size_t len
             goto done;
         }
     }
-    if (nb == 2 && (uint64_t)nok[0] * nok[1] * ev->n > IV_ENUM_WORK) {
+    if (nb == 2 && (uint64_t)nok[0] * nok[1] * ev->n > GB_IV_ENUM_WORK) {
         r = 0;
         goto done;
     }
@@ -1405,14 +1393,14 @@ done:
 }
 
 /* A query over more bytes: each byte alone through its 256 values, the
- * others at the parent's, within IV_SWEEP_WORK node evaluations. Not
+ * others at the parent's, within GB_IV_SWEEP_WORK node evaluations. Not
  * complete, so it only finds models: returns 2 or 1 (*broken) as
  * try_rounds does, 0 when none held or the query is too big, -1 out of
  * memory. */
 static int sweep(const ictx_t *c, evalr_t *ev, const uint8_t *in, size_t len, uint8_t *vals,
                  size_t *broken)
 {
-    if ((uint64_t)ev->n * 256u * c->noffs > IV_SWEEP_WORK)
+    if ((uint64_t)ev->n * 256u * c->noffs > GB_IV_SWEEP_WORK)
         return 0;
     uint8_t *best = gb_malloc(c->noffs ? c->noffs : 1);
     size_t best_broken = 0, br;
@@ -1454,7 +1442,7 @@ int gb_ival_solve(const gb_trace_t *t, const gb_conj_t *cj, size_t nc, const uin
                   size_t noffs, const uint8_t *in, size_t len, gb_qstatus_t *st, uint8_t *vals,
                   uint32_t *conf, size_t *nconf, size_t *broken, int *enumerated)
 {
-    ictx_t c = {&t->dag, cj, nc, gb_malloc((nc + IV_FLIPS + 1) * sizeof(ivar_t)), 0,
+    ictx_t c = {&t->dag, cj, nc, gb_malloc((nc + GB_IV_FLIPS + 1) * sizeof(ivar_t)), 0,
                 gb_malloc((nc + 1) * sizeof(uint32_t)), offs, noffs};
     int r = 0;
     *st = GB_Q_SKIP;
