@@ -363,6 +363,23 @@ int gb_check_output(const char *what, const char *path, const char *input, gb_er
     return 0;
 }
 
+int gb_file_rename_at(int fromfd, const char *from, int todirfd, const char *to, gb_err_t *e)
+{
+    struct stat st;
+    if (name_ok(from, e) != 0 || name_ok(to, e) != 0)
+        return -1;
+    if (fstatat(fromfd, from, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return gb_err_sys(e, "cannot stat %s", from);
+    if (!S_ISREG(st.st_mode))
+        return gb_err_set(e, "%s is %s: refused (only a regular file is moved)", from,
+                          kind_of(st.st_mode));
+    if (target_ok(todirfd, to, e) != 0)
+        return -1;
+    if (renameat(fromfd, from, todirfd, to) != 0)
+        return gb_err_sys(e, "cannot rename %s to %s", from, to);
+    return 0;
+}
+
 int gb_file_remove_at(int dirfd, const char *name)
 {
     struct stat st;

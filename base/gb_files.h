@@ -91,6 +91,12 @@ int gb_check_output(const char *what, const char *path, const char *input, gb_er
  * is empty or does not fit. */
 const char *gb_path_split(const char *path, char *dir, size_t dirsz, gb_err_t *e);
 
+/* Moves the file `from` in `fromfd` (one Glassbox made under a private
+ * name, e.g. a trace a target wrote) onto `to` in `todirfd` (the same file
+ * system): `from` must be a regular file and `to` absent or a regular
+ * file; anything else is refused and left alone. 0 or -1 with `e`. */
+int gb_file_rename_at(int fromfd, const char *from, int todirfd, const char *to, gb_err_t *e);
+
 /* Removes `name` from `dirfd` if it is a regular file or a symlink (the
  * link, not its target); 0 if gone or absent. */
 int gb_file_remove_at(int dirfd, const char *name);

@@ -50,6 +50,8 @@ gb_exit_t gb_cmd_trace(int argc, char **argv)
                               .input = a.pos[0], .trace_out = out, .timeout_ms = (unsigned)t,
                               .show_output = 1};
     gb_run_result_t res;
+    /* A device, FIFO, symlink or the input itself at -o is refused before
+     * the run and left as it is (gb_trace_run). */
     if (gb_trace_run(&to, &res, &e) != 0)
         return gb_cli_fail("trace", e.msg);
     gb_trace_t *tr;

@@ -90,13 +90,18 @@ typedef struct gb_trace_run_opts {
     char *const *args;      /* its arguments ("@@" = the input), as for gb_argv_build */
     size_t nargs;
     const char *input;      /* the input file: @@, stdin and GLASSBOX_INPUT */
-    const char *trace_out;  /* the trace file (GLASSBOX_TRACE_OUT); removed before the run */
+    const char *trace_out;  /* the trace file: absent or a regular file (else refused) */
     unsigned timeout_ms;    /* 0 = none */
     unsigned mem_limit_mb;  /* 0 = none */
     int show_output;        /* 0: stdout/stderr to /dev/null */
 } gb_trace_run_opts_t;
 
-/* Runs the trace build once on the input. Returns 0 with how it ended in
+/* Runs the trace build once on the input. The target writes its trace to
+ * a fresh private name (GLASSBOX_TRACE_OUT) in trace_out's directory, which
+ * is then renamed onto trace_out; a run that writes no trace leaves no file
+ * at trace_out (an old one there is removed, so it cannot pass for this
+ * run's). A trace_out that is a symlink, FIFO, device or directory is
+ * refused before the run and left alone. Returns 0 with how it ended in
  * `r` (whether a trace was written is for the caller to check), -1 when it
  * could not be started. */
 int gb_trace_run(const gb_trace_run_opts_t *o, gb_run_result_t *r, gb_err_t *e);
