@@ -148,10 +148,17 @@ int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *row, gb_err_t *e);
 
 /* Reads the numbers of an earlier session's fuzzer_stats (resume): for each
  * of the n keys found with a number, vals[i] is set; others are left as
- * they are. Returns how many were found (0 without a readable file). */
+ * they are. A number is decimal digits only (spaces around them allowed)
+ * that fit in 64 bits: "-5", "12abc" or a value past 2^64 - 1 is a bad
+ * field, ignored (never wrapped). Returns how many were found (0 without
+ * a readable file). */
 #define GB_STATS_MAX (1u << 20) /* a larger fuzzer_stats is not ours */
 int gb_campaign_read_stats(const gb_campaign_t *c, const char *const *keys, uint64_t *vals,
                            size_t n);
+/* gb_campaign_read_stats that also names the bad fields it ignored: when
+ * there are any, `bad` (may be NULL) gets a one-line message naming them. */
+int gb_campaign_read_stats_checked(const gb_campaign_t *c, const char *const *keys,
+                                   uint64_t *vals, size_t n, gb_err_t *bad);
 /* The same on the bytes of a fuzzer_stats file already read (need not end
  * in a NUL); 0 found when out of memory. */
 int gb_campaign_parse_stats(const uint8_t *data, size_t len, const char *const *keys,

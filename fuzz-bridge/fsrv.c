@@ -501,6 +501,7 @@ static int fsrv_setup_files(gb_fsrv_t *f, gb_err_t *e)
     if (deferred)
         extra[k++] = "__AFL_DEFER_FORKSRV=1";
     f->envp = gbb_env_build(extra);
+    gbb_subreaper();
     if (!f->envp)
         return gb_err_set(e, "out of memory starting %s", f->argv[0]);
     return 0;
@@ -535,6 +536,7 @@ void gb_fsrv_stop(gb_fsrv_t *f)
     if (!f)
         return;
     fsrv_kill(f, NULL, 0);
+    gb_targets_reap();
     if (f->map)
         shmdt(f->map);
     if (f->shm_input)

@@ -58,8 +58,16 @@ int gb_fsrv_run(gb_fsrv_t *f, const uint8_t *input, size_t len, gb_run_result_t 
 const uint8_t *gb_fsrv_map(const gb_fsrv_t *f);
 size_t gb_fsrv_map_size(const gb_fsrv_t *f);
 
-/* Kills the forkserver and its child, removes the shm segment. NULL is ok. */
+/* Kills the forkserver and its child, removes the shm segment, and kills
+ * what the targets left running (gb_targets_reap). NULL is ok. */
 void gb_fsrv_stop(gb_fsrv_t *f);
+
+/* Kills (SIGKILL) every process that carries this process's target mark
+ * in its environment: what a target of gb_fsrv or gb_exec_run started and
+ * left behind, even out of its process group (setsid) or reparented; a
+ * process that clears its whole environment escapes. Those handed to us
+ * (we are the targets' subreaper) are reaped. Returns how many. */
+int gb_targets_reap(void);
 
 /* ---- Plain execution ------------------------------------------------- */
 
@@ -122,6 +130,11 @@ typedef struct gb_peers_opts {
     const char *tmp_dir;       /* staging dir on the same file system */
     const char *libfuzzer_dir; /* a libFuzzer corpus to trade with, or NULL */
     size_t max_input;          /* 0 = GB_MAX_INPUT */
+    /* Told, once each, of an entry skipped for its name (a peer dir or a
+     * libFuzzer file whose name holds a line break or a control byte, which
+     * no queue file name may carry); NULL = skipped silently. */
+    void (*warn)(void *ctx, const char *msg);
+    void *warn_ctx;
 } gb_peers_opts_t;
 
 /* What the callback did with an input. FATAL is -1 so that a failing
