@@ -31,7 +31,9 @@ typedef void gb_seed_skip_fn(void *ctx, const char *path, const char *why);
  * symlinks), sorted by name; names starting with '.' are left out
  * silently. A file larger than GB_MAX_INPUT, a dangling symlink, something
  * that is not a regular file, an unreadable file or folder, a folder that
- * links back to its own parent are skipped: skip(ctx, path, why) is told
+ * links back to its own parent, a name holding a line break or another
+ * control byte (it could not go into a queue file name) are skipped:
+ * skip(ctx, path, why) is told, with control bytes shown as '?',
  * (skip may be NULL) and the load goes on, as in AFL++ and libFuzzer.
  * Errors: dir missing or unreadable, no files ("no seed files in DIR"),
  * nothing usable ("no usable seed in DIR"), out of memory. Empty files are
