@@ -44,11 +44,14 @@ int gb_peers_new(const gb_peers_opts_t *o, gb_peers_t **out, gb_err_t *e)
     (*out)->claims_fd = -1;
     if (!o->max_input)
         (*out)->o.max_input = GB_MAX_INPUT;
-    if (o->libfuzzer_dir && gb_mkdirs(o->libfuzzer_dir, e) != 0) {
+    int lfd = o->libfuzzer_dir ? gb_dir_open(o->libfuzzer_dir, NULL, 1, e) : -2;
+    if (lfd == -1) {
         gb_peers_free(*out);
         *out = NULL;
         return -1;
     }
+    if (lfd >= 0)
+        close(lfd);
     return 0;
 }
 
