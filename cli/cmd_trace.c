@@ -48,7 +48,7 @@ gb_exit_t gb_cmd_trace(int argc, char **argv)
         return gb_cli_fail("trace", has < 0 ? e.msg : "the binary is not a glassbox-cc --mode=trace build");
     gb_trace_run_opts_t to = {.bin = a.rest[0], .args = a.rest + 1, .nargs = (size_t)a.nrest - 1,
                               .input = a.pos[0], .trace_out = out, .timeout_ms = (unsigned)t,
-                              .show_output = 1};
+                              .show_output = 1, .user_named = 1};
     gb_run_result_t res;
     /* A device, FIFO, symlink or the input itself at -o is refused before
      * the run and left as it is (gb_trace_run). */

@@ -99,6 +99,9 @@ typedef struct gb_trace_run_opts {
     size_t nargs;
     const char *input;      /* the input file: @@, stdin and GLASSBOX_INPUT */
     const char *trace_out;  /* the trace file: absent or a regular file (else refused) */
+    int user_named;         /* trace_out is the user's (-o): a symlink there is refused;
+                               0: a file of Glassbox's own, a symlink planted there is
+                               removed (the link only) */
     unsigned timeout_ms;    /* 0 = none */
     unsigned mem_limit_mb;  /* 0 = none */
     int show_output;        /* 0: stdout/stderr to /dev/null */
@@ -108,8 +111,8 @@ typedef struct gb_trace_run_opts {
  * a fresh private name (GLASSBOX_TRACE_OUT) in trace_out's directory, which
  * is then renamed onto trace_out; a run that writes no trace leaves no file
  * at trace_out (an old one there is removed, so it cannot pass for this
- * run's). A trace_out that is a symlink, FIFO, device or directory is
- * refused before the run and left alone. Returns 0 with how it ended in
+ * run's). A trace_out that is a FIFO, device, directory or the input (or
+ * a symlink, when user_named) is refused before the run and left alone. Returns 0 with how it ended in
  * `r` (whether a trace was written is for the caller to check), -1 when it
  * could not be started. */
 int gb_trace_run(const gb_trace_run_opts_t *o, gb_run_result_t *r, gb_err_t *e);
