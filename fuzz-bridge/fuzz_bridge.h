@@ -112,9 +112,9 @@ typedef struct gb_trace_run_opts {
  * is then renamed onto trace_out; a run that writes no trace leaves no file
  * at trace_out (an old one there is removed, so it cannot pass for this
  * run's). A trace_out that is a FIFO, device, directory or the input (or
- * a symlink, when user_named) is refused before the run and left alone. Returns 0 with how it ended in
- * `r` (whether a trace was written is for the caller to check), -1 when it
- * could not be started. */
+ * a symlink, when user_named) is refused before the run and left alone.
+ * Returns 0 with how it ended in `r` (whether a trace was written is for
+ * the caller to check), -1 when it could not be started. */
 int gb_trace_run(const gb_trace_run_opts_t *o, gb_run_result_t *r, gb_err_t *e);
 
 /* ---- Peers ----------------------------------------------------------- */

@@ -71,7 +71,7 @@ static int check_out(int dfd, const char *name, const gb_trace_run_opts_t *o, gb
     if (S_ISLNK(st.st_mode) && !o->user_named) {
         /* Our own file, a link planted in a shared dir: the link goes. */
         return gb_file_remove_at(dfd, name) == 0 ? 0
-                                                  : gb_err_sys(e, "cannot remove %s", o->trace_out);
+                                                 : gb_err_sys(e, "cannot remove %s", o->trace_out);
     }
     if (!S_ISREG(st.st_mode))
         return gb_err_set(e, "%s is not a regular file: refused (only a regular file is replaced)",

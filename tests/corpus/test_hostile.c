@@ -69,8 +69,9 @@ static void test_planted_links(void)
 
     /* queue/ itself a symlink to a directory outside: refused, nothing
      * saved there. */
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s/elsewhere' '%s/o2/w' && ln -s '%s/elsewhere' '%s/o2/w/queue'",
-             root, root, root, root);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s/elsewhere' '%s/o2/w' && ln -s '%s/elsewhere' '%s/o2/w/queue'", root,
+             root, root, root);
     sh(cmd);
     snprintf(p, sizeof p, "%s/o2", root);
     c = NULL;

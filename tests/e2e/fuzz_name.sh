@@ -15,7 +15,7 @@ for n in "" "a/b" $'a\nb' $'a\tb' "."; do
   shown=$(printf '%q' "$n")
   [ "$rc" -eq 2 ] || fail "-n $shown: exit status $rc (want 2): $(cat "$WORK/err")"
   [ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "-n $shown: want one line on stderr, got: $(cat "$WORK/err")"
-  grep -q 'bad instance name' "$WORK/err" || fail "-n $shown: $(cat "$WORK/err")"
+  grep -q 'bad campaign name' "$WORK/err" || fail "-n $shown: $(cat "$WORK/err")"
   [ ! -e "$WORK/out" ] || fail "-n $shown: OUT was created"
   pass "-n $shown refused: $(cat "$WORK/err")"
 done

@@ -73,7 +73,8 @@ static gb_peers_t *peers_new(const char *sync, const char *lf, got_t *g)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 || (size_t)snprintf(root, sizeof root, "%s/peers-hostile", argv[1]) >= sizeof root)
+    if (argc != 2 ||
+        (size_t)snprintf(root, sizeof root, "%s/peers-hostile", argv[1]) >= sizeof root)
         return fprintf(stderr, "usage: test_peers_hostile WORKDIR\n"), 2;
     char sync[1100], outside[1100], lf[1100], cmd[12000], p[1300];
     snprintf(sync, sizeof sync, "%s/sync", root);
