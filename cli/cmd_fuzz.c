@@ -182,7 +182,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
                             "(see --help)");
     if (!name_ok(name))
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
-                            "bad instance name '%s' (-n): use letters, digits, '_' and '-'",
+                            "bad campaign name '%s' (-n): use letters, digits, '_' and '-'",
                             shown_name(name, shown, sizeof shown));
     if (every == 0 || every > 86400000)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--status-every must be between 1 ms and a day");

@@ -18,7 +18,7 @@ gb_exit_t gb_cmd_trace(int argc, char **argv)
     /* The search's trace time limit at its default run time limit. */
     const gb_opt_t opts[] = {
         GB_OPTION_STR('o', "output", "FILE.gbt", NULL, NULL, &out,
-                      "where to write the trace (required)"),
+                      "where to write the trace (required; a new name or a regular file)"),
         GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_TRACE_TIMEOUT_MS(GB_RUN_TIMEOUT_MS), &t,
                        "time limit for the run"),
     };
