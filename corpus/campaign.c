@@ -336,6 +336,13 @@ const char *gb_campaign_tmpdir(const gb_campaign_t *c) { return c->tmpdir; }
 
 int gb_campaign_dirfd(const gb_campaign_t *c) { return c->dir_fd; }
 
+void gb_campaign_unplant(const gb_campaign_t *c, const char *name)
+{
+    struct stat st;
+    if (fstatat(c->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+        gb_file_remove_at(c->dir_fd, name);
+}
+
 int gb_campaign_tmpfd(const gb_campaign_t *c) { return c->tmp_fd; }
 
 uint32_t gb_campaign_queue_count(const gb_campaign_t *c) { return c->next_queue; }

@@ -63,6 +63,12 @@ void gb_campaign_close(gb_campaign_t *c);
 const char *gb_campaign_dir(const gb_campaign_t *c);    /* OUT/NAME */
 const char *gb_campaign_tmpdir(const gb_campaign_t *c); /* OUT/NAME/.tmp */
 
+/* Before a scratch file of the instance's own in OUT/NAME (`name`, e.g.
+ * ".cur_trace_input") is written by path: a symlink a peer planted there
+ * is removed, the link and never what it points to, so the write makes a
+ * file of ours instead of failing on every run. */
+void gb_campaign_unplant(const gb_campaign_t *c, const char *name);
+
 /* Adds a queue entry queue/id:NNNNNN,<desc> with the next id (contiguous
  * from 0). `desc` is the rest of the name, e.g. "orig:seed1" or
  * "src:000003,op:gen,pos:12,+cov"; it must not contain '/'. *id gets the id. */

@@ -22,8 +22,18 @@ resume_for() {
     2>"$WORK/err" || rc=$?
 }
 
+# 0. The first run, with a symlink planted at the search's scratch files:
+# removed, never written through, and the search still expands.
+echo keep >"$WORK/victim"
+mkdir -p "$D"
+ln -s "$WORK/victim" "$D/.cur_trace_input"
+ln -s "$WORK/victim" "$D/.cur_trace.gbt"
 "$BIN/glassbox" fuzz -q -V 2 -i "$SRC/harnesses/top/seeds" -o "$OUT" -- "$T" "$C" 2>/dev/null ||
   fail "the first run failed"
+if [ "$(cat "$WORK/victim")" != keep ]; then soft_fail "a scratch file was written through its planted link"
+elif ! [ "$(stat_of "$D/fuzzer_stats" traces_done)" -gt 0 ] 2>/dev/null; then
+  soft_fail "no trace was taken beside a planted .cur_trace_input (traces_done $(stat_of "$D/fuzzer_stats" traces_done))"
+else pass "links planted at .cur_trace_input and .cur_trace.gbt: removed, the search traced"; fi
 
 # 1. Symlinks at .cur_input, plot_data, .expanded and fuzzer_stats.
 echo keep >"$WORK/victim"
