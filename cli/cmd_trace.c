@@ -52,7 +52,9 @@ gb_exit_t gb_cmd_trace(int argc, char **argv)
     gb_run_result_t res;
     /* A device, FIFO, symlink or the input itself at -o is refused before
      * the run and left as it is (gb_trace_run). */
-    if (gb_trace_run(&to, &res, &e) != 0)
+    int ran = gb_trace_run(&to, &res, &e);
+    gb_targets_reap(); /* what the run left behind (a setsid() daemon) ends with it */
+    if (ran != 0)
         return gb_cli_fail("trace", e.msg);
     gb_trace_t *tr;
     if (gb_trace_load(out, GB_TRACE_PREFIX_OK, &tr, &e) != 0)
