@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
@@ -71,6 +72,9 @@
 /* A target's start-up (loading, constructors) before its hello may take
  * twice the run limit, and never less than this. */
 #define FSRV_HELLO_MIN_MS 5000
+
+/* Forkservers of this process not yet stopped (cmin runs several). */
+static atomic_int live;
 
 struct gb_fsrv {
     char **argv; /* deep copy: a restart needs it after the caller's is gone */
@@ -519,6 +523,7 @@ int gb_fsrv_start(const gb_fsrv_opts_t *opts, gb_fsrv_t **out, gb_err_t *e)
         return gb_err_set(e, "out of memory starting %s", opts->argv[0]);
     f->shm_id = f->shm_input_id = -1;
     f->in_fd = f->stdin_fd = f->ctl_fd = f->st_fd = f->dir_fd = -1;
+    atomic_fetch_add(&live, 1);
     if (fsrv_copy_opts(f, opts) != 0) {
         gb_fsrv_stop(f);
         return gb_err_set(e, "out of memory starting %s", opts->argv[0]);
@@ -536,7 +541,10 @@ void gb_fsrv_stop(gb_fsrv_t *f)
     if (!f)
         return;
     fsrv_kill(f, NULL, 0);
-    gb_targets_reap();
+    /* The last one of the process: what every target left is killed. Not
+     * before: cmin's other workers' forkservers carry the same mark. */
+    if (atomic_fetch_sub(&live, 1) == 1)
+        gb_targets_reap();
     if (f->map)
         shmdt(f->map);
     if (f->shm_input)

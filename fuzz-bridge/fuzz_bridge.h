@@ -58,8 +58,9 @@ int gb_fsrv_run(gb_fsrv_t *f, const uint8_t *input, size_t len, gb_run_result_t 
 const uint8_t *gb_fsrv_map(const gb_fsrv_t *f);
 size_t gb_fsrv_map_size(const gb_fsrv_t *f);
 
-/* Kills the forkserver and its child, removes the shm segment, and kills
- * what the targets left running (gb_targets_reap). NULL is ok. */
+/* Kills the forkserver and its child, removes the shm segment, and, when
+ * it was the process's last forkserver, kills what the targets left
+ * running (gb_targets_reap). NULL is ok. */
 void gb_fsrv_stop(gb_fsrv_t *f);
 
 /* Kills (SIGKILL) every process that carries this process's target mark
