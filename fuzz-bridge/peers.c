@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bridge_int.h"
@@ -329,6 +330,11 @@ int gb_peers_kept(gb_peers_t *p, const uint8_t *data, size_t len, gb_err_t *e)
     int dfd = gb_dir_open(p->o.libfuzzer_dir, NULL, 0, e);
     if (dfd < 0)
         return -1;
+    struct stat st;
+    if (fstatat(dfd, sha, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        close(dfd); /* there already: nothing to stage */
+        return 0;
+    }
     /* Published, never replacing: a name there already (ours, libFuzzer's,
      * or something planted) is left as it is. */
     int tfd = p->o.tmp_dir ? gb_dir_open(p->o.tmp_dir, NULL, 0, NULL) : -1;
