@@ -403,6 +403,23 @@ int gb_file_move_at(int fromfd, const char *from, int tofd, const char *to, gb_e
     return errno == EEXIST ? 1 : gb_err_sys(e, "cannot move %s to %s", from, to);
 }
 
+int gb_file_rename_at(int fromfd, const char *from, int todirfd, const char *to, gb_err_t *e)
+{
+    struct stat st;
+    if (name_ok(from, e) != 0 || name_ok(to, e) != 0)
+        return -1;
+    if (fstatat(fromfd, from, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return gb_err_sys(e, "cannot stat %s", from);
+    if (!S_ISREG(st.st_mode))
+        return gb_err_set(e, "%s is %s: refused (only a regular file is moved)", from,
+                          kind_of(st.st_mode));
+    if (target_ok(todirfd, to, e) != 0)
+        return -1;
+    if (renameat(fromfd, from, todirfd, to) != 0)
+        return gb_err_sys(e, "cannot rename %s to %s", from, to);
+    return 0;
+}
+
 int gb_file_remove_at(int dirfd, const char *name)
 {
     struct stat st;
@@ -411,18 +428,6 @@ int gb_file_remove_at(int dirfd, const char *name)
     if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
         return -1;
     return unlinkat(dirfd, name, 0) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-int gb_file_rename_at(int srcfd, const char *from, int dirfd, const char *name, gb_err_t *e)
-{
-    struct stat st;
-    if (name_ok(name, e) != 0 || target_ok(dirfd, name, e) != 0)
-        return -1;
-    if (fstatat(srcfd, from, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-        return gb_err_set(e, "%s was not written as a regular file", from);
-    if (renameat(srcfd, from, dirfd, name) != 0)
-        return gb_err_sys(e, "cannot rename %s to %s", from, name);
-    return 0;
 }
 
 int gb_dir_make_temp(int dirfd, char *name, size_t namesz, gb_err_t *e)

@@ -91,12 +91,6 @@ int gb_check_output(const char *what, const char *path, const char *input, gb_er
  * is empty or does not fit. */
 const char *gb_path_split(const char *path, char *dir, size_t dirsz, gb_err_t *e);
 
-/* Renames the regular file `from` in `srcfd` onto `name` in `dirfd`,
- * replacing a regular file there and refusing anything else (a symlink,
- * a FIFO, a device, a directory).
- * For files a helper program wrote into a private directory. 0 or -1. */
-int gb_file_rename_at(int srcfd, const char *from, int dirfd, const char *name, gb_err_t *e);
-
 /* Creates a fresh private directory below `dirfd` (a new hidden name, so
  * nothing planted can be there) for a helper program to write into; its
  * name goes to `name` (at least 64 bytes). A descriptor or -1 with `e`.
@@ -104,12 +98,19 @@ int gb_file_rename_at(int srcfd, const char *from, int dirfd, const char *name, 
  * it. */
 int gb_dir_make_temp(int dirfd, char *name, size_t namesz, gb_err_t *e);
 void gb_dir_remove_temp(int parent, const char *name, int fd);
+
 /* Moves the regular file `from` in `fromfd` to `to` in `tofd` (the same
  * file system) without ever replacing anything at `to`
  * (renameat2 RENAME_NOREPLACE): 0, 1 if `to` exists (nothing moved), or
  * -1 with `e` (also when `from` is not a regular file). For a file staged
  * whole in a private directory and published into a shared one. */
 int gb_file_move_at(int fromfd, const char *from, int tofd, const char *to, gb_err_t *e);
+
+/* Moves the file `from` in `fromfd` (one Glassbox made under a private
+ * name, e.g. a trace a target wrote) onto `to` in `todirfd` (the same file
+ * system): `from` must be a regular file and `to` absent or a regular
+ * file; anything else is refused and left alone. 0 or -1 with `e`. */
+int gb_file_rename_at(int fromfd, const char *from, int todirfd, const char *to, gb_err_t *e);
 
 /* Removes `name` from `dirfd` if it is a regular file or a symlink (the
  * link, not its target); 0 if gone or absent. */

@@ -49,6 +49,30 @@ static void on_stop(int sig)
 
 static long count_buckets(void *report_dir) { return gb_live_buckets(report_dir); }
 
+/* The instance name becomes OUT/NAME and part of every peer's queue file
+ * names: the campaign directory's rule (corpus/), checked before any work
+ * so that an empty name is not quietly replaced by the default. */
+static int name_ok(const char *name)
+{
+    if (!name || !*name)
+        return 0;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '-'))
+            return 0;
+    return 1;
+}
+
+/* `name` cut to fit, control bytes shown as '?': the error stays one line. */
+static const char *shown_name(const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", name ? name : "");
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    return buf;
+}
+
 /* The crashes OUT/NAME/crashes holds now, and how to replay them. */
 static void summarize(const char *out, const char *name, const char *asan, const char *triage,
                       int quiet)
@@ -144,6 +168,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
                           "from that file symbolic (docs/tracer.md, \"Input sources\").",
                           opts, GB_N(opts), NULL};
     gb_args_t a;
+    char shown[80];
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK)
         return gb_opts_exit(parsed);
@@ -155,6 +180,10 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
                             "expected '-- TRACE_BIN COV_BIN [ARGS...]' after the options "
                             "(see --help)");
+    if (!name_ok(name))
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz",
+                            "bad campaign name '%s' (-n): use letters, digits, '_' and '-'",
+                            shown_name(name, shown, sizeof shown));
     if (every == 0 || every > 86400000)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--status-every must be between 1 ms and a day");
     if (zmax > 1u << 20)

@@ -18,7 +18,7 @@ gb_exit_t gb_cmd_trace(int argc, char **argv)
     /* The search's trace time limit at its default run time limit. */
     const gb_opt_t opts[] = {
         GB_OPTION_STR('o', "output", "FILE.gbt", NULL, NULL, &out,
-                      "where to write the trace (required)"),
+                      "where to write the trace (required; a new name or a regular file)"),
         GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_TRACE_TIMEOUT_MS(GB_RUN_TIMEOUT_MS), &t,
                        "time limit for the run"),
     };
@@ -48,9 +48,13 @@ gb_exit_t gb_cmd_trace(int argc, char **argv)
         return gb_cli_fail("trace", has < 0 ? e.msg : "the binary is not a glassbox-cc --mode=trace build");
     gb_trace_run_opts_t to = {.bin = a.rest[0], .args = a.rest + 1, .nargs = (size_t)a.nrest - 1,
                               .input = a.pos[0], .trace_out = out, .timeout_ms = (unsigned)t,
-                              .show_output = 1};
+                              .show_output = 1, .user_named = 1};
     gb_run_result_t res;
-    if (gb_trace_run(&to, &res, &e) != 0)
+    /* A device, FIFO, symlink or the input itself at -o is refused before
+     * the run and left as it is (gb_trace_run). */
+    int ran = gb_trace_run(&to, &res, &e);
+    gb_targets_reap(); /* what the run left behind (a setsid() daemon) ends with it */
+    if (ran != 0)
         return gb_cli_fail("trace", e.msg);
     gb_trace_t *tr;
     if (gb_trace_load(out, GB_TRACE_PREFIX_OK, &tr, &e) != 0)

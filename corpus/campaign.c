@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "corpus.h"
+#include "corpus_int.h"
+#include "gb_files.h"
 
 static const char CRASH_README[] =
     "Crashes found by Glassbox, one input per file.\n"
@@ -37,6 +39,9 @@ static const char CRASH_README[] =
 
 struct gb_campaign {
     char *dir, *tmpdir, *queue, *crashes, *hangs;
+    /* The same directories, opened once without following a symlink below
+     * OUT: every file of the campaign is written by descriptor. */
+    int dir_fd, tmp_fd, queue_fd, crash_fd, hang_fd;
     uint32_t next_queue, next_crash, next_hang;
     int readme_done;
     char last_queue[256]; /* the name of the latest queue entry */
@@ -100,10 +105,21 @@ static uint32_t next_free_id(const char *dir)
     return next;
 }
 
+static void close_fd(int fd)
+{
+    if (fd >= 0)
+        close(fd);
+}
+
 static void campaign_free(gb_campaign_t *c)
 {
     if (!c)
         return;
+    close_fd(c->dir_fd);
+    close_fd(c->tmp_fd);
+    close_fd(c->queue_fd);
+    close_fd(c->crash_fd);
+    close_fd(c->hang_fd);
     gb_free(c->dir);
     gb_free(c->tmpdir);
     gb_free(c->queue);
@@ -117,6 +133,7 @@ static int campaign_alloc(const char *out, const char *name, gb_campaign_t **cp,
     gb_campaign_t *c = gb_calloc(1, sizeof *c);
     if (!c)
         return gb_err_set(e, "out of memory opening %s/%s", out, name);
+    c->dir_fd = c->tmp_fd = c->queue_fd = c->crash_fd = c->hang_fd = -1;
     c->dir = path_join(out, name);
     if (c->dir) {
         c->tmpdir = path_join(c->dir, ".tmp");
@@ -137,22 +154,35 @@ static int campaign_alloc(const char *out, const char *name, gb_campaign_t **cp,
  * permission check, so only trying tells. */
 static int probe_writable(gb_campaign_t *c, gb_err_t *e)
 {
-    char probe[PATH_MAX];
-    snprintf(probe, sizeof probe, "%s/.probe.%ld", c->tmpdir, (long)getpid());
-    int fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0 || write(fd, "x", 1) != 1) {
-        gb_err_sys(e, "output directory %s is not writable", c->dir);
-        if (fd >= 0)
-            close(fd);
-        unlink(probe);
-        return -1;
-    }
-    close(fd);
-    unlink(probe);
+    char probe[64];
+    snprintf(probe, sizeof probe, ".probe.%ld", (long)getpid());
+    gb_file_remove_at(c->tmp_fd, probe); /* left by a killed process of our pid */
+    int fd = gb_file_open_at(c->tmp_fd, probe, GB_OPEN_NEW, NULL);
+    int ok = fd >= 0 && write(fd, "x", 1) == 1;
+    int err = errno;
+    if (fd >= 0)
+        close(fd);
+    gb_file_remove_at(c->tmp_fd, probe);
+    errno = err;
+    return ok ? 0 : gb_err_sys(e, "output directory %s is not writable", c->dir);
+}
+
+/* Opens (creating) the campaign's directories below OUT by descriptor. A
+ * symlink in place of NAME, queue/, crashes/, hangs/ or .tmp/ is refused. */
+static int open_dirs(gb_campaign_t *c, const char *out, const char *name, gb_err_t *e)
+{
+    gb_err_t sub = {{0}};
+    if ((c->dir_fd = gb_dir_open(out, name, 1, &sub)) < 0 ||
+        (c->queue_fd = gb_dir_openat(c->dir_fd, "queue", 1, &sub)) < 0 ||
+        (c->crash_fd = gb_dir_openat(c->dir_fd, "crashes", 1, &sub)) < 0 ||
+        (c->hang_fd = gb_dir_openat(c->dir_fd, "hangs", 1, &sub)) < 0 ||
+        (c->tmp_fd = gb_dir_openat(c->dir_fd, ".tmp", 1, &sub)) < 0)
+        return gb_err_set(e, "output directory %s: %s", c->dir, sub.msg);
     return 0;
 }
 
-static int campaign_make_dirs(gb_campaign_t *c, const char *out, unsigned flags, gb_err_t *e)
+static int campaign_make_dirs(gb_campaign_t *c, const char *out, const char *name,
+                              unsigned flags, gb_err_t *e)
 {
     struct stat st;
     if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode))
@@ -160,8 +190,6 @@ static int campaign_make_dirs(gb_campaign_t *c, const char *out, unsigned flags,
     if ((flags & GB_CAMPAIGN_RESUME) && stat(c->queue, &st) != 0)
         return gb_err_set(e, "cannot resume: %s does not exist (start the campaign without "
                              "--resume, or check -o and -n)", c->queue);
-    if (gb_mkdirs(out, e) != 0 || gb_mkdirs(c->dir, e) != 0)
-        return -1;
     int n = dir_entries(c->queue, e);
     if (n < 0)
         return -1;
@@ -170,8 +198,7 @@ static int campaign_make_dirs(gb_campaign_t *c, const char *out, unsigned flags,
                           "%s is not empty; refusing to overwrite a previous campaign "
                           "(use --resume to continue it, or a new -o or -n)",
                           c->queue);
-    if (gb_mkdirs(c->queue, e) != 0 || gb_mkdirs(c->crashes, e) != 0 ||
-        gb_mkdirs(c->hangs, e) != 0 || gb_mkdirs(c->tmpdir, e) != 0)
+    if (open_dirs(c, out, name, e) != 0)
         return -1;
     return probe_writable(c, e);
 }
@@ -195,7 +222,7 @@ int gb_campaign_open_flags(const char *out, const char *name, unsigned flags,
     gb_campaign_t *c = NULL;
     if (campaign_alloc(out, name, &c, e) != 0)
         return -1;
-    if (campaign_make_dirs(c, out, flags, e) != 0) {
+    if (campaign_make_dirs(c, out, name, flags, e) != 0) {
         campaign_free(c);
         return -1;
     }
@@ -307,30 +334,36 @@ void gb_entries_free(gb_entry_t *entries, size_t n)
 
 const char *gb_campaign_tmpdir(const gb_campaign_t *c) { return c->tmpdir; }
 
+int gb_campaign_dirfd(const gb_campaign_t *c) { return c->dir_fd; }
+
+void gb_campaign_unplant(const gb_campaign_t *c, const char *name)
+{
+    struct stat st;
+    if (fstatat(c->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+        gb_file_remove_at(c->dir_fd, name);
+}
+
+int gb_campaign_tmpfd(const gb_campaign_t *c) { return c->tmp_fd; }
+
 uint32_t gb_campaign_queue_count(const gb_campaign_t *c) { return c->next_queue; }
 
-/* Writes the data to a staging file (atomically, via gb_write_atomic) and
- * hard-links it to `dest`: link() fails rather than replace a file. */
-static int publish(gb_campaign_t *c, const char *dest, const void *data, size_t len, gb_err_t *e)
+/* Stages the data in .tmp and hard-links it to `name` in `dirfd`
+ * (gb_file_publish_at): never replacing a file, never through a symlink. */
+static int publish(gb_campaign_t *c, int dirfd, const char *subdir, const char *name,
+                   const void *data, size_t len, gb_err_t *e)
 {
-    char stage[PATH_MAX];
-    snprintf(stage, sizeof stage, "%s/stage.%ld", c->tmpdir, (long)getpid());
-    if (gb_write_atomic(stage, c->tmpdir, data, len, e) != 0)
+    gb_err_t sub = {{0}};
+    int rc = gb_file_publish_at(dirfd, name, c->tmp_fd, data, len, &sub);
+    if (rc == 1)
+        return gb_err_set(e, "%s/%s already exists; refusing to overwrite a saved input", subdir,
+                          name);
+    if (rc != 0) {
+        int err = errno;
+        gb_err_set(e, "cannot save %s/%s: %s", subdir, name, sub.msg);
+        errno = err; /* the caller tells a full disk from other failures */
         return -1;
-    int rc = link(stage, dest), err = errno;
-    if (rc != 0 && err != EEXIST && access(dest, F_OK) != 0) {
-        /* A file system without hard links: nothing is at dest (checked
-         * just above, and we are its only writer), so rename is safe. */
-        rc = rename(stage, dest);
-        err = errno;
     }
-    unlink(stage);
-    if (rc == 0)
-        return 0;
-    if (err == EEXIST || access(dest, F_OK) == 0)
-        return gb_err_set(e, "%s already exists; refusing to overwrite a saved input", dest);
-    errno = err;
-    return gb_err_sys(e, "cannot save %s", dest);
+    return 0;
 }
 
 static int valid_desc(const char *desc, gb_err_t *e)
@@ -344,19 +377,17 @@ static int valid_desc(const char *desc, gb_err_t *e)
     return 0;
 }
 
-/* Saves one input under `subdir` as `name`; the caller bumps its id. */
-static int save_input(gb_campaign_t *c, const char *subdir, const char *name, const uint8_t *data,
-                      size_t len, gb_err_t *e)
+/* Saves one input under `subdir` (open as `dirfd`) as `name`; the caller
+ * bumps its id. */
+static int save_input(gb_campaign_t *c, int dirfd, const char *subdir, const char *name,
+                      const uint8_t *data, size_t len, gb_err_t *e)
 {
     if (len > GB_MAX_INPUT)
         return gb_err_set(e, "input of %zu bytes is larger than %u; peers would ignore it", len,
                           GB_MAX_INPUT);
     if (!data && len)
         return gb_err_set(e, "no data for %s", name);
-    char dest[PATH_MAX];
-    if ((size_t)snprintf(dest, sizeof dest, "%s/%s", subdir, name) >= sizeof dest)
-        return gb_err_set(e, "path too long: %s/%s", subdir, name);
-    return publish(c, dest, data ? (const void *)data : "", len, e);
+    return publish(c, dirfd, subdir, name, data ? (const void *)data : "", len, e);
 }
 
 int gb_campaign_add_queue(gb_campaign_t *c, const uint8_t *data, size_t len, const char *desc,
@@ -366,7 +397,7 @@ int gb_campaign_add_queue(gb_campaign_t *c, const uint8_t *data, size_t len, con
     if (valid_desc(desc, e) != 0)
         return -1;
     snprintf(name, sizeof name, "id:%06u,%s", c->next_queue, desc);
-    if (save_input(c, c->queue, name, data, len, e) != 0)
+    if (save_input(c, c->queue_fd, c->queue, name, data, len, e) != 0)
         return -1;
     if (id)
         *id = c->next_queue;
@@ -383,12 +414,7 @@ const char *gb_campaign_last_queue_name(const gb_campaign_t *c)
 int gb_campaign_read_queue(const gb_campaign_t *c, const char *name, uint8_t **data, size_t *len,
                            gb_err_t *e)
 {
-    int dirfd = open(c->queue, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirfd < 0)
-        return gb_err_sys(e, "cannot open %s", c->queue);
-    int rc = gb_read_file_at(dirfd, name, GB_MAX_INPUT, data, len, e);
-    close(dirfd);
-    return rc;
+    return gb_read_file_at(c->queue_fd, name, GB_MAX_INPUT, data, len, e);
 }
 
 int gb_campaign_add_crash(gb_campaign_t *c, const uint8_t *data, size_t len, int sig,
@@ -400,7 +426,7 @@ int gb_campaign_add_crash(gb_campaign_t *c, const uint8_t *data, size_t len, int
     if (sig < 0 || sig > 99)
         return gb_err_set(e, "bad signal number %d for a crash", sig);
     snprintf(name, sizeof name, "id:%06u,sig:%02d,%s", c->next_crash, sig, desc);
-    if (save_input(c, c->crashes, name, data, len, e) != 0)
+    if (save_input(c, c->crash_fd, c->crashes, name, data, len, e) != 0)
         return -1;
     if (id)
         *id = c->next_crash;
@@ -408,7 +434,7 @@ int gb_campaign_add_crash(gb_campaign_t *c, const uint8_t *data, size_t len, int
     if (!c->readme_done) {
         /* Best effort: a README left by an earlier run stays as it is. */
         gb_err_t ignored;
-        save_input(c, c->crashes, "README.txt", (const uint8_t *)CRASH_README,
+        save_input(c, c->crash_fd, c->crashes, "README.txt", (const uint8_t *)CRASH_README,
                    sizeof CRASH_README - 1, &ignored);
         c->readme_done = 1;
     }
@@ -422,7 +448,7 @@ int gb_campaign_add_hang(gb_campaign_t *c, const uint8_t *data, size_t len, cons
     if (valid_desc(desc, e) != 0)
         return -1;
     snprintf(name, sizeof name, "id:%06u,%s", c->next_hang, desc);
-    if (save_input(c, c->hangs, name, data, len, e) != 0)
+    if (save_input(c, c->hang_fd, c->hangs, name, data, len, e) != 0)
         return -1;
     if (id)
         *id = c->next_hang;

@@ -31,7 +31,9 @@ typedef void gb_seed_skip_fn(void *ctx, const char *path, const char *why);
  * symlinks), sorted by name; names starting with '.' are left out
  * silently. A file larger than GB_MAX_INPUT, a dangling symlink, something
  * that is not a regular file, an unreadable file or folder, a folder that
- * links back to its own parent are skipped: skip(ctx, path, why) is told
+ * links back to its own parent, a name holding a line break or another
+ * control byte (it could not go into a queue file name) are skipped:
+ * skip(ctx, path, why) is told, with control bytes shown as '?',
  * (skip may be NULL) and the load goes on, as in AFL++ and libFuzzer.
  * Errors: dir missing or unreadable, no files ("no seed files in DIR"),
  * nothing usable ("no usable seed in DIR"), out of memory. Empty files are
@@ -60,6 +62,12 @@ void gb_campaign_close(gb_campaign_t *c);
 
 const char *gb_campaign_dir(const gb_campaign_t *c);    /* OUT/NAME */
 const char *gb_campaign_tmpdir(const gb_campaign_t *c); /* OUT/NAME/.tmp */
+
+/* Before a scratch file of the instance's own in OUT/NAME (`name`, e.g.
+ * ".cur_trace_input") is written by path: a symlink a peer planted there
+ * is removed, the link and never what it points to, so the write makes a
+ * file of ours instead of failing on every run. */
+void gb_campaign_unplant(const gb_campaign_t *c, const char *name);
 
 /* Adds a queue entry queue/id:NNNNNN,<desc> with the next id (contiguous
  * from 0). `desc` is the rest of the name, e.g. "orig:seed1" or
@@ -148,10 +156,17 @@ int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *row, gb_err_t *e);
 
 /* Reads the numbers of an earlier session's fuzzer_stats (resume): for each
  * of the n keys found with a number, vals[i] is set; others are left as
- * they are. Returns how many were found (0 without a readable file). */
+ * they are. A number is decimal digits only (spaces around them allowed)
+ * that fit in 64 bits: "-5", "12abc" or a value past 2^64 - 1 is a bad
+ * field, ignored (never wrapped). Returns how many were found (0 without
+ * a readable file). */
 #define GB_STATS_MAX (1u << 20) /* a larger fuzzer_stats is not ours */
 int gb_campaign_read_stats(const gb_campaign_t *c, const char *const *keys, uint64_t *vals,
                            size_t n);
+/* gb_campaign_read_stats that also names the bad fields it ignored: when
+ * there are any, `bad` (may be NULL) gets a one-line message naming them. */
+int gb_campaign_read_stats_checked(const gb_campaign_t *c, const char *const *keys,
+                                   uint64_t *vals, size_t n, gb_err_t *bad);
 /* The same on the bytes of a fuzzer_stats file already read (need not end
  * in a NUL); 0 found when out of memory. */
 int gb_campaign_parse_stats(const uint8_t *data, size_t len, const char *const *keys,

@@ -10,9 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "corpus.h"
+#include "corpus_int.h"
+#include "gb_files.h"
 
 /* Ids above this are ignored when reading: a bitmap of 2^26 ids is 8 MiB,
  * more than any campaign's queue, and bounds a corrupt journal's cost. */
@@ -25,7 +28,8 @@ typedef struct idbits {
 
 struct gb_journal {
     char path[PATH_MAX];
-    int fd; /* -1 until the first append */
+    int dir_fd; /* the campaign dir (a dup), -1 for a journal read from text */
+    int fd;     /* -1 until the first append */
     idbits_t done[2]; /* [GB_STORED_QUEUE], [GB_STORED_CRASH] */
 };
 
@@ -80,7 +84,7 @@ static int journal_new(const char *path, const uint8_t *data, size_t len, gb_jou
     gb_journal_t *j = gb_calloc(1, sizeof *j);
     if (!j)
         return gb_err_set(e, "out of memory");
-    j->fd = -1;
+    j->fd = j->dir_fd = -1;
     snprintf(j->path, sizeof j->path, "%s", path);
     if (parse(j, data, len) != 0) {
         gb_journal_close(j);
@@ -96,10 +100,15 @@ int gb_journal_open(const gb_campaign_t *c, gb_journal_t **out, gb_err_t *e)
     snprintf(path, sizeof path, "%s/.expanded", gb_campaign_dir(c));
     uint8_t *data = NULL;
     size_t len = 0;
-    if (gb_read_file(path, 1u << 30, &data, &len, NULL) != 0)
+    if (gb_read_file_at(gb_campaign_dirfd(c), ".expanded", 1u << 30, &data, &len, NULL) != 0)
         len = 0; /* none yet: nothing was expanded */
     int rc = journal_new(path, data, len, out, e);
     gb_free(data);
+    if (rc == 0 && ((*out)->dir_fd = fcntl(gb_campaign_dirfd(c), F_DUPFD_CLOEXEC, 0)) < 0) {
+        gb_journal_close(*out);
+        *out = NULL;
+        return gb_err_sys(e, "cannot duplicate a descriptor of %s", gb_campaign_dir(c));
+    }
     return rc;
 }
 
@@ -116,12 +125,22 @@ int gb_journal_done(const gb_journal_t *j, gb_stored_t kind, uint32_t id)
 
 int gb_journal_append(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *e)
 {
-    if (!j->path[0])
+    if (!j->path[0] || j->dir_fd < 0)
         return gb_err_set(e, "a journal read from text has no file to append to");
     if (j->fd < 0) {
-        j->fd = open(j->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (j->fd < 0)
-            return gb_err_sys(e, "cannot open %s", j->path);
+        gb_err_t sub = {{0}};
+        struct stat st;
+        /* Ours alone: a symlink planted in its place is removed, never
+         * followed (what it pointed to was not read as the journal). */
+        if (fstatat(j->dir_fd, ".expanded", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+            gb_file_remove_at(j->dir_fd, ".expanded");
+        j->fd = gb_file_open_at(j->dir_fd, ".expanded", GB_OPEN_APPEND, &sub);
+        if (j->fd < 0) {
+            int err = errno;
+            gb_err_set(e, "%s: %s", j->path, sub.msg);
+            errno = err;
+            return -1;
+        }
     }
     char line[32];
     int n = snprintf(line, sizeof line, "%c %u\n", kind == GB_STORED_CRASH ? 'c' : 'q', id);
@@ -143,6 +162,8 @@ void gb_journal_close(gb_journal_t *j)
         return;
     if (j->fd >= 0)
         close(j->fd);
+    if (j->dir_fd >= 0)
+        close(j->dir_fd);
     gb_free(j->done[0].bits);
     gb_free(j->done[1].bits);
     gb_free(j);

@@ -45,17 +45,37 @@ static int seed_cmp(const void *a, const void *b)
 static void skip(load_t *l, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Tells the caller why `path` is no seed; the load goes on. */
+/* 1 if `s` holds a byte below 0x20 or DEL: a name no queue file name
+ * ("orig:NAME") may carry, and that would break a one-line warning. */
+static int has_control(const char *s)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            return 1;
+    return 0;
+}
+
+/* `s` with control bytes shown as '?', cut to fit `n`. */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", s);
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    return buf;
+}
+
+/* Tells the caller why `path` is no seed, in one line; the load goes on. */
 static void skip(load_t *l, const char *path, const char *fmt, ...)
 {
-    char why[512];
+    char why[512], w[512], p[4096];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     l->skipped++;
     if (l->skip)
-        l->skip(l->ctx, path, why);
+        l->skip(l->ctx, shown(path, p, sizeof p), shown(why, w, sizeof w));
 }
 
 /* The seed's name: its path below the root with '/' made '_', because
@@ -141,7 +161,10 @@ static int walk_entries(load_t *l, DIR *d, const char *path, const char *rel,
         if (de->d_name[0] == '.') /* hidden, ".", "..": AFL++ skips them too */
             continue;
         char sub[4096], subrel[4096];
-        if ((size_t)snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) >= sizeof sub ||
+        if (has_control(de->d_name)) {
+            snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
+            skip(l, sub, "its name holds a line break or a control byte");
+        } else if ((size_t)snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) >= sizeof sub ||
             (size_t)snprintf(subrel, sizeof subrel, "%s%s%s", rel, *rel ? "/" : "", de->d_name) >=
                 sizeof subrel)
             skip(l, path, "a path below it is too long (%s)", de->d_name);

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "corpus.h"
+#include "corpus_int.h"
+#include "gb_files.h"
 
 #define STAT_KEY_WIDTH 18 /* AFL++ pads fuzzer_stats keys to this column */
 
@@ -32,6 +34,17 @@ static int valid_stat(const gb_stat_t *s, gb_err_t *e)
     return 0;
 }
 
+/* fuzzer_stats and plot_data are ours alone: a symlink planted in their
+ * place is removed (the link, never what it points to), so the campaign
+ * goes on with a file of its own. A FIFO or a directory there stays, and
+ * the write refuses it. */
+static void unplant(int dfd, const char *name)
+{
+    struct stat st;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+        gb_file_remove_at(dfd, name);
+}
+
 int gb_campaign_write_stats(gb_campaign_t *c, const gb_stat_t *stats, size_t n, gb_err_t *e)
 {
     size_t cap = 1;
@@ -48,10 +61,16 @@ int gb_campaign_write_stats(gb_campaign_t *c, const gb_stat_t *stats, size_t n, 
     for (size_t i = 0; i < n; i++)
         len += (size_t)snprintf(buf + len, cap - len, "%-*s: %s\n", STAT_KEY_WIDTH, stats[i].key,
                                 stat_value(&stats[i]));
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/fuzzer_stats", gb_campaign_dir(c));
-    int rc = gb_write_atomic(path, gb_campaign_tmpdir(c), buf, len, e);
+    gb_err_t sub = {{0}};
+    int dfd = gb_campaign_dirfd(c);
+    unplant(dfd, "fuzzer_stats");
+    int rc = gb_file_write_at(dfd, "fuzzer_stats", gb_campaign_tmpfd(c), buf, len, &sub);
     gb_free(buf);
+    if (rc != 0) {
+        int err = errno;
+        gb_err_set(e, "%s/fuzzer_stats: %s", gb_campaign_dir(c), sub.msg);
+        errno = err;
+    }
     return rc;
 }
 
@@ -68,6 +87,7 @@ int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *r, gb_err_t *e)
 {
     char path[PATH_MAX], row[512];
     snprintf(path, sizeof path, "%s/plot_data", gb_campaign_dir(c));
+    gb_err_t sub = {{0}};
     /* Same field formats as AFL++ 4.04c's plot_data rows. */
     int n = snprintf(row, sizeof row,
                      "%llu, %llu, %llu, %llu, %llu, %llu, %0.02f%%, %llu, %llu, %llu, %0.02f, "
@@ -81,9 +101,14 @@ int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *r, gb_err_t *e)
                      (unsigned long long)r->edges_found);
     if (n < 0 || (size_t)n >= sizeof row)
         return gb_err_set(e, "plot_data row too long");
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return gb_err_sys(e, "cannot open %s", path);
+    unplant(gb_campaign_dirfd(c), "plot_data");
+    int fd = gb_file_open_at(gb_campaign_dirfd(c), "plot_data", GB_OPEN_APPEND, &sub);
+    if (fd < 0) {
+        int err = errno;
+        gb_err_set(e, "%s: %s", path, sub.msg);
+        errno = err;
+        return -1;
+    }
     struct stat st;
     int rc = 0;
     if (fstat(fd, &st) != 0)
@@ -108,15 +133,60 @@ static char *stat_line(const char *text, const char *key)
     return NULL;
 }
 
-/* Looks `key` up among the "key : value" lines of `text`. */
-static int stat_lookup(const char *text, const char *key, uint64_t *v)
+/* Reads the value of a "key : value" line from `p` (just past the key):
+ * spaces, ':', spaces, decimal digits that fit in 64 bits, spaces, end of
+ * line. 1 with *v, 0 for anything else ("-5" is no number of ours). */
+static int parse_value(const char *p, uint64_t *v)
 {
-    const char *line = stat_line(text, key);
-    unsigned long long x;
-    if (!line || sscanf(line + strlen(key), " : %llu", &x) != 1)
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p++ != ':')
+        return 0;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p < '0' || *p > '9')
+        return 0;
+    uint64_t x = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return 0; /* past 2^64 - 1 */
+        x = x * 10 + d;
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\r')
+        p++;
+    if (*p != '\n' && *p != '\0')
         return 0;
     *v = x;
     return 1;
+}
+
+/* Looks `key` up among the "key : value" lines of `text`: 1 with *v, 0
+ * without such a line, -1 when its value is not a number. */
+static int stat_lookup(const char *text, const char *key, uint64_t *v)
+{
+    const char *line = stat_line(text, key);
+    if (!line)
+        return 0;
+    return parse_value(line + strlen(key), v) ? 1 : -1;
+}
+
+/* The numbers of `keys` in `text`; the names of bad ones into `bad`. */
+static int lookup_all(const char *text, const char *const *keys, uint64_t *vals, size_t n,
+                      gb_err_t *bad)
+{
+    int found = 0;
+    char names[200] = "";
+    for (size_t i = 0; i < n; i++) {
+        int r = stat_lookup(text, keys[i], &vals[i]);
+        found += r == 1;
+        if (r < 0 && strlen(names) + strlen(keys[i]) + 3 < sizeof names)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     names[0] ? ", " : "", keys[i]);
+    }
+    if (names[0] && bad)
+        gb_err_set(bad, "fuzzer_stats: ignored a value that is not a number for %s", names);
+    return found;
 }
 
 int gb_campaign_parse_stats(const uint8_t *data, size_t len, const char *const *keys,
@@ -127,36 +197,48 @@ int gb_campaign_parse_stats(const uint8_t *data, size_t len, const char *const *
         return 0;
     memcpy(text, data, len);
     text[len] = '\0';
-    int found = 0;
-    for (size_t i = 0; i < n; i++)
-        found += stat_lookup(text, keys[i], &vals[i]);
+    int found = lookup_all(text, keys, vals, n, NULL);
     gb_free(text);
+    return found;
+}
+
+int gb_campaign_read_stats_checked(const gb_campaign_t *c, const char *const *keys,
+                                   uint64_t *vals, size_t n, gb_err_t *bad)
+{
+    uint8_t *data;
+    size_t len;
+    if (gb_read_file_at(gb_campaign_dirfd(c), "fuzzer_stats", GB_STATS_MAX, &data, &len, NULL) !=
+        0)
+        return 0;
+    char *text = gb_malloc(len + 1);
+    int found = 0;
+    if (text) {
+        memcpy(text, data, len);
+        text[len] = '\0';
+        found = lookup_all(text, keys, vals, n, bad);
+        gb_free(text);
+    }
+    gb_free(data);
     return found;
 }
 
 int gb_campaign_read_stats(const gb_campaign_t *c, const char *const *keys, uint64_t *vals,
                            size_t n)
 {
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/fuzzer_stats", gb_campaign_dir(c));
-    uint8_t *data;
-    size_t len;
-    if (gb_read_file(path, GB_STATS_MAX, &data, &len, NULL) != 0)
-        return 0;
-    int found = gb_campaign_parse_stats(data, len, keys, vals, n);
-    gb_free(data);
-    return found;
+    return gb_campaign_read_stats_checked(c, keys, vals, n, NULL);
 }
 
 int gb_stats_raise(const char *dir, const char *key, uint64_t v, gb_err_t *e)
 {
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s/fuzzer_stats", dir) >= (int)sizeof path)
-        return gb_err_set(e, "path too long: %s/fuzzer_stats", dir);
     uint8_t *data;
     size_t len;
-    if (gb_read_file(path, GB_STATS_MAX, &data, &len, e) != 0)
+    int dfd = gb_dir_open(dir, NULL, 0, e);
+    if (dfd < 0)
         return -1;
+    if (gb_read_file_at(dfd, "fuzzer_stats", GB_STATS_MAX, &data, &len, e) != 0) {
+        close(dfd);
+        return -1;
+    }
     char *t = gb_malloc(len + 1), *out = NULL;
     int rc = 0;
     if (!t) {
@@ -166,7 +248,7 @@ int gb_stats_raise(const char *dir, const char *key, uint64_t v, gb_err_t *e)
     memcpy(t, data, len);
     t[len] = '\0';
     uint64_t old;
-    if (memchr(t, '\0', len) || !stat_lookup(t, key, &old) || old >= v)
+    if (memchr(t, '\0', len) || stat_lookup(t, key, &old) != 1 || old >= v)
         goto done; /* not a stats file of ours, no such number, or high enough */
     char *line = stat_line(t, key); /* the one stat_lookup read */
     char *colon = strchr(line, ':'), *eol = strchr(line, '\n');
@@ -182,8 +264,9 @@ int gb_stats_raise(const char *dir, const char *key, uint64_t v, gb_err_t *e)
     memcpy(out, t, head);
     memcpy(out + head, num, (size_t)w);
     memcpy(out + head + (size_t)w, eol, tail);
-    rc = gb_write_atomic(path, dir, out, head + (size_t)w + tail, e) != 0 ? -1 : 1;
+    rc = gb_file_write_at(dfd, "fuzzer_stats", -1, out, head + (size_t)w + tail, e) != 0 ? -1 : 1;
 done:
+    close(dfd);
     gb_free(out);
     gb_free(t);
     gb_free(data);

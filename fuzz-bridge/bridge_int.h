@@ -15,6 +15,9 @@
  * and `extra`, only the array is allocated (free with gb_free). Returns NULL
  * when out of memory. */
 char **gbb_env_build(char *const *extra);
+/* Makes this process the subreaper of the targets it starts (prctl), so
+ * their orphans come back to it; called before each start. */
+void gbb_subreaper(void);
 
 /* Child side, between fork and exec (async-signal-safe calls only): new
  * session, limits, output redirection, stdin from `stdin_fd` (-1 means

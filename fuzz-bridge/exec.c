@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Plain fork/exec runs with a timeout (used for trace builds), the binary
  * checks, and the child-side helpers the forkserver client shares. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -47,6 +50,14 @@ static int env_overridden(const char *kv, char *const *list, size_t from)
     return 0;
 }
 
+/* Every target of this process carries GBB_MARK=<our pid>, and so does
+ * everything it starts (the environment is inherited): gb_targets_reap
+ * finds them by it, even one that left its process group with setsid(). */
+#define GBB_MARK "GLASSBOX_TARGET_OF="
+static char mark[sizeof GBB_MARK + 24];
+
+static void mark_set(void) { snprintf(mark, sizeof mark, GBB_MARK "%ld", (long)getpid()); }
+
 char **gbb_env_build(char *const *extra)
 {
     size_t n = 0, m = 0, k = 0;
@@ -54,11 +65,13 @@ char **gbb_env_build(char *const *extra)
         n++;
     while (extra && extra[m])
         m++;
-    char **env = gb_malloc((n + m + 1) * sizeof *env);
+    char **env = gb_malloc((n + m + 2) * sizeof *env);
     if (!env)
         return NULL;
+    mark_set();
+    env[k++] = mark;
     for (size_t i = 0; i < n; i++)
-        if (!env_overridden(environ[i], extra, 0))
+        if (!env_overridden(environ[i], extra, 0) && !env_same_key(environ[i], mark))
             env[k++] = environ[i];
     /* The last setting of a key in `extra` wins; a bare "K" unsets K. */
     for (size_t j = 0; j < m; j++)
@@ -66,6 +79,79 @@ char **gbb_env_build(char *const *extra)
             env[k++] = extra[j];
     env[k] = NULL;
     return env;
+}
+
+void gbb_subreaper(void)
+{
+    /* Orphans of our targets (a daemon that double-forks) are handed to us,
+     * not to init, so they can be reaped once killed. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/* 1 if /proc/PID/environ holds exactly the string `m`. */
+static int environ_has(long pid, const char *m)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/environ", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    static char buf[1 << 18]; /* a larger environment is not one we built */
+    ssize_t n, got = 0;
+    while (got < (ssize_t)sizeof buf - 1 &&
+           (n = read(fd, buf + got, sizeof buf - 1 - (size_t)got)) > 0)
+        got += n;
+    close(fd);
+    if (got <= 0)
+        return 0;
+    buf[got] = '\0';
+    size_t ml = strlen(m);
+    for (const char *p = buf; p < buf + got; p += strlen(p) + 1)
+        if (strncmp(p, m, ml) == 0 && p[ml] == '\0')
+            return 1;
+    return 0;
+}
+
+/* One pass over /proc: SIGKILL to every marked process; how many. */
+static int reap_pass(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    long me = (long)getpid();
+    int n = 0;
+    const struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        char *end;
+        long pid = strtol(de->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == me || !environ_has(pid, mark))
+            continue;
+        if (kill((pid_t)pid, SIGKILL) != 0)
+            continue;
+        n++;
+        /* Ours if it was handed to us: reaped (SIGKILL ends it at once);
+         * anyone else's child is its parent's to reap (ECHILD here). */
+        while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    closedir(d);
+    return n;
+}
+
+int gb_targets_reap(void)
+{
+    mark_set();
+    int total = 0;
+    /* A process killed while forking may leave a child: look again. */
+    for (int round = 0; round < 5; round++) {
+        int n = reap_pass();
+        total += n;
+        if (n == 0)
+            break;
+        struct timespec ts = {0, 10000000L};
+        nanosleep(&ts, NULL);
+    }
+    return total;
 }
 
 int gbb_child_setup(unsigned mem_limit_mb, int show_output, int stdin_fd)
@@ -90,7 +176,7 @@ int gbb_child_setup(unsigned mem_limit_mb, int show_output, int stdin_fd)
     sa.sa_handler = SIG_DFL;
     sigaction(SIGPIPE, &sa, NULL);
 
-    int nul = open("/dev/null", O_RDWR);
+    int nul = open("/dev/null", O_RDWR); /* gb-write-ok: a sink */
     if (nul < 0)
         return -1;
     if (dup2(stdin_fd >= 0 ? stdin_fd : nul, 0) < 0)
@@ -192,6 +278,7 @@ int gb_exec_run(const gb_exec_opts_t *opts, gb_run_result_t *r, gb_err_t *e)
     char **envp = gbb_env_build(opts->env_extra);
     if (!envp)
         return gb_err_set(e, "out of memory starting %s", opts->argv[0]);
+    gbb_subreaper();
     int ep[2];
     if (pipe2(ep, O_CLOEXEC) != 0) {
         gb_free(envp);

@@ -4,10 +4,12 @@
  * newer magic handshake, timed runs. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "bridge_int.h"
+#include "gb_files.h"
 #include "gb_abi.h"
 #include "gb_config.h"
 
@@ -70,9 +73,14 @@
  * twice the run limit, and never less than this. */
 #define FSRV_HELLO_MIN_MS 5000
 
+/* Forkservers of this process not yet stopped (cmin runs several). */
+static atomic_int live;
+
 struct gb_fsrv {
     char **argv; /* deep copy: a restart needs it after the caller's is gone */
     char *input_path;
+    int dir_fd;             /* the input file's directory, opened once */
+    const char *input_name; /* its last component, inside input_path */
     unsigned timeout_ms, mem_limit_mb;
     int show_output;
     char **envp;
@@ -439,16 +447,45 @@ static int fsrv_setup_shm(gb_fsrv_t *f, gb_err_t *e)
     return 0;
 }
 
+/* A fresh input file, never written through what sits at its name: the
+ * directory may be shared (OUT), so a symlink planted there (a resume
+ * would have truncated its target) is removed, the link and not what it
+ * points to, and a new regular file made with O_EXCL. */
+static int input_create(gb_fsrv_t *f, gb_err_t *e)
+{
+    gb_err_t sub = {{0}};
+    gb_file_remove_at(f->dir_fd, f->input_name);
+    int fd = gb_file_open_at(f->dir_fd, f->input_name, GB_OPEN_NEW | GB_OPEN_READ, &sub);
+    if (fd < 0)
+        return gb_err_set(e, "cannot create input file %s: %s", f->input_path, sub.msg);
+    return fd;
+}
+
+/* The input file again, read-only with an offset of its own (the target's
+ * stdin): the same file as in_fd, checked by inode, never a FIFO. */
+static int input_reopen(gb_fsrv_t *f, gb_err_t *e)
+{
+    int fd = openat(f->dir_fd, f->input_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat a, b;
+    if (fd >= 0 && fstat(fd, &a) == 0 && fstat(f->in_fd, &b) == 0 && a.st_ino == b.st_ino &&
+        a.st_dev == b.st_dev)
+        return fd;
+    if (fd >= 0)
+        close(fd);
+    return gb_err_set(e, "cannot open input file %s: it changed under us", f->input_path);
+}
+
 static int fsrv_setup_files(gb_fsrv_t *f, gb_err_t *e)
 {
-    f->in_fd = open(f->input_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (f->in_fd < 0)
-        return gb_err_sys(e, "cannot create input file %s", f->input_path);
+    char dir[PATH_MAX];
+    f->input_name = gb_path_split(f->input_path, dir, sizeof dir, e);
+    if (!f->input_name || (f->dir_fd = gb_dir_open(dir, NULL, 0, e)) < 0 ||
+        (f->in_fd = input_create(f, e)) < 0)
+        return -1;
     /* Targets that read stdin (libAFLDriver when shm input is declined) get
      * the same file there. */
-    f->stdin_fd = open(f->input_path, O_RDONLY | O_CLOEXEC);
-    if (f->stdin_fd < 0)
-        return gb_err_sys(e, "cannot open input file %s", f->input_path);
+    if ((f->stdin_fd = input_reopen(f, e)) < 0)
+        return -1;
     int persistent = gb_binary_has_marker(f->argv[0], FSRV_PERSIST_SIG, e);
     if (persistent < 0)
         return -1;
@@ -468,6 +505,7 @@ static int fsrv_setup_files(gb_fsrv_t *f, gb_err_t *e)
     if (deferred)
         extra[k++] = "__AFL_DEFER_FORKSRV=1";
     f->envp = gbb_env_build(extra);
+    gbb_subreaper();
     if (!f->envp)
         return gb_err_set(e, "out of memory starting %s", f->argv[0]);
     return 0;
@@ -484,7 +522,8 @@ int gb_fsrv_start(const gb_fsrv_opts_t *opts, gb_fsrv_t **out, gb_err_t *e)
     if (!f)
         return gb_err_set(e, "out of memory starting %s", opts->argv[0]);
     f->shm_id = f->shm_input_id = -1;
-    f->in_fd = f->stdin_fd = f->ctl_fd = f->st_fd = -1;
+    f->in_fd = f->stdin_fd = f->ctl_fd = f->st_fd = f->dir_fd = -1;
+    atomic_fetch_add(&live, 1);
     if (fsrv_copy_opts(f, opts) != 0) {
         gb_fsrv_stop(f);
         return gb_err_set(e, "out of memory starting %s", opts->argv[0]);
@@ -502,6 +541,10 @@ void gb_fsrv_stop(gb_fsrv_t *f)
     if (!f)
         return;
     fsrv_kill(f, NULL, 0);
+    /* The last one of the process: what every target left is killed. Not
+     * before: cmin's other workers' forkservers carry the same mark. */
+    if (atomic_fetch_sub(&live, 1) == 1)
+        gb_targets_reap();
     if (f->map)
         shmdt(f->map);
     if (f->shm_input)
@@ -510,6 +553,8 @@ void gb_fsrv_stop(gb_fsrv_t *f)
         close(f->in_fd);
     if (f->stdin_fd >= 0)
         close(f->stdin_fd);
+    if (f->dir_fd >= 0)
+        close(f->dir_fd);
     for (size_t i = 0; f->argv && f->argv[i]; i++)
         gb_free(f->argv[i]);
     gb_free(f->argv);
@@ -527,12 +572,13 @@ void gb_fsrv_stop(gb_fsrv_t *f)
 static int keep_input_file(gb_fsrv_t *f, gb_err_t *e)
 {
     struct stat at, open_now;
-    if (stat(f->input_path, &at) == 0 && fstat(f->in_fd, &open_now) == 0 &&
-        at.st_ino == open_now.st_ino && at.st_dev == open_now.st_dev)
+    if (fstatat(f->dir_fd, f->input_name, &at, AT_SYMLINK_NOFOLLOW) == 0 &&
+        fstat(f->in_fd, &open_now) == 0 && at.st_ino == open_now.st_ino &&
+        at.st_dev == open_now.st_dev)
         return 0;
-    int fd = open(f->input_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int fd = input_create(f, e);
     if (fd < 0)
-        return gb_err_sys(e, "cannot create input file %s again", f->input_path);
+        return -1;
     close(f->in_fd);
     f->in_fd = fd;
     return 0;

@@ -58,8 +58,17 @@ int gb_fsrv_run(gb_fsrv_t *f, const uint8_t *input, size_t len, gb_run_result_t 
 const uint8_t *gb_fsrv_map(const gb_fsrv_t *f);
 size_t gb_fsrv_map_size(const gb_fsrv_t *f);
 
-/* Kills the forkserver and its child, removes the shm segment. NULL is ok. */
+/* Kills the forkserver and its child, removes the shm segment, and, when
+ * it was the process's last forkserver, kills what the targets left
+ * running (gb_targets_reap). NULL is ok. */
 void gb_fsrv_stop(gb_fsrv_t *f);
+
+/* Kills (SIGKILL) every process that carries this process's target mark
+ * in its environment: what a target of gb_fsrv or gb_exec_run started and
+ * left behind, even out of its process group (setsid) or reparented; a
+ * process that clears its whole environment escapes. Those handed to us
+ * (we are the targets' subreaper) are reaped. Returns how many. */
+int gb_targets_reap(void);
 
 /* ---- Plain execution ------------------------------------------------- */
 
@@ -90,15 +99,23 @@ typedef struct gb_trace_run_opts {
     char *const *args;      /* its arguments ("@@" = the input), as for gb_argv_build */
     size_t nargs;
     const char *input;      /* the input file: @@, stdin and GLASSBOX_INPUT */
-    const char *trace_out;  /* the trace file (GLASSBOX_TRACE_OUT); removed before the run */
+    const char *trace_out;  /* the trace file: absent or a regular file (else refused) */
+    int user_named;         /* trace_out is the user's (-o): a symlink there is refused;
+                               0: a file of Glassbox's own, a symlink planted there is
+                               removed (the link only) */
     unsigned timeout_ms;    /* 0 = none */
     unsigned mem_limit_mb;  /* 0 = none */
     int show_output;        /* 0: stdout/stderr to /dev/null */
 } gb_trace_run_opts_t;
 
-/* Runs the trace build once on the input. Returns 0 with how it ended in
- * `r` (whether a trace was written is for the caller to check), -1 when it
- * could not be started. */
+/* Runs the trace build once on the input. The target writes its trace to
+ * a fresh private name (GLASSBOX_TRACE_OUT) in trace_out's directory, which
+ * is then renamed onto trace_out; a run that writes no trace leaves no file
+ * at trace_out (an old one there is removed, so it cannot pass for this
+ * run's). A trace_out that is a FIFO, device, directory or the input (or
+ * a symlink, when user_named) is refused before the run and left alone.
+ * Returns 0 with how it ended in `r` (whether a trace was written is for
+ * the caller to check), -1 when it could not be started. */
 int gb_trace_run(const gb_trace_run_opts_t *o, gb_run_result_t *r, gb_err_t *e);
 
 /* ---- Peers ----------------------------------------------------------- */
@@ -117,6 +134,11 @@ typedef struct gb_peers_opts {
     const char *tmp_dir;       /* staging dir on the same file system */
     const char *libfuzzer_dir; /* a libFuzzer corpus to trade with, or NULL */
     size_t max_input;          /* 0 = GB_MAX_INPUT */
+    /* Told, once each, of an entry skipped for its name (a peer dir or a
+     * libFuzzer file whose name holds a line break or a control byte, which
+     * no queue file name may carry); NULL = skipped silently. */
+    void (*warn)(void *ctx, const char *msg);
+    void *warn_ctx;
 } gb_peers_opts_t;
 
 /* What the callback did with an input. FATAL is -1 so that a failing

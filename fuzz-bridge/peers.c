@@ -13,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bridge_int.h"
 #include "corpus.h"
+#include "gb_files.h"
 
 /* A peer instance and how far we have read it. */
 typedef struct peer {
@@ -30,7 +32,8 @@ struct gb_peers {
     peer_t *v;
     size_t n;
     gb_hset_t lf_names; /* libFuzzer corpus names already handled */
-    int claims_ready;   /* the claims directory exists */
+    gb_hset_t warned;   /* names already warned about (opts.warn) */
+    int claims_fd;      /* SYNC/.glassbox-claims, -1 until the first claim */
 };
 
 int gb_peers_new(const gb_peers_opts_t *o, gb_peers_t **out, gb_err_t *e)
@@ -39,13 +42,17 @@ int gb_peers_new(const gb_peers_opts_t *o, gb_peers_t **out, gb_err_t *e)
     if (!*out)
         return gb_err_set(e, "out of memory");
     (*out)->o = *o;
+    (*out)->claims_fd = -1;
     if (!o->max_input)
         (*out)->o.max_input = GB_MAX_INPUT;
-    if (o->libfuzzer_dir && gb_mkdirs(o->libfuzzer_dir, e) != 0) {
+    int lfd = o->libfuzzer_dir ? gb_dir_open(o->libfuzzer_dir, NULL, 1, e) : -2;
+    if (lfd == -1) {
         gb_peers_free(*out);
         *out = NULL;
         return -1;
     }
+    if (lfd >= 0)
+        close(lfd);
     return 0;
 }
 
@@ -59,14 +66,39 @@ void gb_peers_free(gb_peers_t *p)
     }
     gb_free(p->v);
     gb_hset_free(&p->lf_names);
+    gb_hset_free(&p->warned);
+    if (p->claims_fd >= 0)
+        close(p->claims_fd);
     gb_free(p);
 }
 
 int gb_peers_active(const gb_peers_t *p) { return p->n > 0 || p->o.libfuzzer_dir != NULL; }
 
-static void cursor_path(const gb_peers_t *p, const char *peer, char *buf, size_t n)
+/* 1 if `name` can go into a queue file name ("sync:NAME,src:..."): no
+ * byte below 0x20 and no DEL (a line break would end the name). */
+static int name_ok(const char *name)
 {
-    snprintf(buf, n, "%s/.synced/%s", p->o.state_dir, peer);
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* Tells opts.warn, once per name, that `what` named `name` is skipped. */
+static void warn_name(gb_peers_t *p, const char *what, const char *name)
+{
+    if (!p->o.warn || gb_hset_add(&p->warned, gb_hash64(name, strlen(name), 1)) != 1)
+        return;
+    char shown[120], msg[300];
+    size_t i = 0;
+    for (; name[i] && i < sizeof shown - 1; i++) {
+        unsigned char c = (unsigned char)name[i];
+        shown[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    shown[i] = '\0';
+    snprintf(msg, sizeof msg, "%s '%s' skipped: its name holds a line break or a control byte",
+             what, shown);
+    p->o.warn(p->o.warn_ctx, msg);
 }
 
 int gb_peers_cursor_parse(const uint8_t *data, size_t len, uint32_t *next_id, char **last_name)
@@ -92,11 +124,13 @@ int gb_peers_cursor_parse(const uint8_t *data, size_t len, uint32_t *next_id, ch
 /* The cursor file: "<next id>\n<name of entry next-1>\n". */
 static void load_cursor(const gb_peers_t *p, peer_t *q)
 {
-    char path[PATH_MAX];
-    cursor_path(p, q->name, path, sizeof path);
     uint8_t *data;
     size_t len;
-    if (gb_read_file(path, GB_CURSOR_MAX, &data, &len, NULL) != 0)
+    int dfd = gb_dir_open(p->o.state_dir, ".synced", 0, NULL);
+    int rc = dfd >= 0 ? gb_read_file_at(dfd, q->name, GB_CURSOR_MAX, &data, &len, NULL) : -1;
+    if (dfd >= 0)
+        close(dfd);
+    if (rc != 0)
         return;
     char *last;
     if (gb_peers_cursor_parse(data, len, &q->next_id, &last) == 0 && last) {
@@ -106,15 +140,23 @@ static void load_cursor(const gb_peers_t *p, peer_t *q)
     gb_free(data);
 }
 
+/* Our own directory, written by descriptor: .synced and the staging dir
+ * are opened without following a symlink a peer may have planted. */
 static int save_cursor(const gb_peers_t *p, const peer_t *q, gb_err_t *e)
 {
-    char dir[PATH_MAX], path[PATH_MAX], body[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/.synced", p->o.state_dir);
-    if (gb_mkdirs(dir, e) != 0)
-        return -1;
-    cursor_path(p, q->name, path, sizeof path);
+    char body[PATH_MAX];
     int n = snprintf(body, sizeof body, "%u\n%s\n", q->next_id, q->last_name ? q->last_name : "");
-    return gb_write_atomic(path, p->o.tmp_dir, body, (size_t)n, e);
+    if (n < 0 || (size_t)n >= sizeof body)
+        return gb_err_set(e, "cursor of %s too long", q->name);
+    int dfd = gb_dir_open(p->o.state_dir, ".synced", 1, e);
+    if (dfd < 0)
+        return -1;
+    int tfd = p->o.tmp_dir ? gb_dir_open(p->o.tmp_dir, NULL, 0, NULL) : -1;
+    int rc = gb_file_write_at(dfd, q->name, tfd, body, (size_t)n, e);
+    if (tfd >= 0)
+        close(tfd);
+    close(dfd);
+    return rc;
 }
 
 static peer_t *peer_get(gb_peers_t *p, const char *name)
@@ -237,6 +279,10 @@ static gb_take_t lf_import(gb_peers_t *p, gb_peer_input_fn fn, void *ctx, gb_err
         uint64_t h = gb_hash64(de->d_name, strlen(de->d_name), 0);
         if (gb_hset_has(&p->lf_names, h))
             continue;
+        if (!name_ok(de->d_name)) {
+            warn_name(p, "libFuzzer corpus file", de->d_name);
+            continue;
+        }
         char desc[64];
         snprintf(desc, sizeof desc, "sync:libfuzzer,sha1:%.12s", de->d_name);
         r = hand_over(p, dirfd(d), de->d_name, desc, fn, ctx, e);
@@ -258,6 +304,10 @@ int gb_peers_sync(gb_peers_t *p, gb_peer_input_fn fn, void *ctx, gb_err_t *e)
     while (d && r == GB_TAKE_OK && (de = readdir(d)) != NULL) {
         if (de->d_name[0] == '.' || strcmp(de->d_name, p->o.name) == 0)
             continue;
+        if (!name_ok(de->d_name)) {
+            warn_name(p, "peer directory", de->d_name);
+            continue;
+        }
         r = sync_peer(p, dirfd(d), de->d_name, fn, ctx, e);
     }
     if (d)
@@ -274,15 +324,27 @@ int gb_peers_kept(gb_peers_t *p, const uint8_t *data, size_t len, gb_err_t *e)
 {
     if (!p->o.libfuzzer_dir)
         return 0;
-    char sha[41], path[PATH_MAX];
+    char sha[41];
     gb_sha1_hex(data, len, sha);
-    snprintf(path, sizeof path, "%s/%s", p->o.libfuzzer_dir, sha);
     gb_hset_add(&p->lf_names, gb_hash64(sha, 40, 0));
-    if (access(path, F_OK) == 0)
+    int dfd = gb_dir_open(p->o.libfuzzer_dir, NULL, 0, e);
+    if (dfd < 0)
+        return -1;
+    struct stat st;
+    if (fstatat(dfd, sha, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        close(dfd); /* there already: nothing to stage */
         return 0;
-    if (gb_write_atomic(path, p->o.tmp_dir, data, len, NULL) == 0)
-        return 0;
-    return gb_write_atomic(path, p->o.libfuzzer_dir, data, len, e);
+    }
+    /* Published, never replacing: a name there already (ours, libFuzzer's,
+     * or something planted) is left as it is. */
+    int tfd = p->o.tmp_dir ? gb_dir_open(p->o.tmp_dir, NULL, 0, NULL) : -1;
+    int rc = tfd >= 0 ? gb_file_publish_at(dfd, sha, tfd, data, len, NULL) : -1;
+    if (rc < 0)
+        rc = gb_file_publish_at(dfd, sha, -1, data, len, e);
+    if (tfd >= 0)
+        close(tfd);
+    close(dfd);
+    return rc < 0 ? -1 : 0;
 }
 
 /* SYNC/.glassbox-claims/<hash> made with O_EXCL holds the claimant's name.
@@ -290,26 +352,27 @@ int gb_peers_kept(gb_peers_t *p, const uint8_t *data, size_t len, gb_err_t *e)
  * reaches several of them; only the first to claim it expands it. */
 int gb_peers_claim(gb_peers_t *p, const uint8_t *data, size_t len, gb_err_t *e)
 {
-    char dir[PATH_MAX], path[PATH_MAX + 32];
-    snprintf(dir, sizeof dir, "%s/.glassbox-claims", p->o.sync_dir);
-    if (!p->claims_ready) {
-        if (gb_mkdirs(dir, e) != 0)
-            return -1;
-        p->claims_ready = 1;
+    if (p->claims_fd < 0) {
+        /* Opened once, by descriptor: a symlink planted in its place is
+         * refused, so no claim file lands outside the sync dir. */
+        gb_err_t sub = {{0}};
+        p->claims_fd = gb_dir_open(p->o.sync_dir, ".glassbox-claims", 1, &sub);
+        if (p->claims_fd < 0)
+            return gb_err_set(e, "%s/.glassbox-claims: %s", p->o.sync_dir, sub.msg);
     }
-    snprintf(path, sizeof path, "%s/%016llx", dir, (unsigned long long)gb_hash64(data, len, 0));
+    char name[32];
+    snprintf(name, sizeof name, "%016llx", (unsigned long long)gb_hash64(data, len, 0));
     size_t n = strlen(p->o.name);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        int ok = write(fd, p->o.name, n) == (ssize_t)n;
-        close(fd);
-        return ok ? 1 : gb_err_sys(e, "cannot write %s", path);
-    }
-    if (errno != EEXIST)
-        return gb_err_sys(e, "cannot create %s", path);
+    /* Published whole under its name (a link never replaces): a reader
+     * never sees a claim without its owner. */
+    int rc = gb_file_publish_at(p->claims_fd, name, -1, p->o.name, n, e);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return 1;
     uint8_t *owner;
     size_t olen;
-    if (gb_read_file(path, 256, &owner, &olen, NULL) != 0)
+    if (gb_read_file_at(p->claims_fd, name, 256, &owner, &olen, NULL) != 0)
         return 0;
     int mine = olen == n && memcmp(owner, p->o.name, n) == 0;
     gb_free(owner);

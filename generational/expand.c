@@ -94,6 +94,7 @@ static int note_progress(gb_search_t *s, const gb_item_t *it, const gb_trace_t *
  * progress (note_progress). */
 static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, int *progress, gb_err_t *e)
 {
+    gb_campaign_unplant(s->camp, strrchr(s->trace_input, '/') + 1); /* a planted link goes */
     if (gb_write_atomic(s->trace_input, gb_campaign_tmpdir(s->camp), it->data, it->len, e) != 0)
         return NULL;
     /* The trace build keeps shadow state: it gets GB_TRACE_MEM_FACTOR times the memory. */

@@ -250,7 +250,10 @@ void gb_report_restore(gb_search_t *s)
 {
     static const char *const keys[] = {KEY_EXECS, KEY_TRACES, KEY_EXPANDED, KEY_RUN_TIME};
     uint64_t v[4] = {0};
-    gb_campaign_read_stats(s->camp, keys, v, 4);
+    gb_err_t bad = {{0}};
+    gb_campaign_read_stats_checked(s->camp, keys, v, 4, &bad);
+    if (bad.msg[0]) /* a damaged file: its bad fields start from 0, said once */
+        gb_run_warn(s, bad.msg);
     s->prev.execs = v[0];
     s->prev.traces = v[1];
     s->prev.expanded = v[2];

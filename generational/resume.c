@@ -5,10 +5,12 @@
  * coverage and the seen-set, and the unexpanded ones go back on the
  * worklist; counters continue from the old fuzzer_stats. A kill -9 loses
  * at most the expansion in flight. */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "search_int.h"
 
@@ -19,16 +21,21 @@ static size_t bound_from_name(const char *name)
     return p ? (size_t)strtoull(p + 5, NULL, 10) + 1 : 0;
 }
 
-/* Re-runs one stored input; puts it back on the worklist unless done. */
-static int restore_one(gb_search_t *s, const char *dir, const gb_entry_t *en, gb_stored_t where,
-                       gb_err_t *e)
+/* Re-runs one stored input; puts it back on the worklist unless done. An
+ * entry that is not a regular file of at most GB_MAX_INPUT bytes (a FIFO
+ * or a symlink planted there, a file grown too large) is skipped and
+ * counted in *skipped, its reason kept in `why`: the directory is shared. */
+static int restore_one(gb_search_t *s, int dirfd, const gb_entry_t *en, gb_stored_t where,
+                       size_t *skipped, gb_err_t *why, gb_err_t *e)
 {
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, en->name);
     uint8_t *data;
     size_t len;
-    if (gb_read_file(path, GB_MAX_INPUT, &data, &len, e) != 0)
-        return -1;
+    gb_err_t sub = {{0}};
+    if (gb_read_file_at(dirfd, en->name, GB_MAX_INPUT, &data, &len, &sub) != 0) {
+        if ((*skipped)++ == 0)
+            *why = sub;
+        return 0;
+    }
     gb_hset_add(&s->seen, gb_hash64(data, len, 0));
     gb_item_t *it = gb_item_new(data, len, s->seq++);
     gb_free(data);
@@ -57,13 +64,26 @@ static int restore_one(gb_search_t *s, const char *dir, const gb_entry_t *en, gb
 static int restore_dir(gb_search_t *s, const char *dir, gb_stored_t where, gb_err_t *e)
 {
     gb_entry_t *en;
-    size_t n;
-    if (gb_entries_list(dir, &en, &n, e) != 0)
+    size_t n, skipped = 0;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* read only */
+    if (dfd < 0)
+        return gb_err_sys(e, "cannot open %s", dir);
+    if (gb_entries_list_at(dfd, &en, &n, e) != 0) {
+        close(dfd);
         return -1;
+    }
+    gb_err_t why = {{0}};
     int r = 0;
     for (size_t i = 0; i < n && r == 0; i++)
-        r = restore_one(s, dir, &en[i], where, e);
+        r = restore_one(s, dfd, &en[i], where, &skipped, &why, e);
     gb_entries_free(en, n);
+    close(dfd);
+    if (skipped) {
+        char msg[sizeof why.msg + PATH_MAX + 100];
+        snprintf(msg, sizeof msg, "--resume: %zu entr%s of %s skipped, not a readable regular "
+                 "file (%s)", skipped, skipped == 1 ? "y" : "ies", dir, why.msg);
+        gb_run_warn(s, msg);
+    }
     return r;
 }
 

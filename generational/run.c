@@ -253,3 +253,10 @@ gb_take_t gb_run_import(void *search, const uint8_t *data, size_t len, const cha
         return GB_TAKE_LATER; /* offered again by the next sync */
     return gb_run_input(s, data, len, desc, 1, e) == 0 ? GB_TAKE_OK : GB_TAKE_FATAL;
 }
+
+void gb_run_warn(void *search, const char *msg)
+{
+    gb_search_t *s = search;
+    if (s->o.on_notice)
+        s->o.on_notice(msg, s->o.status_ctx);
+}

@@ -70,7 +70,7 @@ static int open_parts(gb_search_t *s, gb_err_t *e)
     const char *dir = gb_campaign_dir(s->camp);
     gb_peers_opts_t po = {.sync_dir = o->out, .name = o->name, .state_dir = dir,
                           .tmp_dir = gb_campaign_tmpdir(s->camp),
-                          .libfuzzer_dir = o->libfuzzer_dir};
+                          .libfuzzer_dir = o->libfuzzer_dir, .warn = gb_run_warn, .warn_ctx = s};
     if (gb_peers_new(&po, &s->peers, e) != 0)
         return -1;
     snprintf(s->cur_input, sizeof s->cur_input, "%s/.cur_input", dir);

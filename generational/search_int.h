@@ -321,6 +321,8 @@ int gb_run_input(gb_search_t *s, const uint8_t *data, size_t len, const char *de
 /* gb_run_input for a peer's input: fuzz-bridge's gb_peer_input_fn. */
 gb_take_t gb_run_import(void *search, const uint8_t *data, size_t len, const char *desc,
                         gb_err_t *e);
+/* gb_peers_opts_t.warn: a peer entry skipped for its name, as a notice. */
+void gb_run_warn(void *search, const char *msg);
 
 /* expand.c: ExpandExecution of one input. The flips it backs off are left
  * in it->skipped (a retry round tries them again). After GB_EXPAND_SLICE

@@ -136,6 +136,33 @@ static void test_write(void)
     close(fd);
 }
 
+/* gb_file_rename_at moves a regular file onto an absent or regular name
+ * only: a planted link or FIFO at either end is refused and left alone. */
+static void test_rename(void)
+{
+    gb_err_t e = {{0}};
+    int fd = gb_dir_open(root, "r", 1, &e);
+    CHECK(fd >= 0);
+    put("r/a", "A");
+    CHECK(gb_file_rename_at(fd, "a", fd, "b", &e) == 0 && has("r/b", "A") &&
+          !is_kind("r/a", S_IFREG));
+    put("r/a", "A2");
+    CHECK(gb_file_rename_at(fd, "a", fd, "b", &e) == 0 && has("r/b", "A2"));
+    put("victim2", "keep");
+    char victim[512], fifo[512];
+    path_of(victim, sizeof victim, "victim2");
+    link_to(victim, "r/l");
+    put("r/a", "A3");
+    CHECK(gb_file_rename_at(fd, "a", fd, "l", &e) < 0 && strstr(e.msg, "symbolic link"));
+    CHECK(is_kind("r/l", S_IFLNK) && has("victim2", "keep") && has("r/a", "A3"));
+    CHECK(gb_file_rename_at(fd, "l", fd, "c", &e) < 0 && is_kind("r/l", S_IFLNK));
+    path_of(fifo, sizeof fifo, "r/fifo");
+    CHECK(mkfifo(fifo, 0600) == 0);
+    CHECK(gb_file_rename_at(fd, "a", fd, "fifo", &e) < 0 && is_kind("r/fifo", S_IFIFO));
+    CHECK(gb_file_rename_at(fd, "fifo", fd, "d", &e) < 0 && is_kind("r/fifo", S_IFIFO));
+    close(fd);
+}
+
 static void test_paths(void)
 {
     gb_err_t e = {{0}};
@@ -204,6 +231,7 @@ int main(void)
         return 1;
     test_dirs();
     test_write();
+    test_rename();
     test_paths();
     test_move();
     char cmd[300];

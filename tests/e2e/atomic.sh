@@ -14,10 +14,15 @@ OUT=$WORK/out
 # LeakSanitizer cannot run under ptrace: a sanitized glassbox (scripts/test
 # --sanitize) is checked for leaks by the other tests.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-strace -qq -e trace=openat,open,creat,rename,renameat,renameat2,link,linkat -o "$WORK/st" \
+strace -qq -y -e trace=openat,open,creat,rename,renameat,renameat2,link,linkat -o "$WORK/st.raw" \
   "$BIN/glassbox" fuzz -q -V 6 -i "$SRC/harnesses/demo/seeds" -o "$OUT" -- "$H/demo.trace" \
   "$H/demo.cov" 2>"$WORK/err" || fail "glassbox fuzz under strace failed: $(cat "$WORK/err")"
-in_place=$(grep -E '^(openat\(AT_FDCWD, |open\(|creat\()"'"$OUT"'/' "$WORK/st" |
+# Files are opened, linked and renamed by directory descriptor (-y names
+# them): "openat(5</d>, \"f\"" becomes "openat(\"/d/f\"", so every name
+# below is a whole path.
+sed -E -e 's/AT_FDCWD<[^>]*>/AT_FDCWD/g' -e 's/[0-9]+<([^>]*)>, "([^"]*)"/"\1\/\2"/g' \
+  "$WORK/st.raw" >"$WORK/st"
+in_place=$(grep -E '^(openat\((AT_FDCWD, )?|open\(|creat\()"'"$OUT"'/' "$WORK/st" |
   grep -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND|^creat' |
   grep -vE '"[^"]*/(\.tmp/[^"]*|\.gb-tmp\.[^"/]*|plot_data|\.expanded|\.cur_input|\.cur_trace_input)"' |
   grep -vE '"[^"]*/\.glassbox-claims/[^"/]*", O_WRONLY\|O_CREAT\|O_EXCL' || true)

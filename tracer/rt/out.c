@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rt_int.h"
@@ -162,9 +163,24 @@ static void on_fatal(int sig)
 
 static void on_exit_hook(void) { rt_out_end(GBT_END_EXIT, 0); }
 
+/* A fresh file at `path`, never through a symlink and never a FIFO or a
+ * device: Glassbox hands over a private name no one else has (O_EXCL); a
+ * regular file already there (a run by hand, again) is replaced by a new
+ * one, anything else is left alone and the run goes untraced. */
+static int open_fresh(const char *path)
+{
+    const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
+    int f = open(path, flags, 0644);
+    struct stat st;
+    if (f < 0 && errno == EEXIST && lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        unlink(path) == 0)
+        f = open(path, flags, 0644);
+    return f;
+}
+
 RT_HIDDEN int rt_out_open(const char *path, const uint8_t *input, size_t len)
 {
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd = open_fresh(path);
     if (fd < 0)
         return -1;
     init_arity();
