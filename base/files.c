@@ -190,14 +190,23 @@ static int stage_data(int tmpfd, char *tmp, size_t tmpsz, const void *data, size
     return 0;
 }
 
+/* Checks `name` (and, with `replace`, what is there now) and stages the
+ * data in `tmpfd` (-1: dirfd, which *tmpfd then says), its name in `tmp`. */
+static int stage_for(int dirfd, const char *name, int replace, int *tmpfd, char tmp[64],
+                     const void *data, size_t len, gb_err_t *e)
+{
+    if (*tmpfd < 0)
+        *tmpfd = dirfd;
+    if (name_ok(name, e) != 0 || (replace && target_ok(dirfd, name, e) != 0))
+        return -1;
+    return stage_data(*tmpfd, tmp, 64, data, len, e);
+}
+
 int gb_file_write_at(int dirfd, const char *name, int tmpfd, const void *data, size_t len,
                      gb_err_t *e)
 {
-    if (tmpfd < 0)
-        tmpfd = dirfd;
     char tmp[64];
-    if (name_ok(name, e) != 0 || target_ok(dirfd, name, e) != 0 ||
-        stage_data(tmpfd, tmp, sizeof tmp, data, len, e) != 0)
+    if (stage_for(dirfd, name, 1, &tmpfd, tmp, data, len, e) != 0)
         return -1;
     /* The target may have changed since target_ok; renameat replaces a
      * symlink itself, never what it points to, so the worst a race can do
@@ -213,10 +222,8 @@ int gb_file_write_at(int dirfd, const char *name, int tmpfd, const void *data, s
 int gb_file_publish_at(int dirfd, const char *name, int tmpfd, const void *data, size_t len,
                        gb_err_t *e)
 {
-    if (tmpfd < 0)
-        tmpfd = dirfd;
     char tmp[64];
-    if (name_ok(name, e) != 0 || stage_data(tmpfd, tmp, sizeof tmp, data, len, e) != 0)
+    if (stage_for(dirfd, name, 0, &tmpfd, tmp, data, len, e) != 0)
         return -1;
     int rc = linkat(tmpfd, tmp, dirfd, name, 0), err = errno;
     if (rc != 0 && err == EEXIST) {

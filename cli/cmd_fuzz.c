@@ -49,20 +49,6 @@ static void on_stop(int sig)
 
 static long count_buckets(void *report_dir) { return gb_live_buckets(report_dir); }
 
-/* The instance name becomes OUT/NAME and part of every peer's queue file
- * names: the campaign directory's rule (corpus/), checked before any work
- * so that an empty name is not quietly replaced by the default. */
-static int name_ok(const char *name)
-{
-    if (!name || !*name)
-        return 0;
-    for (const char *p = name; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              *p == '_' || *p == '-'))
-            return 0;
-    return 1;
-}
-
 /* `name` cut to fit, control bytes shown as '?': the error stays one line. */
 static const char *shown_name(const char *name, char *buf, size_t n)
 {
@@ -180,7 +166,7 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
                             "expected '-- TRACE_BIN COV_BIN [ARGS...]' after the options "
                             "(see --help)");
-    if (!name_ok(name))
+    if (!gb_campaign_name_ok(name)) /* checked before any work: "" is not the default */
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
                             "bad campaign name '%s' (-n): use letters, digits, '_' and '-'",
                             shown_name(name, shown, sizeof shown));

@@ -60,7 +60,7 @@ static char *path_join(const char *dir, const char *name)
     return p;
 }
 
-static int valid_name(const char *name)
+int gb_campaign_name_ok(const char *name)
 {
     if (!name || !*name)
         return 0;
@@ -214,7 +214,7 @@ int gb_campaign_open_flags(const char *out, const char *name, unsigned flags,
     *cp = NULL;
     if (!out || !*out)
         return gb_err_set(e, "no output directory given");
-    if (!valid_name(name))
+    if (!gb_campaign_name_ok(name))
         return gb_err_set(e, "bad campaign name '%s': use letters, digits, '_' and '-'",
                           name ? name : "");
     if (strlen(out) + strlen(name) + 64 > PATH_MAX)

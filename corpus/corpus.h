@@ -46,6 +46,10 @@ void gb_seeds_free(gb_seed_t *seeds, size_t n);
 
 typedef struct gb_campaign gb_campaign_t;
 
+/* 1 if `name` may name an instance (OUT/NAME, and part of every peer's
+ * queue file names): letters, digits, '_' and '-', not empty. */
+int gb_campaign_name_ok(const char *name);
+
 /* Opens OUT/NAME, creating OUT, OUT/NAME, queue/, crashes/, hangs/, .tmp/.
  * Refuses (error naming the path and --resume) when OUT/NAME/queue already
  * holds entries, so a finished campaign is never overwritten; refuses an
