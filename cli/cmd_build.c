@@ -58,7 +58,7 @@ typedef struct build {
 } build_t;
 
 static int one(build_t *b, const char *what, const char *const *head, int nhead,
-               const char *tail_obj)
+               const char *tail_obj, const char *last_obj)
 {
     char out[PATH_MAX], *argv[MAX_ARGV], flags[4096];
     int n = 0;
@@ -71,6 +71,8 @@ static int one(build_t *b, const char *what, const char *const *head, int nhead,
         argv[n++] = (char *)b->srcs[i];
     if (tail_obj)
         argv[n++] = (char *)tail_obj;
+    if (last_obj)
+        argv[n++] = (char *)last_obj;
     argv[n++] = "-o";
     argv[n++] = out;
     argv[n] = NULL;
@@ -94,36 +96,40 @@ static int any_cxx(const build_t *b)
 
 static int build_all(build_t *b, const char **failed)
 {
-    char cc[PATH_MAX + 32], rt[PATH_MAX + 32];
+    char cc[PATH_MAX + 32], rt[PATH_MAX + 32], san[PATH_MAX + 32];
     /* C++ harnesses are compiled and linked as C++ (the C++ runtime comes
      * with the link, no -lstdc++ needed). */
     int cxx = any_cxx(b);
     snprintf(cc, sizeof cc, "%s/%s", b->self_dir, cxx ? "glassbox-c++" : "glassbox-cc");
     snprintf(rt, sizeof rt, "%s/../lib/libgb_rt_cov.a", b->self_dir);
+    snprintf(san, sizeof san, "%s/../lib/gb_san_defaults.o", b->self_dir);
     const char *clang = cxx ? GB_CLANGXX_PATH : GB_CLANG_PATH;
     const char *trace[] = {cc, "--mode=trace", "-O2", "-g"};
     const char *cov[] = {cc, "--mode=cov", "-O2", "-g"};
     const char *lf[] = {clang, "-O1", "-g", "-fsanitize=fuzzer,address"};
-    const char *asan[] = {clang, "-O1", "-g", "-fsanitize=address,undefined"};
+    /* The sanitizers' defaults come last (gb_san_defaults.o): a harness's
+     * own, earlier on the line, win; ours beat the runtime's weak ones. */
+    const char *asan[] = {clang, "-O1", "-g", "-fsanitize=address,undefined",
+                          "-Wl,--allow-multiple-definition"};
     /* AFL++ at its best beside Glassbox: its own edge instrumentation with
      * libAFLDriver (-fsanitize=fuzzer under afl-clang-fast), and the same
      * with cmplog, which afl-fuzz runs as its target with -c 0
      * (docs/campaign.md, "AFL++ in a campaign"). */
     const char *afl_cc = cxx ? "afl-clang-fast++" : "afl-clang-fast";
     const char *afl[] = {afl_cc, "-O2", "-g", "-fsanitize=fuzzer"};
-    if (one(b, "trace", trace, 4, NULL) != 0)
+    if (one(b, "trace", trace, 4, NULL, NULL) != 0)
         return *failed = "trace", -1;
-    if (one(b, "cov", cov, 4, NULL) != 0)
+    if (one(b, "cov", cov, 4, NULL, NULL) != 0)
         return *failed = "cov", -1;
-    if (one(b, "lf", lf, 4, NULL) != 0)
+    if (one(b, "lf", lf, 4, NULL, NULL) != 0)
         return *failed = "lf (libFuzzer)", -1;
-    if (one(b, "asan", asan, 4, rt) != 0)
+    if (one(b, "asan", asan, 5, rt, san) != 0)
         return *failed = "asan", -1;
     setenv("AFL_QUIET", "1", 0);
-    if (one(b, "afl", afl, 4, NULL) != 0)
+    if (one(b, "afl", afl, 4, NULL, NULL) != 0)
         return *failed = "afl (afl-clang-fast)", -1;
     setenv("AFL_LLVM_CMPLOG", "1", 1);
-    int rc = one(b, "cmplog", afl, 4, NULL);
+    int rc = one(b, "cmplog", afl, 4, NULL, NULL);
     unsetenv("AFL_LLVM_CMPLOG");
     if (rc != 0)
         return *failed = "cmplog (afl-clang-fast, AFL_LLVM_CMPLOG=1)", -1;

@@ -34,7 +34,8 @@ for b in trace cov asan afl cmplog; do
   if as_target "$WORK/out/hooks.$b" "$WORK/crash" >/dev/null 2>&1; then fail "hooks.$b does not crash"; fi
 done
 as_target "$WORK/out/hooks.lf" -runs=1 "$WORK/ok" >/dev/null 2>&1 || fail "hooks.lf does not run"
-# The harness's detect_leaks=0, not the runtime's defaults.
+# The harness's detect_leaks=0, not the replay build's own defaults
+# (tracer/rt/san_defaults.c, which keep an abort's stack: e2e.build).
 as_target "$WORK/out/hooks.asan" "$WORK/leak" >/dev/null 2>"$WORK/leak.txt" ||
   fail "hooks.asan reports a leak its harness's defaults turn off: $(head -3 "$WORK/leak.txt")"
 pass "hooks: a harness's own sanitizer hooks and LLVMFuzzerInitialize link and run in every build"

@@ -122,22 +122,9 @@ __attribute__((visibility("default"))) int __afl_sharedmem_fuzzing = 1;
  * without it the runtime's loop returns once per fork. */
 __attribute__((used)) static const char persistent_sig[] = "##SIG_AFL_PERSISTENT##";
 
-/* The sanitizers' defaults for builds of this driver with ASan/UBSan
- * (glassbox build's NAME.asan): an abort() prints its stack like any other
- * crash, and a UBSan report carries one. ASAN_OPTIONS and UBSAN_OPTIONS
- * still override them. Without a sanitizer nothing calls these. Weak: a
- * harness that sets its own defaults (many real ones do) keeps them, and
- * links (tests/e2e/hooks.sh). */
-__attribute__((weak, visibility("default"))) const char *__asan_default_options(void);
-__attribute__((weak, visibility("default"))) const char *__asan_default_options(void)
-{
-    return "handle_abort=1";
-}
-__attribute__((weak, visibility("default"))) const char *__ubsan_default_options(void);
-__attribute__((weak, visibility("default"))) const char *__ubsan_default_options(void)
-{
-    return "print_stacktrace=1";
-}
+/* The sanitizers' default options of the ASan replay build live in
+ * san_defaults.c, linked into that build only: defined here they would
+ * clash with a harness's own (many real harnesses define them). */
 
 /* Under a fuzzer's forkserver (__AFL_SHM_ID set) this process is the
  * forkserver's child, and in persistent mode it stops itself between
