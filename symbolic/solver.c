@@ -986,6 +986,8 @@ void gb_solver_set_patience(gb_solver_t *s, unsigned shift)
     s->patience = shift < GB_RETRY_PATIENCE_MAX ? shift : GB_RETRY_PATIENCE_MAX;
 }
 
+void gb_solver_set_check_log(gb_solver_t *s, FILE *f) { gb_z3_set_check_log(s->z3, f); }
+
 static int by_offset(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

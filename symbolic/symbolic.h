@@ -221,6 +221,11 @@ void gb_solver_set_last_resort(gb_solver_t *s, int on);
  * and a (site, direction)'s timeouts in a row no longer shorten its limit:
  * the search's retry rounds, when nothing else is left to do. 0 = usual. */
 void gb_solver_set_patience(gb_solver_t *s, unsigned shift);
+/* Writes one line per Z3 check to f (NULL: none, the default): its wall
+ * time, the time limit it was given and its answer, for measuring how far
+ * checks run past their limits (glassbox solve --check-times). f stays
+ * the caller's. */
+void gb_solver_set_check_log(gb_solver_t *s, FILE *f);
 
 /* A ceiling on Z3's memory during a check. The guard interrupts a check
  * at GB_Z3_GROWTH_MAX_MB + GB_Z3_QUERY_MAX_MB; one that goes on allocating

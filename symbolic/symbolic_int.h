@@ -168,6 +168,9 @@ void gb_z3_set_ceiling(gb_z3_t *z, size_t bytes, void (*fn)(size_t bytes, void *
  * between traces with GB_Z3_GROWTH_MAX_MB. */
 int gb_z3_renew_if_over(gb_z3_t *z, size_t growth, gb_err_t *e);
 uint64_t gb_z3_mem_bytes(void);
+/* Writes one line per Z3 check to f (NULL: none): its wall time, the
+ * time limit it was given and its answer (glassbox solve --check-times). */
+void gb_z3_set_check_log(gb_z3_t *z, FILE *f);
 
 /* Checks the conjunction; on SAT fills vals[i] for the INPUT nodes vars[i].
  * Soft conjuncts go in as assumption literals; while the query is UNSAT,

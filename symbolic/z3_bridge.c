@@ -778,11 +778,29 @@ static void guard_stop(gb_z3_t *z)
     z->guard = NULL;
 }
 
+static uint64_t mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* gb_z3_set_check_log: one line per check, its wall time against the
+ * limit Z3 was given, for bench/solver (the distribution of overruns). */
+static void log_check(gb_z3_t *z, uint64_t us, unsigned limit_ms, Z3_lbool r)
+{
+    fprintf(z->check_log, "check %.3f ms limit %u ms %s\n", (double)us / 1000.0, limit_ms,
+            r == Z3_L_TRUE ? "sat" : r == Z3_L_FALSE ? "unsat" : "undef");
+}
+
+void gb_z3_set_check_log(gb_z3_t *z, FILE *f) { z->check_log = f; }
+
 /* Z3_solver_check_assumptions (or Z3_solver_check when `as` is NULL)
- * under the guard. A check the guard stopped answers UNDEF and marks the
+ * under the guard; `limit_ms` is the time limit Z3 was given. A check the guard stopped answers UNDEF and marks the
  * query (z->memout); once a check was stopped, the query's later checks
  * are not run, since the context stays cancelled. */
-static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, unsigned n, const Z3_ast *as)
+static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, unsigned limit_ms, unsigned n,
+                              const Z3_ast *as)
 {
     if (z->memout)
         return Z3_L_UNDEF;
@@ -803,7 +821,10 @@ static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, unsigned n, const Z3_ast 
         pthread_cond_signal(&g->cv);
         pthread_mutex_unlock(&g->mu);
     }
+    uint64_t t0 = z->check_log ? mono_us() : 0;
     Z3_lbool r = as ? Z3_solver_check_assumptions(z->ctx, s, n, as) : Z3_solver_check(z->ctx, s);
+    if (z->check_log)
+        log_check(z, mono_us() - t0, limit_ms, r);
     if (g) {
         pthread_mutex_lock(&g->mu);
         g->armed = 0;
@@ -1062,7 +1083,7 @@ static size_t len_prefs(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint
  * pl[lvl] is an assumption too; when it is in the core, the next (weaker)
  * one replaces it before any soft conjunct is dropped. `core` has room for
  * nc + 1 entries. On return *nact and *level say where it stopped. */
-static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, size_t nc, Z3_ast *lits,
+static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, unsigned lim_ms, size_t nc, Z3_ast *lits,
                            Z3_ast *as, uint32_t *act, size_t *nact, const Z3_ast *pl, size_t npl,
                            size_t *level, uint32_t *core, gb_z3_out_t *o)
 {
@@ -1076,7 +1097,7 @@ static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, size_t nc, Z3_ast *lits,
         if (lvl < npl)
             as[nas++] = pl[lvl];
         ++o->checks;
-        res = guarded_check(z, s, (unsigned)nas, as);
+        res = guarded_check(z, s, lim_ms, (unsigned)nas, as);
         if (res != Z3_L_FALSE || nas == 0)
             break;
         size_t ncore = 0, d = 0;
@@ -1122,7 +1143,7 @@ static void find_core(gb_z3_t *z, const gb_conj_t *cj, size_t nc, gb_z3_out_t *o
         size_t nk = 0;
         ++o->checks;
         if (assert_query(z, s, hard, nh, 1, lits) == 0 &&
-            guarded_check(z, s, (unsigned)nh, lits) == Z3_L_FALSE &&
+            guarded_check(z, s, o->core_ms, (unsigned)nh, lits) == Z3_L_FALSE &&
             core_indices(c, s, nh, k, &nk) == 0 && nk > 0) {
             for (size_t i = 0; i < nk; i++) /* indices into hard[] -> into cj[] */
                 k[i] = o->core[k[i]];
@@ -1203,7 +1224,7 @@ static int blast_round(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, siz
     if (lvl < npl && !z3_failed)
         Z3_solver_assert(c, s, pl[lvl]);
     ++o->checks;
-    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, 0, NULL);
+    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, timeout_ms, 0, NULL);
     int r = 0;
     if (res == Z3_L_TRUE && !z3_failed)
         r = read_model(z, s, vars, nvars, vals, e) == 0 ? 1 : -1;
@@ -1283,7 +1304,7 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     if (!got && assert_query(z, s, cj, nc, 0, lits) == 0) {
         assert_keep(z, s, t, vars, nvars);
         npl = len_prefs(z, s, t, vars, nvars, nc, pl);
-        res = check_loop(z, s, nc, lits, as, act, &na, pl, npl, &lvl, core, o);
+        res = check_loop(z, s, lim ? lim : 1, nc, lits, as, act, &na, pl, npl, &lvl, core, o);
         left = (int64_t)timeout_ms - (int64_t)(gb_mono_ms() - t0);
         if (res == Z3_L_UNDEF && blast && !z3_failed && !z->memout && left >= 1) {
             got = blast_round(z, t, cj, nc, act, na, lvl, vars, nvars, (unsigned)left, vals, o, e);
@@ -1345,7 +1366,7 @@ int gb_z3_holds(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
         if (v) /* a byte no conjunct reads is free anyway */
             Z3_solver_assert(c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, vals[i], bv_sort(z, 8))));
     }
-    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, 0, NULL);
+    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, timeout_ms, 0, NULL);
     int r = z3_failed ? z3_fail(z, "checking a model", e) : 0;
     *st = res == Z3_L_TRUE ? GB_Q_SAT : res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
     Z3_solver_dec_ref(c, s);

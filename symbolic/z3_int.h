@@ -4,6 +4,7 @@
 #ifndef GB_Z3_INT_H
 #define GB_Z3_INT_H
 
+#include <stdio.h>
 #include <z3.h>
 
 #include "symbolic_int.h"
@@ -36,6 +37,7 @@ struct gb_z3 {
     size_t ceiling;                  /* Z3's estimate at which on_runaway is called; 0 = none */
     void (*on_runaway)(size_t bytes, void *ctx); /* gb_z3_set_ceiling */
     void *runaway_ctx;
+    FILE *check_log;                 /* gb_z3_set_check_log, or NULL */
 };
 
 static inline Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }
