@@ -7,6 +7,7 @@
 #ifndef GB_SYMBOLIC_H
 #define GB_SYMBOLIC_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -226,6 +227,13 @@ void gb_solver_set_patience(gb_solver_t *s, unsigned shift);
  * checks run past their limits (glassbox solve --check-times). f stays
  * the caller's. */
 void gb_solver_set_check_log(gb_solver_t *s, FILE *f);
+/* The caller's stop request, so that stopping does not wait for Z3: once
+ * *flag is nonzero (a signal handler may set it) or the monotonic clock
+ * (gb_mono_ms) reaches end_ms (a run's time limit; 0 = none), the check in
+ * progress is interrupted within a few milliseconds and no further check
+ * starts: every flip until then answers GB_Q_TIMEOUT. flag may be NULL;
+ * it must outlive the solver or the next call (z3_bridge.c, "The guard"). */
+void gb_solver_set_stop(gb_solver_t *s, const volatile sig_atomic_t *flag, uint64_t end_ms);
 
 /* A ceiling on Z3's memory during a check. The guard interrupts a check
  * at GB_Z3_GROWTH_MAX_MB + GB_Z3_QUERY_MAX_MB; one that goes on allocating
