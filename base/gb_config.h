@@ -174,13 +174,6 @@
 #define GB_Z3_GRACE_DIV 4
 #define GB_Z3_GRACE_MS 50
 
-/* A check whose window the query's budget cut below this is not started:
- * on giflib's seed traces such checks (15 ms left) ran 0.7-1.3 s, Z3
- * reading neither its timer nor the interrupt while it took in a large
- * query, and answered nothing. Checks whose own limit is shorter (the
- * 20 ms unsat-core checks) still run. */
-#define GB_Z3_WINDOW_MIN_MS 50
-
 /* A check that goes on allocating past the guard's interrupt cannot be
  * made to give its memory back: once Z3 holds more than this, a search
  * journals the input it is expanding and exits (GB_SEARCH_EXIT_MEMORY; a

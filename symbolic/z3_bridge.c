@@ -845,14 +845,13 @@ static uint64_t earlier(uint64_t a, uint64_t b) { return !b || (a && a < b) ? a 
 
 /* The milliseconds a check asked to run limit_ms may have from `now`: cut
  * to the query's budget, the call's and the caller's end of run; 0 when
- * too little is left or a stop was requested (the check is not started). */
+ * none is left or a stop was requested (the check is not started). */
 static unsigned check_window(const gb_z3_t *z, unsigned limit_ms, uint64_t now)
 {
     if (z->cut || stop_requested(z->stop, z->stop_at, now))
         return 0;
     uint64_t end = earlier(earlier(now + limit_ms, z->query_end), earlier(z->call_end, z->stop_at));
-    unsigned ms = end > now ? (unsigned)(end - now) : 0;
-    return ms < limit_ms && ms < GB_Z3_WINDOW_MIN_MS ? 0 : ms; /* see GB_Z3_WINDOW_MIN_MS */
+    return end > now ? (unsigned)(end - now) : 0;
 }
 
 /* A simple solver reads its `timeout` at each check: given the window, so
