@@ -213,11 +213,11 @@ static void report(const char *mode, const gb_solver_t *s, const tally_t *ta, in
            (unsigned long long)st.relax_skip);
     printf("%s: stored values left out %llu, set on the child %llu; terms narrowed %llu; "
            "z3 queries with products of inputs (no bit-blasting) %llu; "
-           "z3 contexts renewed %llu, checks stopped for memory %llu\n",
+           "z3 contexts renewed %llu, checks stopped for memory %llu, at their deadline %llu\n",
            mode, (unsigned long long)st.stored_dropped, (unsigned long long)st.stored_fixed,
            (unsigned long long)st.nodes_narrowed, (unsigned long long)st.z3_varmul,
-           (unsigned long long)st.z3_renewals,
-           (unsigned long long)st.z3_memouts);
+           (unsigned long long)st.z3_renewals, (unsigned long long)st.z3_memouts,
+           (unsigned long long)st.z3_overruns);
     printf("%s: flips without z3 %.1f%% | time %.1f ms (z3 %llu ms) | clauses learned %llu "
            "loaded %llu\n",
            mode, ta->flips ? 100.0 * (double)ta->no_z3 / (double)ta->flips : 0.0,

@@ -1094,6 +1094,7 @@ void gb_solver_get_stats(const gb_solver_t *s, gb_solver_stats_t *st)
     st->z3_bytes = gb_z3_mem_bytes();
     st->z3_renewals = gb_z3_renewals(s->z3);
     st->z3_memouts = gb_z3_memouts(s->z3);
+    st->z3_overruns = gb_z3_overruns(s->z3);
 }
 
 /* ---- Persistence ------------------------------------------------------ */

@@ -191,6 +191,7 @@ typedef struct gb_solver_stats {
     uint64_t z3_bytes;         /* memory Z3 holds (its estimate, the whole process) */
     uint64_t z3_renewals;      /* Z3 contexts made anew (GB_Z3_GROWTH_MAX_MB) */
     uint64_t z3_memouts;       /* Z3 checks stopped for memory (GB_Z3_QUERY_MAX_MB) */
+    uint64_t z3_overruns;      /* Z3 checks the guard stopped at their deadline (GB_Z3_GRACE_MS) */
 } gb_solver_stats_t;
 
 int gb_solver_new(const gb_solver_opts_t *opts, gb_solver_t **out, gb_err_t *e);

@@ -170,7 +170,8 @@ void gb_z3_set_ceiling(gb_z3_t *z, size_t bytes, void (*fn)(size_t bytes, void *
 int gb_z3_renew_if_over(gb_z3_t *z, size_t growth, gb_err_t *e);
 uint64_t gb_z3_mem_bytes(void);
 /* Writes one line per Z3 check to f (NULL: none): its wall time, the
- * time limit it was given and its answer (glassbox solve --check-times). */
+ * time it was given (its window: its limit cut to the budgets) and its
+ * answer (glassbox solve --check-times). */
 void gb_z3_set_check_log(gb_z3_t *z, FILE *f);
 /* The caller's stop request: once *flag is nonzero, or the monotonic clock
  * (gb_mono_ms) reaches end_ms (0 = never), the check in progress is
