@@ -53,6 +53,20 @@
  * hard queries cannot hold up the campaign for long. */
 #define GB_SOLVER_BUDGET_MS 30000
 
+/* One flip's Z3 work, every check of it (PC[j]'s neighbours, the whole
+ * query's relaxation and bit-blasting rounds, its core, the last resort
+ * ¬PC[j] alone), gets this many times its time limit; once spent, no
+ * further check starts for it. Twice: the last resort still gets a
+ * limit's worth after the whole query timed out (on lz4's seeds it
+ * answers most of those). Before, a query could run 22 checks of its
+ * limit in a row. */
+#define GB_FLIP_BUDGET_LIMITS 2
+/* ... plus this: translating the slice and making solvers count too, and
+ * a check may run its grace (GB_Z3_GRACE_MS) past its limit; with short
+ * limits (30 ms in tests, 50 ms after timeouts in a row) and a busy
+ * machine, twice the limit alone left the last resort no time at all. */
+#define GB_FLIP_BUDGET_SLACK_MS 200
+
 /* ---- The search's periodic work ----------------------------------------- */
 
 /* fuzzer_stats, plot_data and the status line are rewritten this often:
@@ -147,6 +161,20 @@
  * "Not yet proved"). */
 #define GB_Z3_QUERY_MAX_MB 96
 #define GB_Z3_GUARD_POLL_MS 5
+
+/* Z3's own timer ends most checks, but it is read only between steps, and
+ * the tactics and bit-blasting may not read it for seconds (checks ran 4-5
+ * s under a 2 s limit on liblzma, issue 34). So the guard thread also
+ * interrupts a check still running at its limit + limit / GB_Z3_GRACE_DIV
+ * + GB_Z3_GRACE_MS. The grace lets Z3's timer end a check first where it
+ * can: an interrupt leaves the context cancelled, and the next query pays
+ * for a new one and translates its slice again. So a check is stopped at
+ * 1.25 times its limit + 50 ms, plus the time Z3 takes to read the
+ * interrupt: milliseconds mostly (symbolic_watchdog tests 1.5 times), but
+ * Z3 reads it where it reads its own timer, and a few checks on the
+ * parsers' seed traces still ran 1-3 s past (bench/RESULTS.md, issue 34). */
+#define GB_Z3_GRACE_DIV 4
+#define GB_Z3_GRACE_MS 50
 
 /* A check that goes on allocating past the guard's interrupt cannot be
  * made to give its memory back: once Z3 holds more than this, a search

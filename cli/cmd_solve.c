@@ -19,6 +19,7 @@ typedef struct solve_cfg {
     int optimistic, check, verbose;
     unsigned slow_ms; /* --slow: print each flip that took at least this long (0: none) */
     const char *clauses_in, *clauses_out;
+    FILE *check_times; /* --check-times: each Z3 check's time and limit (full solver) */
 } solve_cfg_t;
 
 typedef struct tally {
@@ -212,11 +213,11 @@ static void report(const char *mode, const gb_solver_t *s, const tally_t *ta, in
            (unsigned long long)st.relax_skip);
     printf("%s: stored values left out %llu, set on the child %llu; terms narrowed %llu; "
            "z3 queries with products of inputs (no bit-blasting) %llu; "
-           "z3 contexts renewed %llu, checks stopped for memory %llu\n",
+           "z3 contexts renewed %llu, checks stopped for memory %llu, at their deadline %llu\n",
            mode, (unsigned long long)st.stored_dropped, (unsigned long long)st.stored_fixed,
            (unsigned long long)st.nodes_narrowed, (unsigned long long)st.z3_varmul,
-           (unsigned long long)st.z3_renewals,
-           (unsigned long long)st.z3_memouts);
+           (unsigned long long)st.z3_renewals, (unsigned long long)st.z3_memouts,
+           (unsigned long long)st.z3_overruns);
     printf("%s: flips without z3 %.1f%% | time %.1f ms (z3 %llu ms) | clauses learned %llu "
            "loaded %llu\n",
            mode, ta->flips ? 100.0 * (double)ta->no_z3 / (double)ta->flips : 0.0,
@@ -248,6 +249,8 @@ static int run(const char *mode, const char *const *pos, size_t npos, const solv
     if (r == 0 && c->check)
         r = make_solver(GB_SOLVER_PLAIN, c, &v, e);
     size_t added;
+    if (r == 0 && c->check_times)
+        gb_solver_set_check_log(sv[ns - 1], c->check_times);
     if (r == 0 && c->clauses_in)
         r = gb_solver_clauses_load(sv[ns - 1], c->clauses_in, 0, &added, e);
     for (size_t i = 0; i < npos && r == 0; i++)
@@ -277,7 +280,7 @@ static int run(const char *mode, const char *const *pos, size_t npos, const solv
 
 gb_exit_t gb_cmd_solve(int argc, char **argv)
 {
-    const char *mode, *cin, *cout; /* every variable here starts at its table default */
+    const char *mode, *cin, *cout, *times; /* every variable here starts at its table default */
     unsigned long long tmo, budget, slow;
     int no_opt, check, verbose;
     gb_strlist_t traces = {0};
@@ -300,6 +303,9 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
         GB_OPTION_UINT(0, "slow", "MS", NULL, 0, &slow,
                        "print each flip (of the full solver) that took at least MS: entry, kind, "
                        "site, slice size, input bytes read, Z3 calls, answer, time"),
+        GB_OPTION_STR(0, "check-times", "FILE", NULL, NULL, &times,
+                      "write one line per Z3 check of the full solver to FILE: its wall time, "
+                      "the time limit it was given, its answer"),
     };
     const gb_cmd_t cmd = {"solve",
                           "[options] TRACE.gbt|DIR...",
@@ -321,11 +327,18 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
         parsed = GB_PARSED_BAD;
     }
     solve_cfg_t c = {(unsigned)tmo, (unsigned)budget, !no_opt, check, verbose,
-                     (unsigned)(slow > UINT32_MAX ? UINT32_MAX : slow), cin, cout};
+                     (unsigned)(slow > UINT32_MAX ? UINT32_MAX : slow), cin, cout, NULL};
     gb_err_t e;
     gb_exit_t rc = gb_opts_exit(parsed);
+    if (parsed == GB_PARSED_OK && times && !(c.check_times = fopen(times, "w"))) {
+        gb_err_sys(&e, "cannot create %s", times);
+        parsed = GB_PARSED_BAD;
+        rc = gb_cli_fail("solve", e.msg);
+    }
     if (parsed == GB_PARSED_OK && run(mode, traces.v, traces.n, &c, &e) != 0)
         rc = gb_cli_fail("solve", e.msg);
+    if (c.check_times && fclose(c.check_times) != 0 && rc == GB_EXIT_OK)
+        rc = gb_cli_fail("solve", "cannot write the --check-times file");
     gb_strlist_free(&traces);
     return rc;
 }

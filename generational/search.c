@@ -217,8 +217,22 @@ static gb_item_t *pop_best(gb_search_t *s)
     return it;
 }
 
+/* The solver stops with the search: a stop request (Ctrl-C, SIGTERM) or
+ * the end of -V interrupts the Z3 check in progress instead of waiting
+ * out its limit (up to 20 s with --solver-timeout 20000; issue 34). */
+static void solver_stops_with(gb_search_t *s)
+{
+    uint64_t end = 0;
+    if (s->o.max_seconds) {
+        uint64_t spent = gb_time_ms() - s->pulse.start_ms, lim = s->o.max_seconds * 1000;
+        end = gb_mono_ms() + (lim > spent ? lim - spent : 0);
+    }
+    gb_solver_set_stop(s->solver, &s->stop, end);
+}
+
 int gb_search_run(gb_search_t *s, gb_err_t *e)
 {
+    solver_stops_with(s);
     if (s->cov.blocks == 0 && s->work.n > 0)
         return gb_err_set(e, "%s covered no block on any seed: it exits before reaching "
                              "LLVMFuzzerTestOneInput (look at its main or LLVMFuzzerInitialize), "

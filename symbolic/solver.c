@@ -880,6 +880,9 @@ static int solve_entry(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t 
                     !s->patience && q.n > 1;
     s->relax_first = relaxable && ad->relaxed >= GB_RELAX_AFTER &&
                      ++ad->skips % GB_RELAX_RECHECK != 0;
+    /* one budget for the flip's checks, the last resort's too */
+    gb_z3_set_query_end(s->z3, gb_mono_ms() + (uint64_t)GB_FLIP_BUDGET_LIMITS * timeout_for(s, ad) +
+                                   GB_FLIP_BUDGET_SLACK_MS);
     int r0 = answer_query(s, t, &q, ad, out, &out->status, &dropped, e);
     int skipped = out->stage == GB_STAGE_RELAXED; /* answer() sets it only when told to */
     int asked = out->stage == GB_STAGE_Z3;
@@ -917,6 +920,7 @@ static int solve_entry(gb_solver_t *s, const gb_trace_t *t, size_t j, gb_flip_t 
     }
     r = 0;
 done:
+    gb_z3_set_query_end(s->z3, 0);
     gb_free(q.cj);
     gb_free(q.entry);
     gb_free(sv);
@@ -984,6 +988,13 @@ void gb_solver_set_ceiling(gb_solver_t *s, unsigned mb, void (*fn)(size_t mib, v
 void gb_solver_set_patience(gb_solver_t *s, unsigned shift)
 {
     s->patience = shift < GB_RETRY_PATIENCE_MAX ? shift : GB_RETRY_PATIENCE_MAX;
+}
+
+void gb_solver_set_check_log(gb_solver_t *s, FILE *f) { gb_z3_set_check_log(s->z3, f); }
+
+void gb_solver_set_stop(gb_solver_t *s, const volatile sig_atomic_t *flag, uint64_t end_ms)
+{
+    gb_z3_set_stop(s->z3, flag, end_ms);
 }
 
 static int by_offset(const void *a, const void *b)
@@ -1083,6 +1094,7 @@ void gb_solver_get_stats(const gb_solver_t *s, gb_solver_stats_t *st)
     st->z3_bytes = gb_z3_mem_bytes();
     st->z3_renewals = gb_z3_renewals(s->z3);
     st->z3_memouts = gb_z3_memouts(s->z3);
+    st->z3_overruns = gb_z3_overruns(s->z3);
 }
 
 /* ---- Persistence ------------------------------------------------------ */

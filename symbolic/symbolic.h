@@ -7,6 +7,7 @@
 #ifndef GB_SYMBOLIC_H
 #define GB_SYMBOLIC_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -190,6 +191,7 @@ typedef struct gb_solver_stats {
     uint64_t z3_bytes;         /* memory Z3 holds (its estimate, the whole process) */
     uint64_t z3_renewals;      /* Z3 contexts made anew (GB_Z3_GROWTH_MAX_MB) */
     uint64_t z3_memouts;       /* Z3 checks stopped for memory (GB_Z3_QUERY_MAX_MB) */
+    uint64_t z3_overruns;      /* Z3 checks the guard stopped at their deadline (GB_Z3_GRACE_MS) */
 } gb_solver_stats_t;
 
 int gb_solver_new(const gb_solver_opts_t *opts, gb_solver_t **out, gb_err_t *e);
@@ -221,6 +223,18 @@ void gb_solver_set_last_resort(gb_solver_t *s, int on);
  * and a (site, direction)'s timeouts in a row no longer shorten its limit:
  * the search's retry rounds, when nothing else is left to do. 0 = usual. */
 void gb_solver_set_patience(gb_solver_t *s, unsigned shift);
+/* Writes one line per Z3 check to f (NULL: none, the default): its wall
+ * time, the time limit it was given and its answer, for measuring how far
+ * checks run past their limits (glassbox solve --check-times). f stays
+ * the caller's. */
+void gb_solver_set_check_log(gb_solver_t *s, FILE *f);
+/* The caller's stop request, so that stopping does not wait for Z3: once
+ * *flag is nonzero (a signal handler may set it) or the monotonic clock
+ * (gb_mono_ms) reaches end_ms (a run's time limit; 0 = none), the check in
+ * progress is interrupted within a few milliseconds and no further check
+ * starts: every flip until then answers GB_Q_TIMEOUT. flag may be NULL;
+ * it must outlive the solver or the next call (z3_bridge.c, "The guard"). */
+void gb_solver_set_stop(gb_solver_t *s, const volatile sig_atomic_t *flag, uint64_t end_ms);
 
 /* A ceiling on Z3's memory during a check. The guard interrupts a check
  * at GB_Z3_GROWTH_MAX_MB + GB_Z3_QUERY_MAX_MB; one that goes on allocating

@@ -4,6 +4,7 @@
 #ifndef GB_SYMBOLIC_INT_H
 #define GB_SYMBOLIC_INT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -168,6 +169,21 @@ void gb_z3_set_ceiling(gb_z3_t *z, size_t bytes, void (*fn)(size_t bytes, void *
  * between traces with GB_Z3_GROWTH_MAX_MB. */
 int gb_z3_renew_if_over(gb_z3_t *z, size_t growth, gb_err_t *e);
 uint64_t gb_z3_mem_bytes(void);
+/* Writes one line per Z3 check to f (NULL: none): its wall time, the
+ * time it was given (its window: its limit cut to the budgets) and its
+ * answer (glassbox solve --check-times). */
+void gb_z3_set_check_log(gb_z3_t *z, FILE *f);
+/* The caller's stop request: once *flag is nonzero, or the monotonic clock
+ * (gb_mono_ms) reaches end_ms (0 = never), the check in progress is
+ * interrupted by the guard thread and no further check starts (each
+ * answers as a timeout). flag may be NULL; it is read from that thread. */
+void gb_z3_set_stop(gb_z3_t *z, const volatile sig_atomic_t *flag, uint64_t end_ms);
+/* No check starts at or after end_ms (gb_mono_ms; 0 = no end), and a
+ * check running then is interrupted (after the grace of
+ * GB_Z3_GRACE_DIV): the budget of one query's checks, all its calls. */
+void gb_z3_set_query_end(gb_z3_t *z, uint64_t end_ms);
+/* Checks the guard interrupted at their deadline (Z3 did not stop itself). */
+uint64_t gb_z3_overruns(const gb_z3_t *z);
 
 /* Checks the conjunction; on SAT fills vals[i] for the INPUT nodes vars[i].
  * Soft conjuncts go in as assumption literals; while the query is UNSAT,

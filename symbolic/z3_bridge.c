@@ -673,16 +673,35 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
     return r;
 }
 
-/* ---- The memory guard ------------------------------------------------ */
+/* ---- The guard ------------------------------------------------------- */
 
-/* Z3 has no limit on one check's memory that its simple solver reads (its
- * global memory_max_size throws out of any call, at any point). So a
- * thread watches Z3's own estimate while a check runs and interrupts the
- * check, as a timeout would, once Z3 holds more than GB_Z3_GROWTH_MAX_MB +
+/* One thread watches every check of a context while it runs, and stops it
+ * with Z3_interrupt (safe from another thread) for three reasons:
+ *
+ * Memory. Z3 has no limit on one check's memory that its simple solver
+ * reads (its global memory_max_size throws out of any call, at any
+ * point). So the guard reads Z3's own estimate and interrupts the check,
+ * as a timeout would, once Z3 holds more than GB_Z3_GROWTH_MAX_MB +
  * GB_Z3_QUERY_MAX_MB above what the fresh context held (or, in tests, once
- * the check allocated z->query_cap). An interrupt leaves the context
- * cancelled, so the query's end makes the context anew. The thread exists
- * from a context's first check to gb_z3_free, and sleeps between checks.
+ * the check allocated z->query_cap).
+ *
+ * Time. Checks ran 4-5 s under a 2 s limit on liblzma, and one query's
+ * checks 16.5 s (issue 34). So each check has a deadline, whatever timers
+ * Z3 was given (try_for covers a tactic, not the solver around it): its
+ * window (its limit, cut to what is left of the query's budget and the
+ * call's) plus a grace of window / GB_Z3_GRACE_DIV + GB_Z3_GRACE_MS, in
+ * which Z3's own timer usually ends it at no cost. Z3 reads the interrupt
+ * where it reads its timer, so neither ends a check that is still taking
+ * in a large query: that tail remains (bench/RESULTS.md, issue 34).
+ *
+ * Stop. The caller's stop request (a flag its signal handler sets) or its
+ * end of run (-V): the check in progress is interrupted at once, and no
+ * other starts, so Ctrl-C no longer waits for a check's limit.
+ *
+ * An interrupt leaves the context cancelled, so the query's end makes the
+ * context anew. The thread exists from a context's first check to
+ * gb_z3_free, polls every GB_Z3_GUARD_POLL_MS while a check runs and
+ * sleeps between checks.
  *
  * A check may go on allocating after the interrupt (the simple solver
  * blasting a large term reads it only between steps). Nothing can take
@@ -691,17 +710,38 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
  * once a check, while the check runs (the checking thread waits for it
  * at the check's end): the search saves what it must and ends the process
  * (generational/, docs/reliability.md). */
+enum { GB_GUARD_NONE, GB_GUARD_MEMORY, GB_GUARD_TIME, GB_GUARD_STOP };
+
 struct gb_z3_guard {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int armed, fired, quit;
+    int armed, fired, quit; /* fired: why the check was interrupted (GB_GUARD_*) */
     Z3_context ctx; /* the checking context, while armed */
     size_t limit;   /* Z3's estimate that stops the check */
+    uint64_t deadline; /* gb_mono_ms at which the check is stopped */
+    const volatile sig_atomic_t *stop; /* the caller's stop request, or NULL */
+    uint64_t stop_at; /* gb_mono_ms at which any check is stopped; 0 = never */
     size_t ceiling; /* Z3's estimate that calls `runaway` (0 = none) */
     void (*runaway)(size_t bytes, void *ctx);
     void *runaway_ctx;
 };
+
+static int stop_requested(const volatile sig_atomic_t *stop, uint64_t stop_at, uint64_t now)
+{
+    return (stop && *stop) || (stop_at && now >= stop_at);
+}
+
+/* Why the armed check must stop now, or GB_GUARD_NONE. */
+static int guard_reason(const struct gb_z3_guard *g, size_t bytes)
+{
+    uint64_t now = gb_mono_ms();
+    if (stop_requested(g->stop, g->stop_at, now))
+        return GB_GUARD_STOP;
+    if (bytes > g->limit)
+        return GB_GUARD_MEMORY;
+    return now >= g->deadline ? GB_GUARD_TIME : GB_GUARD_NONE;
+}
 
 static void *guard_main(void *arg)
 {
@@ -713,10 +753,8 @@ static void *guard_main(void *arg)
             continue;
         }
         size_t now = Z3_get_estimated_alloc_size();
-        if (!g->fired && now > g->limit) {
-            g->fired = 1;
+        if (!g->fired && (g->fired = guard_reason(g, now)) != GB_GUARD_NONE)
             Z3_interrupt(g->ctx); /* only while armed: the check is running */
-        }
         if (g->ceiling && now > g->ceiling) {
             g->ceiling = 0; /* once a check */
             /* with the lock held: the checking thread cannot leave
@@ -778,40 +816,123 @@ static void guard_stop(gb_z3_t *z)
     z->guard = NULL;
 }
 
-/* Z3_solver_check_assumptions (or Z3_solver_check when `as` is NULL)
- * under the guard. A check the guard stopped answers UNDEF and marks the
- * query (z->memout); once a check was stopped, the query's later checks
- * are not run, since the context stays cancelled. */
-static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, unsigned n, const Z3_ast *as)
+static uint64_t mono_us(void)
 {
-    if (z->memout)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* gb_z3_set_check_log: one line per check, its wall time against its
+ * window (check_window), for bench/solver (the distribution of overruns). */
+static void log_check(gb_z3_t *z, uint64_t us, unsigned limit_ms, Z3_lbool r)
+{
+    fprintf(z->check_log, "check %.3f ms limit %u ms %s\n", (double)us / 1000.0, limit_ms,
+            r == Z3_L_TRUE ? "sat" : r == Z3_L_FALSE ? "unsat" : "undef");
+}
+
+void gb_z3_set_check_log(gb_z3_t *z, FILE *f) { z->check_log = f; }
+
+void gb_z3_set_stop(gb_z3_t *z, const volatile sig_atomic_t *flag, uint64_t end_ms)
+{
+    z->stop = flag;
+    z->stop_at = end_ms;
+}
+
+void gb_z3_set_query_end(gb_z3_t *z, uint64_t end_ms) { z->query_end = end_ms; }
+
+uint64_t gb_z3_overruns(const gb_z3_t *z) { return z ? z->overruns : 0; }
+
+static uint64_t earlier(uint64_t a, uint64_t b) { return !b || (a && a < b) ? a : b; }
+
+/* The milliseconds a check asked to run limit_ms may have from `now`: cut
+ * to the query's budget, the call's and the caller's end of run; 0 when
+ * none is left or a stop was requested (the check is not started). */
+static unsigned check_window(const gb_z3_t *z, unsigned limit_ms, uint64_t now)
+{
+    if (z->cut || stop_requested(z->stop, z->stop_at, now))
+        return 0;
+    uint64_t end = earlier(earlier(now + limit_ms, z->query_end), earlier(z->call_end, z->stop_at));
+    return end > now ? (unsigned)(end - now) : 0;
+}
+
+/* A simple solver reads its `timeout` at each check: given the window, so
+ * that Z3's own timer ends the check before the guard must (an interrupt
+ * costs the context). Never on a tactic solver: two Z3 timers on one
+ * check deadlocked (mk_solver_for). */
+static void set_timeout(gb_z3_t *z, Z3_solver s, unsigned ms)
+{
+    Z3_context c = z->ctx;
+    Z3_params p = Z3_mk_params(c);
+    if (!p || z3_failed)
+        return;
+    Z3_params_inc_ref(c, p);
+    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), ms);
+    Z3_solver_set_params(c, s, p);
+    Z3_params_dec_ref(c, p);
+}
+
+/* Arms the guard for a check of window `ms` from `now`. */
+static void guard_arm(gb_z3_t *z, struct gb_z3_guard *g, unsigned ms, uint64_t now)
+{
+    pthread_mutex_lock(&g->mu);
+    g->ctx = z->ctx;
+    /* from the fresh context's level, see GB_Z3_QUERY_MAX_MB; a test's
+     * cap counts from the check's start */
+    size_t cap = (size_t)(GB_Z3_GROWTH_MAX_MB + GB_Z3_QUERY_MAX_MB) << 20;
+    g->limit = z->query_cap ? Z3_get_estimated_alloc_size() + z->query_cap : z->base_bytes + cap;
+    g->deadline = now + ms + ms / GB_Z3_GRACE_DIV + GB_Z3_GRACE_MS;
+    g->stop = z->stop;
+    g->stop_at = z->stop_at;
+    g->fired = GB_GUARD_NONE;
+    g->ceiling = z->ceiling;
+    g->runaway = z->on_runaway;
+    g->runaway_ctx = z->runaway_ctx;
+    g->armed = 1;
+    pthread_cond_signal(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* Disarms the guard; what it did to the check goes into z. */
+static void guard_disarm(gb_z3_t *z, struct gb_z3_guard *g)
+{
+    pthread_mutex_lock(&g->mu);
+    g->armed = 0;
+    if (g->fired != GB_GUARD_NONE) {
+        z->killed = z->cut = 1;
+        z->memout |= g->fired == GB_GUARD_MEMORY;
+        z->overruns += g->fired == GB_GUARD_TIME;
+    }
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* Z3_solver_check_assumptions (or Z3_solver_check when `as` is NULL)
+ * under the guard, for at most limit_ms (the limit Z3 was given; a
+ * `simple` solver gets a shorter one when its window is shorter). A check
+ * the guard stopped answers UNDEF and cuts the call: its later checks are
+ * not run, since the context stays cancelled; neither are checks with no
+ * window left (check_window). */
+static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, int simple, unsigned limit_ms, unsigned n,
+                              const Z3_ast *as)
+{
+    uint64_t now = gb_mono_ms();
+    unsigned ms = check_window(z, limit_ms, now);
+    if (ms == 0) {
+        z->cut = 1;
         return Z3_L_UNDEF;
+    }
+    if (simple && ms < limit_ms)
+        set_timeout(z, s, ms);
     struct gb_z3_guard *g = guard_get(z);
-    if (g) {
-        pthread_mutex_lock(&g->mu);
-        g->ctx = z->ctx;
-        /* from the fresh context's level, see GB_Z3_QUERY_MAX_MB; a test's
-         * cap counts from the check's start */
-        size_t cap = (size_t)(GB_Z3_GROWTH_MAX_MB + GB_Z3_QUERY_MAX_MB) << 20;
-        g->limit = z->query_cap ? Z3_get_estimated_alloc_size() + z->query_cap
-                                : z->base_bytes + cap;
-        g->fired = 0;
-        g->ceiling = z->ceiling;
-        g->runaway = z->on_runaway;
-        g->runaway_ctx = z->runaway_ctx;
-        g->armed = 1;
-        pthread_cond_signal(&g->cv);
-        pthread_mutex_unlock(&g->mu);
-    }
+    if (g)
+        guard_arm(z, g, ms, now);
+    uint64_t t0 = z->check_log ? mono_us() : 0;
     Z3_lbool r = as ? Z3_solver_check_assumptions(z->ctx, s, n, as) : Z3_solver_check(z->ctx, s);
-    if (g) {
-        pthread_mutex_lock(&g->mu);
-        g->armed = 0;
-        if (g->fired)
-            z->memout = 1;
-        pthread_mutex_unlock(&g->mu);
-    }
-    return z->memout ? Z3_L_UNDEF : r;
+    if (z->check_log)
+        log_check(z, mono_us() - t0, ms, r);
+    if (g)
+        guard_disarm(z, g);
+    return z->killed ? Z3_L_UNDEF : r;
 }
 
 /* At a query's end: a context a guard stopped is made anew, and so is one
@@ -821,9 +942,11 @@ static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, unsigned n, const Z3_ast 
  * its slice again. */
 static int end_query(gb_z3_t *z, gb_err_t *e)
 {
-    if (z->memout) {
-        z->memout = 0;
-        z->memouts++;
+    z->cut = 0;
+    z->call_end = 0;
+    if (z->killed) {
+        z->memouts += z->memout != 0;
+        z->killed = z->memout = 0;
         return renew(z, e) < 0 ? -1 : 0;
     }
     return gb_z3_renew_if_over(z, (size_t)GB_Z3_GROWTH_MAX_MB << 20, e) < 0 ? -1 : 0;
@@ -1062,7 +1185,7 @@ static size_t len_prefs(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint
  * pl[lvl] is an assumption too; when it is in the core, the next (weaker)
  * one replaces it before any soft conjunct is dropped. `core` has room for
  * nc + 1 entries. On return *nact and *level say where it stopped. */
-static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, size_t nc, Z3_ast *lits,
+static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, unsigned lim_ms, size_t nc, Z3_ast *lits,
                            Z3_ast *as, uint32_t *act, size_t *nact, const Z3_ast *pl, size_t npl,
                            size_t *level, uint32_t *core, gb_z3_out_t *o)
 {
@@ -1076,7 +1199,7 @@ static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, size_t nc, Z3_ast *lits,
         if (lvl < npl)
             as[nas++] = pl[lvl];
         ++o->checks;
-        res = guarded_check(z, s, (unsigned)nas, as);
+        res = guarded_check(z, s, !z->query_fp, lim_ms, (unsigned)nas, as);
         if (res != Z3_L_FALSE || nas == 0)
             break;
         size_t ncore = 0, d = 0;
@@ -1122,7 +1245,7 @@ static void find_core(gb_z3_t *z, const gb_conj_t *cj, size_t nc, gb_z3_out_t *o
         size_t nk = 0;
         ++o->checks;
         if (assert_query(z, s, hard, nh, 1, lits) == 0 &&
-            guarded_check(z, s, (unsigned)nh, lits) == Z3_L_FALSE &&
+            guarded_check(z, s, !z->query_fp, o->core_ms, (unsigned)nh, lits) == Z3_L_FALSE &&
             core_indices(c, s, nh, k, &nk) == 0 && nk > 0) {
             for (size_t i = 0; i < nk; i++) /* indices into hard[] -> into cj[] */
                 k[i] = o->core[k[i]];
@@ -1187,7 +1310,12 @@ static int blast_round(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, siz
                        gb_err_t *e)
 {
     Z3_context c = z->ctx;
-    Z3_solver s = mk_solver_for(z, 1, timeout_ms);
+    unsigned ms = check_window(z, timeout_ms, gb_mono_ms()); /* try_for: the tactic's one timer */
+    if (ms == 0) {
+        z->cut = 1;
+        return 0;
+    }
+    Z3_solver s = mk_solver_for(z, 1, ms);
     if (!s) {
         z3_failed = 0;
         return 0;
@@ -1203,7 +1331,7 @@ static int blast_round(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, siz
     if (lvl < npl && !z3_failed)
         Z3_solver_assert(c, s, pl[lvl]);
     ++o->checks;
-    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, 0, NULL);
+    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, 0, ms, 0, NULL);
     int r = 0;
     if (res == Z3_L_TRUE && !z3_failed)
         r = read_model(z, s, vars, nvars, vals, e) == 0 ? 1 : -1;
@@ -1231,6 +1359,8 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     o->varmul = 0;
     if (translate_query(z, t, cj, nc, e) != 0)
         return -1;
+    /* all the call's checks share its limit (a query had up to 22 of them) */
+    z->call_end = gb_mono_ms() + timeout_ms;
     o->varmul = z->query_varmul && !z->query_fp && nvars > 0;
     /* Z3's rewriter flattens nested sums, read when a check starts: a
      * chain r' = r - min(r, 1024) over k steps (a parser skipping a chunk
@@ -1283,12 +1413,12 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
     if (!got && assert_query(z, s, cj, nc, 0, lits) == 0) {
         assert_keep(z, s, t, vars, nvars);
         npl = len_prefs(z, s, t, vars, nvars, nc, pl);
-        res = check_loop(z, s, nc, lits, as, act, &na, pl, npl, &lvl, core, o);
+        res = check_loop(z, s, lim ? lim : 1, nc, lits, as, act, &na, pl, npl, &lvl, core, o);
         left = (int64_t)timeout_ms - (int64_t)(gb_mono_ms() - t0);
-        if (res == Z3_L_UNDEF && blast && !z3_failed && !z->memout && left >= 1) {
+        if (res == Z3_L_UNDEF && blast && !z3_failed && !z->cut && left >= 1) {
             got = blast_round(z, t, cj, nc, act, na, lvl, vars, nvars, (unsigned)left, vals, o, e);
             left = (int64_t)timeout_ms - (int64_t)(gb_mono_ms() - t0);
-            if (got == 0 && !z->memout && left >= 1 && (na > 0 || lvl + 1 < npl)) {
+            if (got == 0 && !z->cut && left >= 1 && (na > 0 || lvl + 1 < npl)) {
                 got = blast_round(z, t, cj, nc, act, 0, npl ? npl - 1 : 0, vars, nvars,
                                   (unsigned)left, vals, o, e);
                 o->dropped += got == 1 ? na : 0;
@@ -1308,6 +1438,7 @@ int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
         *st = res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
     if (s)
         Z3_solver_dec_ref(c, s);
+    z->call_end = 0; /* the core has its own limit (core_ms), within the query's budget */
     if (r == 0 && *st == GB_Q_UNSAT && o->core && !z->nkeep)
         find_core(z, cj, nc, o);
 done:
@@ -1345,7 +1476,7 @@ int gb_z3_holds(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
         if (v) /* a byte no conjunct reads is free anyway */
             Z3_solver_assert(c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, vals[i], bv_sort(z, 8))));
     }
-    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, 0, NULL);
+    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, !z->query_fp, timeout_ms, 0, NULL);
     int r = z3_failed ? z3_fail(z, "checking a model", e) : 0;
     *st = res == Z3_L_TRUE ? GB_Q_SAT : res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
     Z3_solver_dec_ref(c, s);

@@ -4,6 +4,8 @@
 #ifndef GB_Z3_INT_H
 #define GB_Z3_INT_H
 
+#include <signal.h>
+#include <stdio.h>
 #include <z3.h>
 
 #include "symbolic_int.h"
@@ -36,6 +38,14 @@ struct gb_z3 {
     size_t ceiling;                  /* Z3's estimate at which on_runaway is called; 0 = none */
     void (*on_runaway)(size_t bytes, void *ctx); /* gb_z3_set_ceiling */
     void *runaway_ctx;
+    FILE *check_log;                 /* gb_z3_set_check_log, or NULL */
+    const volatile sig_atomic_t *stop; /* gb_z3_set_stop: the caller's stop request, or NULL */
+    uint64_t stop_at;                /* gb_z3_set_stop: monotonic ms every check ends at; 0 = never */
+    uint64_t query_end;              /* gb_z3_set_query_end: no check starts after; 0 = none */
+    uint64_t call_end;               /* the same for the gb_z3_check running; 0 = none */
+    int cut;                         /* the current call's time is spent: no further check */
+    int killed;                      /* the guard interrupted a check: the context is cancelled */
+    uint64_t overruns;               /* checks the guard interrupted at their deadline */
 };
 
 static inline Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }
