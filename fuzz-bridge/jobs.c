@@ -214,8 +214,10 @@ int gb_jobs_reap(gb_jobs_t *t, int allow_restart, time_t now, gb_job_end_t *end)
         memset(end, 0, sizeof *end);
         end->job = j;
         end->status = job->status;
-        if (wants_restart(t, j, job->status, end) && allow_restart)
-            end->restart_at = (gb_backoff_next(&job->back, now), job->back.restart_at);
+        if (wants_restart(t, j, job->status, end) && allow_restart) {
+            gb_backoff_next(&job->back, now);
+            end->restart_at = job->back.restart_at;
+        }
         return 1;
     }
     return 0;
