@@ -715,7 +715,7 @@ static gb_exit_t run(camp_t *c, gb_live_t *live)
     if (v.note)
         fprintf(stderr, "glassbox campaign: note: %s\n", v.note);
     int failed = wait_loop(c, &v);
-    gb_jobs_stop_all(&c->jobs, SIGINT, 15000);
+    gb_jobs_stop_all(&c->jobs, SIGINT, GB_JOB_STOP_GRACE_MS);
     gb_live_stop(live); /* a last pass over the crashes of the last seconds */
     if (c->o.triage_bin)
         final_buckets(c, live->report);
@@ -756,7 +756,7 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
         rc = gb_cli_error(GB_EXIT_FAIL, "campaign", "--triage: %s", e.msg);
     } else if ((c.o.workers && start_workers(&c) != 0) || (c.o.afl && start_afl(&c) != 0) ||
                (c.o.lf && start_libfuzzer(&c) != 0)) {
-        gb_jobs_stop_all(&c.jobs, SIGINT, 5000);
+        gb_jobs_stop_all(&c.jobs, SIGINT, GB_JOB_START_FAILED_GRACE_MS);
         gb_live_stop(&live);
         gb_jobs_kill_orphans();
         rc = gb_cli_fail("campaign", "could not start every job (see OUT/.logs/)");
