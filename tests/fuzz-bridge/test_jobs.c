@@ -163,7 +163,8 @@ static void test_stop_all(gb_jobs_t *t)
     int killed = gb_jobs_stop_all(t, SIGINT, 1000);
     uint64_t took = gb_mono_ms() - t0;
     CHECK_MSG(killed == 1, "%d killed", killed);
-    CHECK_MSG(took >= 900 && took < 3000, "stop_all took %llu ms", (unsigned long long)took);
+    /* the grace, plus slack for a loaded machine */
+    CHECK_MSG(took >= 900 && took < 5000, "stop_all took %llu ms", (unsigned long long)took);
     CHECK(t->job[a].pid == 0 && t->job[b].pid == 0 && gb_jobs_active(t) == 0);
     CHECK(WIFSIGNALED(t->job[b].status) && WTERMSIG(t->job[b].status) == SIGKILL);
     CHECK(kill(pa, 0) != 0 && kill(pb, 0) != 0);
@@ -172,7 +173,7 @@ static void test_stop_all(gb_jobs_t *t)
     spawn_sh(t, "quick", NULL, "while :; do sleep 0.05; done", 500);
     t0 = gb_mono_ms();
     CHECK(gb_jobs_stop_all(t, SIGINT, 5000) == 0);
-    CHECK_MSG(gb_mono_ms() - t0 < 2000, "took %llu ms", (unsigned long long)(gb_mono_ms() - t0));
+    CHECK_MSG(gb_mono_ms() - t0 < 4000, "took %llu ms", (unsigned long long)(gb_mono_ms() - t0));
 }
 
 /* A job that leaves a setsid'd grandchild behind: as subreaper we inherit
