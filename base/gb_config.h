@@ -94,6 +94,13 @@
 #define GB_LF_QUICK_CRASH_S 10
 #define GB_LF_RESTART_MAX_S 30
 
+/* How long a campaign's jobs get after SIGINT to save and exit (afl-fuzz
+ * writes its queue and stats, a worker finishes its step) before their
+ * process groups are killed; a campaign that could not start every job
+ * gives the others less, as they have little to save. */
+#define GB_JOB_STOP_GRACE_MS 15000
+#define GB_JOB_START_FAILED_GRACE_MS 5000
+
 /* --exit-on-crash: how often a campaign counts the crash files on disk. */
 #define GB_CRASH_POLL_MS 1000
 

@@ -211,27 +211,75 @@ static void fresher_from_plot(const char *inst_dir, stats_t *st)
                 snprintf(st->kv[k].val, sizeof st->kv[k].val, "%llu", upd[i].v);
 }
 
+/* What the table showed, for the footnotes under it. */
+typedef struct seen {
+    int gb, afl, starting;
+} seen_t;
+
+/* AFL++ 4.04c without its UI writes fuzzer_stats once before it fuzzes
+ * (run_time 0, the calibration's execs) and then about once a minute; a
+ * live instance whose figures are still that first write (and no fresher
+ * plot_data row) is "starting": its run time is known, its execs are not. */
+static int afl_starting(const stats_t *st, int gb, int live)
+{
+    return !gb && live && num(st, "run_time") == 0;
+}
+
 static void sync_row(const gb_statview_t *v, const char *name, const stats_t *st,
-                     unsigned long long now)
+                     unsigned long long now, seen_t *seen)
 {
     unsigned long long lf = num(st, "last_find"), run = num(st, "run_time");
     unsigned long long start = num(st, "start_time");
-    int gb = strncmp(get(st, "afl_version"), "glassbox", 8) == 0;
+    int gb = strncmp(get(st, "afl_version"), "glassbox", 8) == 0, live = alive(st);
+    int starting = afl_starting(st, gb, live);
     /* Our own rate: AFL++ writes "inf" before its first second. */
-    char eps[32] = "-", last[32] = "none";
-    if (run)
+    char eps[32] = "-", last[32] = "none", execs[32];
+    snprintf(execs, sizeof execs, "%s", starting ? "-" : get(st, "execs_done"));
+    if (starting && start && now > start)
+        run = now - start;
+    else if (run)
         snprintf(eps, sizeof eps, "%.1f", (double)num(st, "execs_done") / (double)run);
     /* A find before this session started (a resumed campaign) is not
      * shown as older than the run. */
     if (lf && now >= lf)
         snprintf(last, sizeof last, lf >= start ? "%llus" : "before", now - lf);
-    fprintf(v->out, " %-14.14s %-8s %-5s %8llus %12s %9s %7s %7s %9s", name,
-            gb ? "glassbox" : "afl++", alive(st) ? "live" : "dead", run, get(st, "execs_done"),
+    fprintf(v->out, " %-14.14s %-8s %-8s %8llus %12s %9s %7s %7s %9s", name,
+            gb ? "glassbox" : "afl++", starting ? "starting" : live ? "live" : "dead", run, execs,
             eps, get(st, "corpus_count"), get(st, "saved_crashes"), last);
     if (gb)
         fprintf(v->out, "  queries %s: sat %s unsat %s timeout %s", get(st, "queries_total"),
                 get(st, "queries_sat"), get(st, "queries_unsat"), get(st, "queries_timeout"));
     fputc('\n', v->out);
+    seen->gb |= gb;
+    seen->afl |= !gb;
+    seen->starting |= starting;
+}
+
+/* An AFL++ instance that has written its setup files but no fuzzer_stats
+ * yet (it is calibrating its seeds): a row that says so, without numbers. */
+static void starting_row(const gb_statview_t *v, const char *sync_dir, const char *name,
+                         int final, seen_t *seen)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%s/fuzzer_setup", sync_dir, name);
+    if (access(path, F_OK) != 0)
+        return;
+    /* at the end, one that never reported did not start */
+    fprintf(v->out, " %-14.14s %-8s %-8s %9s %12s %9s %7s %7s %9s\n", name, "afl++",
+            final ? "dead" : "starting", "-", "-", "-", "-", "-", "-");
+    seen->afl = 1;
+    seen->starting |= !final;
+}
+
+/* What differs between the rows, said once under the table. */
+static void footnotes(const gb_statview_t *v, const seen_t *seen)
+{
+    if (seen->starting)
+        fprintf(v->out, " starting: afl-fuzz has not reported since it started (4.04c without its "
+                        "UI writes fuzzer_stats about once a minute); its execs show then\n");
+    if (seen->gb && seen->afl)
+        fprintf(v->out, " corpus: queue/ entries; AFL++ keeps inputs with new edges, Glassbox "
+                        "also every child its solver made, queued for expansion\n");
 }
 
 static unsigned count_files(const char *dir)
@@ -255,7 +303,7 @@ static void libfuzzer_row(const gb_statview_t *v, const char *sync_dir)
     if (!d)
         return;
     closedir(d);
-    fprintf(v->out, " %-14s %-8s %-5s %9s %12s %9s %7u %7u\n", "libfuzzer", "libfuzz", "-", "-",
+    fprintf(v->out, " %-14s %-8s %-8s %9s %12s %9s %7u %7u\n", "libfuzzer", "libfuzz", "-", "-",
             "-", "-", count_files(corpus), count_files(crashes));
 }
 
@@ -269,9 +317,10 @@ void gb_status_show_sync(gb_statview_t *v, const char *sync_dir, int final)
                 sync_dir, final ? " - finished" : "", c(v, "\033[0m"));
     else
         fprintf(v->out, "== %s%s\n", sync_dir, final ? " (finished)" : "");
-    fprintf(v->out, " %-14s %-8s %-5s %9s %12s %9s %7s %7s %9s\n", "instance", "engine", "state",
+    fprintf(v->out, " %-14s %-8s %-8s %9s %12s %9s %7s %7s %9s\n", "instance", "engine", "state",
             "run time", "execs", "execs/s", "corpus", "crashes", "last find");
     unsigned long long now = (unsigned long long)time(NULL);
+    seen_t seen = {0};
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         char path[4200];
@@ -279,14 +328,17 @@ void gb_status_show_sync(gb_statview_t *v, const char *sync_dir, int final)
         if (de->d_name[0] == '.')
             continue;
         snprintf(path, sizeof path, "%s/%s/fuzzer_stats", sync_dir, de->d_name);
-        if (stats_read(path, &st) != 0)
+        if (stats_read(path, &st) != 0) {
+            starting_row(v, sync_dir, de->d_name, final, &seen);
             continue;
+        }
         snprintf(path, sizeof path, "%s/%s", sync_dir, de->d_name);
         fresher_from_plot(path, &st);
-        sync_row(v, de->d_name, &st, now);
+        sync_row(v, de->d_name, &st, now, &seen);
     }
     closedir(d);
     libfuzzer_row(v, sync_dir);
+    footnotes(v, &seen);
     char triage[4300];
     snprintf(triage, sizeof triage, "%s/triage", sync_dir);
     long bugs = gb_live_buckets(triage);

@@ -184,4 +184,8 @@ int gb_check_executable(const char *path, gb_err_t *e);
 /* 1 if the file contains the byte string `marker`, 0 if not, -1 on error. */
 int gb_binary_has_marker(const char *path, const char *marker, gb_err_t *e);
 
+/* ---- Supervised jobs: a campaign's fuzzers (jobs.h) ------------------- */
+
+#include "jobs.h"
+
 #endif

@@ -19,6 +19,12 @@ grep -q "glassbox1" "$WORK/status.txt" && grep -q "main" "$WORK/status.txt" || f
 grep -q "note: afl-fuzz runs on the Glassbox cov build" "$WORK/status.txt" ||
   fail "no note that afl-fuzz runs without its own build"
 [ -z "$(leftovers "$S")" ] || fail "processes left after the campaign: $(leftovers "$S")"
+# AFL++ 4.04c reports once a minute: until then its row says "starting"
+# rather than the run time 0 and the calibration's execs of its first
+# fuzzer_stats; the corpus column's meaning per engine is said under it.
+grep -Eq '^ main +afl\+\+ +starting ' "$WORK/status.txt" || fail "no 'starting' row for main: $(grep '^ main' "$WORK/status.txt" | head -2)"
+! grep -Eq '^ main +afl\+\+ +live +0s ' "$WORK/status.txt" || fail "main shown live at 0s: $(grep '^ main' "$WORK/status.txt" | head -2)"
+grep -q '^ corpus: queue/ entries; AFL++ keeps' "$WORK/status.txt" || fail "no line says what the corpus column counts"
 # Each worker's log holds its status lines (workers once ran with -q).
 for w in glassbox1 glassbox2; do
   grep -q "^\[$w\].*execs" "$S/.logs/$w.log" || fail "$w's log has no status line"
