@@ -375,6 +375,27 @@ int gb_write_atomic(const char *path, const char *tmpdir, const void *data, size
     return rc == 0 ? 0 : gb_err_set(e, "%s: %s", path, sub.msg);
 }
 
+FILE *gb_fopen_path(const char *path, int how, gb_err_t *e)
+{
+    char dir[4096];
+    const char *base = gb_path_split(path, dir, sizeof dir, e);
+    if (!base)
+        return NULL;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return gb_err_sys(e, "cannot open directory %s", dir), NULL;
+    gb_err_t sub = {{0}};
+    int fd = gb_file_open_at(dfd, base, how, &sub);
+    close(dfd);
+    FILE *f = fd >= 0 ? fdopen(fd, how == GB_OPEN_APPEND ? "a" : "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        gb_err_set(e, "%s: %s", path, fd >= 0 ? "cannot open" : sub.msg);
+    }
+    return f;
+}
+
 int gb_check_output(const char *what, const char *path, const char *input, gb_err_t *e)
 {
     struct stat st, in;

@@ -81,6 +81,12 @@ void gb_wfile_abort(gb_wfile_t *st);              /* closes, removes the tempora
  * never deleted or replaced. 0 or -1 with `e`. */
 int gb_write_path(const char *path, const void *data, size_t len, gb_err_t *e);
 
+/* Opens an output file the user named (a log written as the run goes) as
+ * `how` (GB_OPEN_TRUNC or GB_OPEN_APPEND) for stdio: the directory part
+ * is followed as given, a symlink, FIFO or device at the last component
+ * is refused. NULL with `e`. */
+FILE *gb_fopen_path(const char *path, int how, gb_err_t *e);
+
 /* Checks an output path before any work: 0 if `path` is absent or a
  * regular file and is not the same file as `input` (may be NULL), else -1
  * with a one-line error naming `what` (e.g. "-o"). */

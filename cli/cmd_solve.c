@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cmds.h"
+#include "gb_files.h"
 
 #include "symbolic.h"
 
@@ -330,8 +331,8 @@ gb_exit_t gb_cmd_solve(int argc, char **argv)
                      (unsigned)(slow > UINT32_MAX ? UINT32_MAX : slow), cin, cout, NULL};
     gb_err_t e;
     gb_exit_t rc = gb_opts_exit(parsed);
-    if (parsed == GB_PARSED_OK && times && !(c.check_times = fopen(times, "w"))) {
-        gb_err_sys(&e, "cannot create %s", times);
+    if (parsed == GB_PARSED_OK && times &&
+        !(c.check_times = gb_fopen_path(times, GB_OPEN_TRUNC, &e))) {
         parsed = GB_PARSED_BAD;
         rc = gb_cli_fail("solve", e.msg);
     }

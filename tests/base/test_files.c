@@ -182,6 +182,15 @@ static void test_paths(void)
     CHECK(gb_write_path("/dev/null", "x", 1, &e) < 0);
     struct stat st;
     CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+    FILE *lf = gb_fopen_path(p, GB_OPEN_TRUNC, &e);
+    CHECK(lf != NULL);
+    if (lf) {
+        fputs("log", lf);
+        fclose(lf);
+    }
+    CHECK(has("out.bin", "log"));
+    CHECK(gb_fopen_path(l, GB_OPEN_TRUNC, &e) == NULL && has("victim", "keep"));
+    CHECK(gb_fopen_path(fifo, GB_OPEN_APPEND, &e) == NULL);
     char dir[64];
     CHECK(strcmp(gb_path_split("x", dir, sizeof dir, &e), "x") == 0 && !strcmp(dir, "."));
     CHECK(strcmp(gb_path_split("/x", dir, sizeof dir, &e), "x") == 0 && !strcmp(dir, "/"));
