@@ -67,6 +67,39 @@
  * machine, twice the limit alone left the last resort no time at all. */
 #define GB_FLIP_BUDGET_SLACK_MS 200
 
+/* The solver's own limits (symbolic/solver.c). Per-(site, direction)
+ * records of timeouts and refutations, direct-mapped: 4096 covers a
+ * parser's branch sites with few collisions, and a collision only costs
+ * a site its history. */
+#define GB_ADAPT_SLOTS 4096u
+/* Each timeout in a row at a site halves its limit, down to 1/16, and
+ * never below 50 ms: a site that keeps timing out stops eating the
+ * budget, and one that was only unlucky still gets a real try. */
+#define GB_MAX_STREAK 4u
+#define GB_MIN_TIMEOUT_MS 50u
+/* Relaxed first: after this many whole queries in a row at a site that Z3
+ * could not satisfy while the negated condition alone was decided, the
+ * negated condition goes first, and every 8th whole query is still sent
+ * to Z3. On lz4's and zlib's seed traces 77% and 72% of the solving time
+ * went to whole queries Z3 refuted or timed out on, mostly at sites that
+ * did it again (docs/clauses.md). */
+#define GB_RELAX_AFTER 2u
+#define GB_RELAX_RECHECK 8u
+/* Finding a small unsat core (a general learned clause) gets 20 ms. */
+#define GB_CORE_TIMEOUT_MS 20u
+/* With more hard conjuncts than this, the flipped condition is checked
+ * with its direct neighbours first: on zlib a core search over hundreds
+ * of conjuncts cost ~120 ms and mostly failed, and the cores found had
+ * about two literals. */
+#define GB_CORE_DIRECT 16u
+/* That neighbours' check gets 200 ms: at 20 ms, 88 of 482 timed out on
+ * the bench corpus, all before a query that was UNSAT (135 ms on
+ * average); at 200 ms none did. */
+#define GB_NEIGHBOUR_TIMEOUT_MS 200u
+/* Stored-value conjuncts left out of one query, at most (a fixed list per
+ * query; past it the rest stay in the query). */
+#define GB_STORED_CAP 16u
+
 /* ---- The search's periodic work ----------------------------------------- */
 
 /* fuzzer_stats, plot_data and the status line are rewritten this often:

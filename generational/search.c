@@ -5,8 +5,6 @@
  * checksum can repair it in the next generation). */
 #include <stdio.h>
 #include <string.h>
-#ifdef __GLIBC__
-#endif
 #include <time.h>
 #include <unistd.h>
 

@@ -12,28 +12,9 @@
 #include <time.h>
 #include <xxhash.h>
 
+#include "gb_config.h"
 #include "symbolic_int.h"
 
-#define GB_DEFAULT_TIMEOUT_MS GB_SOLVER_TIMEOUT_MS /* base/gb_config.h */
-#define GB_DEFAULT_BUDGET_MS GB_SOLVER_BUDGET_MS
-#define GB_ADAPT_SLOTS 4096u        /* (site, direction) records, direct-mapped */
-#define GB_MAX_STREAK 4u            /* each timeout in a row halves the limit, up to 1/16 */
-#define GB_MIN_TIMEOUT_MS 50u
-#define GB_RELAX_AFTER 2u   /* whole queries Z3 could not satisfy, in a row, where ¬PC[j]
-                               alone was decided: from then on ¬PC[j] goes first... */
-#define GB_RELAX_RECHECK 8u /* ...and every 8th whole query is still sent to Z3 (on lz4's
-                               and zlib's seed traces, 77% and 72% of the solving time
-                               went to whole queries Z3 refuted or timed out on, mostly
-                               at sites that did it again; docs/clauses.md) */
-#define GB_CORE_TIMEOUT_MS 20u /* finding a small unsat core (a general clause) */
-#define GB_CORE_DIRECT 16u     /* more hard conjuncts: check PC[j] with its direct
-                                  neighbours before the query (measured on zlib: a core
-                                  search over hundreds of conjuncts costs ~120 ms and
-                                  mostly fails; the cores found have ~2 literals) */
-#define GB_STORED_CAP 16u /* stored-value conjuncts left out of one query, at most */
-#define GB_NEIGHBOUR_TIMEOUT_MS 200u /* that check: at 20 ms, 88 of 482 timed out on the
-                                        bench corpus, all of them before a query that
-                                        was UNSAT (avg 135 ms); at 200 ms none did */
 
 /* What the solver remembers about the trace it saw last, so that ascending
  * j costs one union per new entry instead of a rebuild. */
@@ -436,7 +417,7 @@ static adapt_t *adapt_get(gb_solver_t *s, uint32_t site, unsigned dir)
 
 static unsigned timeout_for(const gb_solver_t *s, const adapt_t *a)
 {
-    unsigned t = s->opts.timeout_ms ? s->opts.timeout_ms : GB_DEFAULT_TIMEOUT_MS;
+    unsigned t = s->opts.timeout_ms ? s->opts.timeout_ms : GB_SOLVER_TIMEOUT_MS;
     if (s->patience)
         return t > (UINT_MAX >> s->patience) ? UINT_MAX : t << s->patience;
     if (!a || !a->streak)
@@ -715,7 +696,7 @@ static int answer(gb_solver_t *s, qctx_t *c, gb_qstatus_t *st, size_t *dropped, 
         c->out->stage = GB_STAGE_CACHE;
         return 0;
     }
-    uint64_t budget = (uint64_t)(s->opts.budget_ms ? s->opts.budget_ms : GB_DEFAULT_BUDGET_MS)
+    uint64_t budget = (uint64_t)(s->opts.budget_ms ? s->opts.budget_ms : GB_SOLVER_BUDGET_MS)
                       << s->patience;
     if (!(dis & GB_SOLVER_NO_ADAPT) && s->ts.z3_us >= (uint64_t)budget * 1000u && c->ad && !c->ad->paid) {
         *st = GB_Q_TIMEOUT;
