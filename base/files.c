@@ -336,31 +336,30 @@ const char *gb_path_split(const char *path, char *dir, size_t dirsz, gb_err_t *e
     return slash ? slash + 1 : path;
 }
 
-int gb_write_path(const char *path, const void *data, size_t len, gb_err_t *e)
+/* The directory of a path the user named, opened as given (followed);
+ * its last component goes to *base. A descriptor or -1 with `e`. */
+static int open_parent(const char *path, const char **base, gb_err_t *e)
 {
     char dir[4096];
-    const char *base = gb_path_split(path, dir, sizeof dir, e);
-    if (!base)
+    *base = gb_path_split(path, dir, sizeof dir, e);
+    if (!*base)
         return -1;
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0)
-        return gb_err_sys(e, "cannot open directory %s", dir);
-    gb_err_t sub = {{0}};
-    int rc = gb_file_write_at(dfd, base, -1, data, len, &sub);
-    close(dfd);
-    return rc == 0 ? 0 : gb_err_set(e, "%s: %s", path, sub.msg);
+    return dfd >= 0 ? dfd : gb_err_sys(e, "cannot open directory %s", dir);
+}
+
+int gb_write_path(const char *path, const void *data, size_t len, gb_err_t *e)
+{
+    return gb_write_atomic(path, NULL, data, len, e);
 }
 
 int gb_write_atomic(const char *path, const char *tmpdir, const void *data, size_t len,
                     gb_err_t *e)
 {
-    char dir[4096];
-    const char *base = gb_path_split(path, dir, sizeof dir, e);
-    if (!base)
-        return -1;
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const char *base;
+    int dfd = open_parent(path, &base, e);
     if (dfd < 0)
-        return gb_err_sys(e, "cannot open directory %s", dir);
+        return -1;
     int tfd = tmpdir ? open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     if (tmpdir && tfd < 0) {
         gb_err_sys(e, "cannot open directory %s", tmpdir);
@@ -377,13 +376,10 @@ int gb_write_atomic(const char *path, const char *tmpdir, const void *data, size
 
 FILE *gb_fopen_path(const char *path, int how, gb_err_t *e)
 {
-    char dir[4096];
-    const char *base = gb_path_split(path, dir, sizeof dir, e);
-    if (!base)
-        return NULL;
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const char *base;
+    int dfd = open_parent(path, &base, e);
     if (dfd < 0)
-        return gb_err_sys(e, "cannot open directory %s", dir), NULL;
+        return NULL;
     gb_err_t sub = {{0}};
     int fd = gb_file_open_at(dfd, base, how, &sub);
     close(dfd);

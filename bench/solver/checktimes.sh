@@ -18,27 +18,13 @@ BUILD=$(cd "$1" && pwd)
 W=$(mktemp -d "${TMPDIR:-/tmp}/gb-checktimes.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
-harness_of() {
-  case $1 in
-  zlib) echo zlib_inflate ;; lz4) echo lz4_frame ;; cjson) echo cjson_parse ;;
-  expat) echo expat_parse ;; libpng) echo png_read ;; giflib) echo gif_slurp ;;
-  libspng) echo spng_decode ;; *) return 1 ;;
-  esac
-}
+. "$(dirname "$0")/seed_traces.sh"
 
 for lib in $LIBS; do
   h=$(harness_of "$lib") || { echo "unknown library $lib" >&2; exit 2; }
   out=$BUILD/harnesses-deb/$lib
   [ -x "$out/$h.trace" ] || { echo "$lib: no $out/$h.trace (run its fetch-build.sh)" >&2; continue; }
-  mkdir -p "$W/tr/$lib"
-  k=0
-  for s in "$out/seeds/$h"/*; do
-    t=$W/tr/$lib/$(printf %03d $k).gbt
-    cp "$s" "$t.input"
-    "$BUILD/bin/glassbox" trace "$s" -o "$t" -- "$out/$h.trace" >/dev/null 2>&1 || true
-    [ -s "$t" ] || rm -f "$t" "$t.input"
-    k=$((k + 1))
-  done
+  seed_traces "$BUILD" "$lib" "$W/tr/$lib"
 done
 
 # stats FILE: checks, median/p90/p99/max of time/limit, over 1.5x, longest check

@@ -31,13 +31,7 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d "${TMPDIR:-/tmp}/gb-bench-parsers.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
-harness_of() {
-  case $1 in
-  zlib) echo zlib_inflate ;; lz4) echo lz4_frame ;; cjson) echo cjson_parse ;;
-  expat) echo expat_parse ;; libpng) echo png_read ;; giflib) echo gif_slurp ;;
-  libspng) echo spng_decode ;; *) return 1 ;;
-  esac
-}
+. "$(dirname "$0")/seed_traces.sh"
 
 # field NAME FILE: the number after "NAME " on the full: lines.
 field() { sed -n "s/^full:.*[ (]$1 \([0-9.]*\).*/\1/p" "$2" | head -1; }
@@ -65,15 +59,7 @@ for lib in $LIBS; do
       continue
     }
   fi
-  mkdir -p "$W/tr/$lib"
-  k=0
-  for s in "$out/seeds/$h"/*; do
-    t=$W/tr/$lib/$(printf %03d $k).gbt
-    cp "$s" "$t.input"
-    "$BUILD/bin/glassbox" trace "$s" -o "$t" -- "$out/$h.trace" >/dev/null 2>&1 || true
-    [ -s "$t" ] || rm -f "$t" "$t.input"
-    k=$((k + 1))
-  done
+  seed_traces "$BUILD" "$lib" "$W/tr/$lib"
   ntr[$lib]=$(ls "$W/tr/$lib"/*.gbt 2>/dev/null | wc -l)
 done
 
