@@ -204,6 +204,20 @@ int gb_journal_done(const gb_journal_t *j, gb_stored_t kind, uint32_t id);
  * line left behind. */
 int gb_journal_append(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *e);
 
+/* Appends "Q ID" or "C ID": the expansion of (kind, id) begins. Errors as
+ * for gb_journal_append. */
+int gb_journal_begin(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *e);
+
+/* Appends "x": the expansion begun last stops unfinished, and the process
+ * does not die (a stop request, the time limit). */
+int gb_journal_stop(gb_journal_t *j, gb_err_t *e);
+
+/* 1, with the input's place, if the journal as read ends in an expansion
+ * that began and neither finished nor stopped: the process writing it died
+ * during that expansion (Z3's memory ceiling, the kernel's OOM killer, a
+ * kill -9, a crash of its own). 0 otherwise. */
+int gb_journal_died_in(const gb_journal_t *j, gb_stored_t *kind, uint32_t *id);
+
 void gb_journal_close(gb_journal_t *j); /* NULL is ok */
 
 #endif

@@ -2,8 +2,11 @@
 /* The expansion journal OUT/NAME/.expanded: one "q ID" or "c ID" line per
  * finished expansion of queue entry or crash ID, appended with one write
  * each (O_APPEND), so a reader sees a line whole or not at all; a torn last
- * line (power loss) is ignored. On --resume it says which stored inputs no
- * longer need expanding (docs/campaign.md). */
+ * line (power loss) is ignored. "Q ID" or "C ID" says an expansion began,
+ * and "x" that the one begun stopped unfinished without the process dying:
+ * a begun expansion that is neither finished nor stopped is the one the
+ * process died in. On --resume it says which stored inputs no longer need
+ * expanding, and which one killed the last session (docs/campaign.md). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,6 +34,9 @@ struct gb_journal {
     int dir_fd; /* the campaign dir (a dup), -1 for a journal read from text */
     int fd;     /* -1 until the first append */
     idbits_t done[2]; /* [GB_STORED_QUEUE], [GB_STORED_CRASH] */
+    int open;         /* an expansion began and neither finished nor stopped */
+    gb_stored_t open_kind;
+    uint32_t open_id;
 };
 
 static int kind_index(gb_stored_t kind) { return kind == GB_STORED_CRASH; }
@@ -54,6 +60,34 @@ static int bits_set(idbits_t *b, uint32_t id)
     return 0;
 }
 
+/* Reads one whole line: marks a finished expansion, or follows the one
+ * begun ("Q ID", "C ID") until it finishes or stops ("x"). */
+static int parse_line(gb_journal_t *j, const char *line, size_t len)
+{
+    char kind;
+    unsigned long id;
+    int used = 0;
+    if (len == 1 && line[0] == 'x') {
+        j->open = 0;
+        return 0;
+    }
+    if (sscanf(line, "%c %lu%n", &kind, &id, &used) != 2 || (size_t)used != len)
+        return 0;
+    uint32_t id32 = id > UINT32_MAX ? UINT32_MAX : (uint32_t)id;
+    gb_stored_t where = kind == 'c' || kind == 'C' ? GB_STORED_CRASH : GB_STORED_QUEUE;
+    if (kind == 'Q' || kind == 'C') {
+        j->open = 1;
+        j->open_kind = where;
+        j->open_id = id32;
+        return 0;
+    }
+    if (kind != 'q' && kind != 'c')
+        return 0;
+    if (j->open && j->open_kind == where && j->open_id == id32)
+        j->open = 0;
+    return bits_set(&j->done[kind_index(where)], id32);
+}
+
 /* Marks every whole line of the journal text. */
 static int parse(gb_journal_t *j, const uint8_t *data, size_t len)
 {
@@ -64,12 +98,7 @@ static int parse(gb_journal_t *j, const uint8_t *data, size_t len)
         size_t end = (size_t)(nl - data);
         char line[32] = {0};
         memcpy(line, data + i, end - i < sizeof line - 1 ? end - i : sizeof line - 1);
-        char kind;
-        unsigned long id;
-        int used = 0;
-        if (sscanf(line, "%c %lu%n", &kind, &id, &used) == 2 && (size_t)used == end - i &&
-            (kind == 'q' || kind == 'c') &&
-            bits_set(&j->done[kind == 'c'], id > UINT32_MAX ? UINT32_MAX : (uint32_t)id) != 0)
+        if (parse_line(j, line, end - i) != 0)
             return -1;
         i = end + 1;
     }
@@ -123,7 +152,9 @@ int gb_journal_done(const gb_journal_t *j, gb_stored_t kind, uint32_t id)
     return id < b->n && (b->bits[id / 8] >> (id % 8) & 1);
 }
 
-int gb_journal_append(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *e)
+/* Appends one line with one write; on failure -1 with errno kept and no
+ * partial line left behind. */
+static int append_line(gb_journal_t *j, const char *line, size_t n, gb_err_t *e)
 {
     if (!j->path[0] || j->dir_fd < 0)
         return gb_err_set(e, "a journal read from text has no file to append to");
@@ -142,11 +173,9 @@ int gb_journal_append(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *
             return -1;
         }
     }
-    char line[32];
-    int n = snprintf(line, sizeof line, "%c %u\n", kind == GB_STORED_CRASH ? 'c' : 'q', id);
     off_t end = lseek(j->fd, 0, SEEK_END);
-    ssize_t w = write(j->fd, line, (size_t)n);
-    if (w == n)
+    ssize_t w = write(j->fd, line, n);
+    if (w == (ssize_t)n)
         return 0;
     int err = w < 0 ? errno : ENOSPC; /* a short write: the disk filled up */
     if (w > 0 && end >= 0 && ftruncate(j->fd, end) != 0)
@@ -154,6 +183,34 @@ int gb_journal_append(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *
     gb_err_sys(e, "cannot append to %s", j->path);
     errno = err; /* the caller tells a full disk from other failures */
     return -1;
+}
+
+int gb_journal_append(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *e)
+{
+    char line[32];
+    int n = snprintf(line, sizeof line, "%c %u\n", kind == GB_STORED_CRASH ? 'c' : 'q', id);
+    return append_line(j, line, (size_t)n, e);
+}
+
+int gb_journal_begin(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *e)
+{
+    char line[32];
+    int n = snprintf(line, sizeof line, "%c %u\n", kind == GB_STORED_CRASH ? 'C' : 'Q', id);
+    return append_line(j, line, (size_t)n, e);
+}
+
+int gb_journal_stop(gb_journal_t *j, gb_err_t *e)
+{
+    return append_line(j, "x\n", 2, e);
+}
+
+int gb_journal_died_in(const gb_journal_t *j, gb_stored_t *kind, uint32_t *id)
+{
+    if (!j->open)
+        return 0;
+    *kind = j->open_kind;
+    *id = j->open_id;
+    return 1;
 }
 
 void gb_journal_close(gb_journal_t *j)

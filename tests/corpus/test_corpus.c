@@ -451,6 +451,60 @@ static void test_alloc_failure(void)
     CHECK_MSG(errors > 0, "allocation failure was never reported");
 }
 
+/* The journal's begin records: which expansion a session died in. */
+static void journal_text(const char *text, int died, gb_stored_t kind, uint32_t id)
+{
+    gb_journal_t *j = NULL;
+    gb_err_t e;
+    CHECK(gb_journal_from_text((const uint8_t *)text, strlen(text), &j, &e) == 0);
+    if (!j)
+        return;
+    gb_stored_t k = GB_STORED_QUEUE;
+    uint32_t got = UINT32_MAX;
+    int d = gb_journal_died_in(j, &k, &got);
+    CHECK_MSG(d == died, "journal \"%s\": died_in %d, want %d", text, d, died);
+    if (d && died)
+        CHECK_MSG(k == kind && got == id, "journal \"%s\": died in %c %u, want %c %u", text,
+                  k == GB_STORED_CRASH ? 'c' : 'q', got, kind == GB_STORED_CRASH ? 'c' : 'q',
+                  id);
+    gb_journal_close(j);
+}
+
+static void test_journal_died(void)
+{
+    journal_text("", 0, 0, 0);
+    journal_text("q 1\nq 2\n", 0, 0, 0);              /* a journal of old: no begin records */
+    journal_text("Q 1\nq 1\nQ 2\n", 1, GB_STORED_QUEUE, 2);
+    journal_text("Q 1\nq 1\nC 7\n", 1, GB_STORED_CRASH, 7);
+    journal_text("Q 4\nx\n", 0, 0, 0);                /* stopped, not dead */
+    journal_text("C 4\nq 4\n", 1, GB_STORED_CRASH, 4); /* another input's line */
+    journal_text("Q 3\nQ 5", 1, GB_STORED_QUEUE, 3);    /* a torn last line */
+    journal_text("Q 3\nQ 5x\n", 1, GB_STORED_QUEUE, 3); /* a malformed one */
+    /* on disk: begin, finish, begin, stop, begin: died in the last */
+    char dir[4200];
+    pathf(dir, sizeof dir, "%s/%s", "journal");
+    gb_err_t e;
+    gb_campaign_t *c = NULL;
+    CHECK(gb_campaign_open(dir, "w", &c, &e) == 0);
+    if (!c)
+        return;
+    gb_journal_t *j = NULL;
+    CHECK(gb_journal_open(c, &j, &e) == 0);
+    CHECK(j && gb_journal_begin(j, GB_STORED_QUEUE, 1, &e) == 0 &&
+          gb_journal_append(j, GB_STORED_QUEUE, 1, &e) == 0 &&
+          gb_journal_begin(j, GB_STORED_QUEUE, 2, &e) == 0 && gb_journal_stop(j, &e) == 0 &&
+          gb_journal_begin(j, GB_STORED_CRASH, 9, &e) == 0);
+    gb_journal_close(j);
+    j = NULL;
+    CHECK(gb_journal_open(c, &j, &e) == 0);
+    gb_stored_t k = GB_STORED_QUEUE;
+    uint32_t id = 0;
+    CHECK(j && gb_journal_died_in(j, &k, &id) == 1 && k == GB_STORED_CRASH && id == 9);
+    CHECK(j && gb_journal_done(j, GB_STORED_QUEUE, 1) && !gb_journal_done(j, GB_STORED_QUEUE, 2));
+    gb_journal_close(j);
+    gb_campaign_close(c);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -470,6 +524,7 @@ int main(int argc, char **argv)
     test_seeds_basic();
     test_seeds_tree();
     test_alloc_failure();
+    test_journal_died();
     if (check_failures) {
         fprintf(stderr, "test_corpus: %d failure(s); files kept in %s\n", check_failures, root);
         return 1;
