@@ -245,36 +245,54 @@ static void child_desc(char *buf, size_t n, const gb_item_t *parent, size_t j, c
         src_desc(buf, n, parent->src_id, parent->src_crash, j, tag);
 }
 
-/* Solves flip j of `t` (traced from `it`): 0 with a model in *f (clear
- * it), -1 without one (a solver error loses this query, not the
- * campaign). */
-static int solve_flip(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j, gb_flip_t *f,
-                      gb_err_t *e)
+/* What solve_flip decided, and which stage decided it (directed mode
+ * tells an exact refutation from a guess by it). Whether a model was
+ * optimistic is the flip's own f->optimistic. */
+typedef struct flip_answer {
+    gb_qstatus_t status;
+    gb_stage_t stage;
+} flip_answer_t;
+
+/* Solves flip j of `t` (traced from `it`): GB_Q_SAT with a model in *f
+ * (clear it); any other answer leaves *f clear. A solver error loses this
+ * query, not the campaign: it decides nothing (GB_Q_SKIP, GB_STAGE_NONE). */
+static flip_answer_t solve_flip(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
+                                gb_flip_t *f, gb_err_t *e)
 {
     memset(f, 0, sizeof *f);
     gb_solver_set_input(s->solver, it->data, it->len); /* the interval stage's defaults */
     int fr = gb_solver_flip(s->solver, t, j, f, e);
     gb_solver_set_input(s->solver, NULL, 0);
-    s->last_status = fr != 0 ? GB_Q_SKIP : f->status; /* an error decides nothing */
-    s->last_stage = fr != 0 ? GB_STAGE_NONE : f->stage;
-    s->last_optimistic = f->optimistic;
-    if (fr != 0 || f->status != GB_Q_SAT) {
+    flip_answer_t a = {GB_Q_SKIP, GB_STAGE_NONE};
+    if (fr == 0)
+        a = (flip_answer_t){f->status, f->stage};
+    if (a.status != GB_Q_SAT)
         gb_flip_clear(f);
-        return -1;
-    }
-    return 0;
+    return a;
 }
 
-/* The child of a model (its bytes inserted at `at`, or SIZE_MAX), run and
- * scored. Returns it (or NULL: duplicate, hang) and its run kind in *kind;
- * GB_KIND_FATAL on a fatal error. */
-static gb_item_t *run_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
-                            const gb_flip_t *f, size_t at, const char *tag, gb_run_kind_t *kind,
-                            gb_err_t *e)
+/* A child to make of flip j's model: its new bytes at `at` (SIZE_MAX:
+ * appended, or none), and whether it is extra (directed mode: made by the
+ * relaxed last resort, relaxed_child; a child of an extra input is extra
+ * anyway). */
+typedef struct child_arg {
+    size_t j;
+    const gb_flip_t *f;
+    size_t at;
+    int extra;
+} child_arg_t;
+
+/* The child `a` describes, run and scored. Returns it (or NULL: duplicate, hang)
+ * and its run kind in *kind; GB_KIND_FATAL on a fatal error. */
+static gb_item_t *run_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t,
+                            const child_arg_t *a, const char *tag, gb_run_kind_t *kind, gb_err_t *e)
 {
     *kind = GB_KIND_HUNG;
+    size_t j = a->j, at = a->at;
+    const gb_flip_t *f = a->f;
     gb_item_t *c = make_child(s, it, t, j, &f->model, at);
-    int fresh = -1, extra = it->extra || s->make_extra;
+    int extra = it->extra || a->extra;
+    int fresh = -1;
     if (c) {
         uint64_t h = gb_hash64(c->data, c->len, 0);
         if (extra) /* extra: new to both sets */
@@ -315,9 +333,10 @@ static gb_item_t *solve_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t
 {
     gb_flip_t f;
     *kind = GB_KIND_HUNG;
-    if (solve_flip(s, it, t, j, &f, e) != 0)
+    if (solve_flip(s, it, t, j, &f, e).status != GB_Q_SAT)
         return NULL;
-    gb_item_t *c = run_child(s, it, t, j, &f, SIZE_MAX, tag, kind, e);
+    child_arg_t a = {j, &f, SIZE_MAX, 0};
+    gb_item_t *c = run_child(s, it, t, &a, tag, kind, e);
     gb_flip_clear(&f);
     return c;
 }
@@ -493,19 +512,19 @@ static void keep_of(const gb_item_t *it, const gb_item_t *c, const gb_model_t *m
     }
 }
 
-/* One child of a model, kept or repaired: 0, or -1 on a fatal error. */
-static int one_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
-                     const gb_flip_t *f, size_t at, gb_err_t *e)
+/* The child `a` describes, kept or repaired: 0, or -1 on a fatal error. */
+static int one_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, const child_arg_t *a,
+                     gb_err_t *e)
 {
     gb_run_kind_t kind;
-    gb_item_t *c = run_child(s, it, t, j, f, at, ",opt", &kind, e);
+    gb_item_t *c = run_child(s, it, t, a, ",opt", &kind, e);
     if (!c)
         return kind == GB_KIND_FATAL ? -1 : 0;
     if (!c->optimistic)
-        return keep_child(s, c, kind, j, e);
+        return keep_child(s, c, kind, a->j, e);
     keep_t k;
-    keep_of(it, c, &f->model, at, &k);
-    int rc = repair(s, c, kind, j, 0, &k, e);
+    keep_of(it, c, &a->f->model, a->at, &k);
+    int rc = repair(s, c, kind, a->j, 0, &k, e);
     gb_free(k.off);
     gb_free(k.val);
     return rc;
@@ -536,11 +555,10 @@ static int relaxed_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, siz
                          gb_err_t *e)
 {
     gb_flip_t f;
-    if (solve_flip(s, it, t, j, &f, e) != 0)
+    if (solve_flip(s, it, t, j, &f, e).status != GB_Q_SAT)
         return 0;
-    s->make_extra = 1;
-    int rc = one_child(s, it, t, j, &f, SIZE_MAX, e);
-    s->make_extra = 0;
+    child_arg_t a = {j, &f, SIZE_MAX, 1};
+    int rc = one_child(s, it, t, &a, e);
     gb_flip_clear(&f);
     return rc;
 }
@@ -566,35 +584,36 @@ static int flip_directed(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, siz
     int exact = gb_reach_alive(r) && !it->extra;
     gb_solver_set_last_resort(s->solver, !exact);
     gb_flip_t f;
-    int solved = solve_flip(s, it, t, j, &f, e) == 0;
+    flip_answer_t ans = solve_flip(s, it, t, j, &f, e);
     gb_solver_set_last_resort(s->solver, 1);
-    if (!solved) {
+    if (ans.status != GB_Q_SAT) {
         if (it->extra)
             return 0;
-        if (s->last_status == GB_Q_UNSAT ||
-            (s->last_status == GB_Q_SKIP && s->last_stage == GB_STAGE_SLICE)) {
+        if (ans.status == GB_Q_UNSAT || (ans.status == GB_Q_SKIP && ans.stage == GB_STAGE_SLICE)) {
             r->refuted++; /* exact: Z3, a clause, intervals, or a constant condition */
-            if (exact && s->last_status == GB_Q_UNSAT)
+            if (exact && ans.status == GB_Q_UNSAT)
                 return relaxed_child(s, it, t, j, e);
         } else
             gb_reach_hole(r, "a flip was not decided (%s)",
-                          s->last_status == GB_Q_TIMEOUT ? "solver timeout or budget"
-                                                         : "solver error");
+                          ans.status == GB_Q_TIMEOUT ? "solver timeout or budget" : "solver error");
         return 0;
     }
     if (f.optimistic && !it->extra)
         gb_reach_hole(r, "a flip was answered only by a relaxed (optimistic) query");
     uint64_t kept = r->kept;
+    child_arg_t a = {j, &f, SIZE_MAX, 0};
     size_t at = insert_at(it, t, j, &f.model);
-    int rc = one_child(s, it, t, j, &f, SIZE_MAX, e);
+    int rc = one_child(s, it, t, &a, e);
     if (rc == 0 && !f.optimistic && !it->extra) {
         if (r->kept == kept)
             gb_reach_hole(r, "a flip's input was a duplicate, hung, or could not run");
         else
             r->children++;
     }
-    if (rc == 0 && at != SIZE_MAX)
-        rc = one_child(s, it, t, j, &f, at, e);
+    if (rc == 0 && at != SIZE_MAX) {
+        a.at = at;
+        rc = one_child(s, it, t, &a, e);
+    }
     gb_flip_clear(&f);
     return rc;
 }
@@ -618,8 +637,9 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
     uint64_t blocks = s->cov.blocks, novel = s->cov.novel_total, crashes = s->st.crashes;
     uint64_t children = s->st.children;
     gb_flip_t f;
-    if (solve_flip(s, it, t, j, &f, e) != 0) {
-        if (s->last_status == GB_Q_TIMEOUT) {
+    flip_answer_t ans = solve_flip(s, it, t, j, &f, e);
+    if (ans.status != GB_Q_SAT) {
+        if (ans.status == GB_Q_TIMEOUT) {
             s->st.flips_timed_out++;
             if (it->retries < GB_RETRY_PATIENCE_MAX) /* again when dry, with more time */
                 skipped_add(it, j);
@@ -628,10 +648,13 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
     }
     /* A longer input: appended (SAGE) and, when the condition read bytes
      * before the end, also inserted there. */
+    child_arg_t a = {j, &f, SIZE_MAX, 0};
     size_t at = insert_at(it, t, j, &f.model);
-    int rc = one_child(s, it, t, j, &f, SIZE_MAX, e);
-    if (rc == 0 && at != SIZE_MAX)
-        rc = one_child(s, it, t, j, &f, at, e);
+    int rc = one_child(s, it, t, &a, e);
+    if (rc == 0 && at != SIZE_MAX) {
+        a.at = at;
+        rc = one_child(s, it, t, &a, e);
+    }
     gb_flip_clear(&f);
     if (ss && s->st.children != children) /* duplicates alone are no try */
         gb_sites_record(ss, s->cov.blocks != blocks || s->cov.novel_total != novel ||

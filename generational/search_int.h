@@ -280,10 +280,6 @@ struct gb_search {
     uint64_t trace_missing, trace_seen; /* trace runs that wrote no trace / a usable one */
     int sync_failed;        /* a sync step failed inside a pulse */
     unsigned noticed;       /* GB_NOTE_* already reported */
-    gb_qstatus_t last_status; /* the last solve_flip's answer, its stage, optimistic */
-    gb_stage_t last_stage;
-    int last_optimistic;
-    int make_extra; /* directed mode: the child being made is outside the proof */
     gb_reach_t reach;       /* directed mode */
     volatile sig_atomic_t stop;
 };
