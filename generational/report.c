@@ -46,7 +46,7 @@ static double per_sec(uint64_t n, uint64_t ms) { return ms ? (double)n * 1000.0 
  * execs_ps_last_min: a sample is taken at most once a minute. */
 static double last_minute_eps(gb_search_t *s, uint64_t now, uint64_t execs)
 {
-    gb_minute_t *m = &s->minute;
+    gb_minute_t *m = &s->report.minute;
     if (!m->at_ms) {
         m->at_ms = now;
         m->execs = execs;
@@ -70,12 +70,12 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     gb_search_get_stats(s, &st);
     gb_solver_get_stats(s->solver, &q);
     uint64_t now = gb_time_ms(), run = now - s->pulse.start_ms;
-    uint64_t session_execs = st.execs - s->prev.execs;
+    uint64_t session_execs = st.execs - s->report.prev.execs;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     kv(k, "start_time", "%llu", secs(s->pulse.start_ms));
     kv(k, "last_update", "%llu", secs(now));
-    kv(k, KEY_RUN_TIME, "%llu", (unsigned long long)(run / 1000 + s->prev_run_s));
+    kv(k, KEY_RUN_TIME, "%llu", (unsigned long long)(run / 1000 + s->report.prev_run_s));
     kv(k, "fuzzer_pid", "%ld", (long)getpid());
     kv(k, "cycles_done", "%llu", (unsigned long long)st.cycles);
     kv(k, "cycles_wo_finds", "%llu", (unsigned long long)st.cycles_wo_finds);
@@ -94,7 +94,7 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "bitmap_cvg", "%.2f%%", 100.0 * st.blocks / GB_MAP_SIZE);
     kv(k, "saved_crashes", "%u", st.crashes);
     kv(k, "saved_hangs", "%u", st.hangs);
-    kv(k, "last_find", "%llu", secs(s->last_find_ms));
+    kv(k, "last_find", "%llu", secs(s->run.last_find_ms));
     kv(k, "last_crash", "%llu", secs(st.last_crash_ms));
     kv(k, "last_hang", "%llu", secs(st.last_hang_ms));
     kv(k, "execs_since_crash", "%llu", (unsigned long long)(st.execs - st.execs_at_crash));
@@ -117,9 +117,9 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
         /* -1 while no report exists, or when one is read mid-rewrite by
          * the live triage: the last count stands (it never went down) */
         long b = s->o.crash_buckets(s->o.crash_buckets_ctx);
-        if (b > s->crash_buckets)
-            s->crash_buckets = b;
-        kv(k, "crash_buckets", "%ld", s->crash_buckets);
+        if (b > s->report.crash_buckets)
+            s->report.crash_buckets = b;
+        kv(k, "crash_buckets", "%ld", s->report.crash_buckets);
     }
     kv(k, "first_crash_ms", "%llu", (unsigned long long)st.first_crash_ms);
     kv(k, "blocks_covered", "%u", st.blocks);
@@ -180,8 +180,30 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     /* Whole, however long (AFL++ writes its full command line); a newline
      * in an argument would end the line, so it becomes a space. */
     kv(k, "command_line", "%s", "");
-    if (s->command_line && k->n && !strcmp(k->v[k->n - 1].key, "command_line"))
-        k->v[k->n - 1].text = s->command_line;
+    if (s->report.command_line && k->n && !strcmp(k->v[k->n - 1].key, "command_line"))
+        k->v[k->n - 1].text = s->report.command_line;
+}
+
+int gb_report_start(gb_report_state_t *r, const char *command_line)
+{
+    if (!command_line)
+        return 0;
+    if (!(r->command_line = gb_strdup(command_line)))
+        return -1;
+    for (char *p = r->command_line; (p = strpbrk(p, "\n\r"));)
+        *p = ' ';
+    return 0;
+}
+
+void gb_report_free(gb_report_state_t *r)
+{
+    gb_free(r->command_line);
+    r->command_line = NULL;
+}
+
+void gb_report_expansion(gb_report_state_t *r, uint64_t ms)
+{
+    r->exp_ms[r->nexp_ms++ % GB_EXP_TIMES] = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -192,13 +214,13 @@ static int cmp_u32(const void *a, const void *b)
 
 /* The median of the timed expansions in the ring (the lower one of an
  * even count); 0 when none. */
-static uint32_t expansion_median(const gb_search_t *s)
+static uint32_t expansion_median(const gb_report_state_t *r)
 {
-    size_t n = s->nexp_ms < GB_EXP_TIMES ? (size_t)s->nexp_ms : GB_EXP_TIMES;
+    size_t n = r->nexp_ms < GB_EXP_TIMES ? (size_t)r->nexp_ms : GB_EXP_TIMES;
     uint32_t v[GB_EXP_TIMES];
     if (!n)
         return 0;
-    memcpy(v, s->exp_ms, n * sizeof *v);
+    memcpy(v, r->exp_ms, n * sizeof *v);
     qsort(v, n, sizeof *v, cmp_u32);
     return v[(n - 1) / 2];
 }
@@ -207,17 +229,17 @@ void gb_search_get_stats(const gb_search_t *s, gb_search_stats_t *st)
 {
     *st = s->st;
     st->blocks = s->cov.blocks;
-    st->execs += s->prev.execs; /* earlier sessions, after --resume */
-    st->traces += s->prev.traces;
-    st->expanded += s->prev.expanded;
+    st->execs += s->report.prev.execs; /* earlier sessions, after --resume */
+    st->traces += s->report.prev.traces;
+    st->expanded += s->report.prev.expanded;
     st->pending = s->work.n;
     st->queue = gb_campaign_queue_count(s->camp);
-    st->branch_dirs = s->dirs.n;
-    st->retry_pending = s->nretry;
-    st->expansion_ms_median = expansion_median(s);
+    st->branch_dirs = s->exp.dirs.n;
+    st->retry_pending = s->loop.nretry;
+    st->expansion_ms_median = expansion_median(&s->report);
     st->worklist_bytes = gb_worklist_bytes(&s->work);
-    for (size_t i = 0; i < s->nretry; i++)
-        st->worklist_bytes += gb_item_bytes(s->retry[i]);
+    for (size_t i = 0; i < s->loop.nretry; i++)
+        st->worklist_bytes += gb_item_bytes(s->loop.retry[i]);
 }
 
 int gb_report_write(gb_search_t *s, gb_err_t *e)
@@ -239,7 +261,7 @@ int gb_report_write(gb_search_t *s, gb_err_t *e)
         .map_size = 100.0 * st.blocks / GB_MAP_SIZE,
         .saved_crashes = st.crashes,
         .saved_hangs = st.hangs,
-        .execs_per_sec = per_sec(st.execs - s->prev.execs, run),
+        .execs_per_sec = per_sec(st.execs - s->report.prev.execs, run),
         .total_execs = st.execs,
         .edges_found = st.blocks,
     };
@@ -254,8 +276,8 @@ void gb_report_restore(gb_search_t *s)
     gb_campaign_read_stats_checked(s->camp, keys, v, 4, &bad);
     if (bad.msg[0]) /* a damaged file: its bad fields start from 0, said once */
         gb_run_warn(s, bad.msg);
-    s->prev.execs = v[0];
-    s->prev.traces = v[1];
-    s->prev.expanded = v[2];
-    s->prev_run_s = v[3];
+    s->report.prev.execs = v[0];
+    s->report.prev.traces = v[1];
+    s->report.prev.expanded = v[2];
+    s->report.prev_run_s = v[3];
 }
