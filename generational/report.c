@@ -60,49 +60,44 @@ static double last_minute_eps(gb_search_t *s, uint64_t now, uint64_t execs)
 
 static unsigned long long secs(uint64_t ms) { return (unsigned long long)(ms / 1000); }
 
-/* AFL++ 4.04c's keys first, in its order, with what they mean for a
- * generational search (docs/campaign.md, "fuzzer_stats"); then Glassbox's
- * own; then the banner, versions and command line, last as in AFL++. */
-static void fill_stats(gb_search_t *s, kvs_t *k)
+/* AFL++ 4.04c's keys, in its order, with what they mean for a
+ * generational search (docs/campaign.md, "fuzzer_stats"). */
+static void fill_afl(gb_search_t *s, kvs_t *k, const gb_search_stats_t *st)
 {
-    gb_search_stats_t st;
-    gb_solver_stats_t q;
-    gb_search_get_stats(s, &st);
-    gb_solver_get_stats(s->solver, &q);
     uint64_t now = gb_time_ms(), run = now - s->pulse.start_ms;
-    uint64_t session_execs = st.execs - s->report.prev.execs;
+    uint64_t session_execs = st->execs - s->report.prev.execs;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     kv(k, "start_time", "%llu", secs(s->pulse.start_ms));
     kv(k, "last_update", "%llu", secs(now));
     kv(k, KEY_RUN_TIME, "%llu", (unsigned long long)(run / 1000 + s->report.prev_run_s));
     kv(k, "fuzzer_pid", "%ld", (long)getpid());
-    kv(k, "cycles_done", "%llu", (unsigned long long)st.cycles);
-    kv(k, "cycles_wo_finds", "%llu", (unsigned long long)st.cycles_wo_finds);
-    kv(k, KEY_EXECS, "%llu", (unsigned long long)st.execs);
+    kv(k, "cycles_done", "%llu", (unsigned long long)st->cycles);
+    kv(k, "cycles_wo_finds", "%llu", (unsigned long long)st->cycles_wo_finds);
+    kv(k, KEY_EXECS, "%llu", (unsigned long long)st->execs);
     kv(k, "execs_per_sec", "%.2f", per_sec(session_execs, run));
-    kv(k, "execs_ps_last_min", "%.2f", last_minute_eps(s, now, st.execs));
-    kv(k, "corpus_count", "%u", st.queue);
+    kv(k, "execs_ps_last_min", "%.2f", last_minute_eps(s, now, st->execs));
+    kv(k, "corpus_count", "%u", st->queue);
     kv(k, "corpus_favored", "0"); /* no favoured inputs: the worklist is ordered by score */
     kv(k, "corpus_found", "%llu",
-       (unsigned long long)(st.queue > st.imported ? st.queue - st.imported : 0));
-    kv(k, "corpus_imported", "%llu", (unsigned long long)st.imported);
-    kv(k, "max_depth", "%u", st.max_depth);
-    kv(k, "cur_item", "%lld", (long long)(st.cur_item >= 0 ? st.cur_item : 0));
+       (unsigned long long)(st->queue > st->imported ? st->queue - st->imported : 0));
+    kv(k, "corpus_imported", "%llu", (unsigned long long)st->imported);
+    kv(k, "max_depth", "%u", st->max_depth);
+    kv(k, "cur_item", "%lld", (long long)(st->cur_item >= 0 ? st->cur_item : 0));
     kv(k, "pending_favs", "0");
-    kv(k, "pending_total", "%zu", st.pending);
-    kv(k, "bitmap_cvg", "%.2f%%", 100.0 * st.blocks / GB_MAP_SIZE);
-    kv(k, "saved_crashes", "%u", st.crashes);
-    kv(k, "saved_hangs", "%u", st.hangs);
+    kv(k, "pending_total", "%zu", st->pending);
+    kv(k, "bitmap_cvg", "%.2f%%", 100.0 * st->blocks / GB_MAP_SIZE);
+    kv(k, "saved_crashes", "%u", st->crashes);
+    kv(k, "saved_hangs", "%u", st->hangs);
     kv(k, "last_find", "%llu", secs(s->run.last_find_ms));
-    kv(k, "last_crash", "%llu", secs(st.last_crash_ms));
-    kv(k, "last_hang", "%llu", secs(st.last_hang_ms));
-    kv(k, "execs_since_crash", "%llu", (unsigned long long)(st.execs - st.execs_at_crash));
+    kv(k, "last_crash", "%llu", secs(st->last_crash_ms));
+    kv(k, "last_hang", "%llu", secs(st->last_hang_ms));
+    kv(k, "execs_since_crash", "%llu", (unsigned long long)(st->execs - st->execs_at_crash));
     kv(k, "exec_timeout", "%u", s->o.timeout_ms);
-    kv(k, "slowest_exec_ms", "%u", st.slowest_exec_ms);
+    kv(k, "slowest_exec_ms", "%u", st->slowest_exec_ms);
     kv(k, "peak_rss_mb", "%ld", ru.ru_maxrss / 1024);
     kv(k, "cpu_affinity", "-1"); /* not bound to a core */
-    kv(k, "edges_found", "%u", st.blocks); /* blocks: the cov build counts blocks */
+    kv(k, "edges_found", "%u", st->blocks); /* blocks: the cov build counts blocks */
     kv(k, "total_edges", "%u", GB_MAP_SIZE);
     kv(k, "var_byte_count", "0");
     kv(k, "havoc_expansion", "0");
@@ -110,9 +105,15 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "testcache_size", "0");
     kv(k, "testcache_count", "0");
     kv(k, "testcache_evict", "0");
-    kv(k, KEY_TRACES, "%llu", (unsigned long long)st.traces);
-    kv(k, KEY_EXPANDED, "%llu", (unsigned long long)st.expanded);
-    kv(k, "crashes_seen", "%llu", (unsigned long long)st.crashes_seen);
+}
+
+/* Glassbox's own: the search's counters (crash_buckets only with a
+ * triage report to count). */
+static void fill_search(gb_search_t *s, kvs_t *k, const gb_search_stats_t *st)
+{
+    kv(k, KEY_TRACES, "%llu", (unsigned long long)st->traces);
+    kv(k, KEY_EXPANDED, "%llu", (unsigned long long)st->expanded);
+    kv(k, "crashes_seen", "%llu", (unsigned long long)st->crashes_seen);
     if (s->o.crash_buckets) {
         /* -1 while no report exists, or when one is read mid-rewrite by
          * the live triage: the last count stands (it never went down) */
@@ -121,58 +122,70 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
             s->report.crash_buckets = b;
         kv(k, "crash_buckets", "%ld", s->report.crash_buckets);
     }
-    kv(k, "first_crash_ms", "%llu", (unsigned long long)st.first_crash_ms);
-    kv(k, "blocks_covered", "%u", st.blocks);
-    kv(k, "children_generated", "%llu", (unsigned long long)st.children);
-    kv(k, "children_inserted", "%llu", (unsigned long long)st.inserted);
-    kv(k, "children_duplicate", "%llu", (unsigned long long)st.duplicates);
-    kv(k, "children_divergent", "%llu", (unsigned long long)st.divergent);
-    kv(k, "children_repaired", "%llu", (unsigned long long)st.repaired);
-    kv(k, "flips_backoff", "%llu", (unsigned long long)st.flips_backoff);
-    kv(k, "flips_timed_out", "%llu", (unsigned long long)st.flips_timed_out);
-    kv(k, "traces_progress", "%llu", (unsigned long long)st.progress);
-    kv(k, "branch_directions", "%llu", (unsigned long long)st.branch_dirs);
-    kv(k, "retry_rounds", "%llu", (unsigned long long)st.retry_rounds);
-    kv(k, "retry_rounds_flat", "%llu", (unsigned long long)st.retry_flat);
-    kv(k, "expansions_suspended", "%llu", (unsigned long long)st.suspended);
-    kv(k, "expansion_ms_median", "%u", st.expansion_ms_median);
-    kv(k, "retry_pending", "%zu", st.retry_pending);
-    kv(k, "worklist_dropped", "%llu", (unsigned long long)st.worklist_dropped);
-    kv(k, "mem_worklist_kb", "%llu", (unsigned long long)(st.worklist_bytes >> 10));
-    kv(k, "mem_answers_kb", "%llu", (unsigned long long)(q.answers_bytes >> 10));
-    kv(k, "mem_clauses_kb", "%llu", (unsigned long long)(q.clauses_bytes >> 10));
-    kv(k, "mem_z3_kb", "%llu", (unsigned long long)(q.z3_bytes >> 10));
-    kv(k, "z3_renewals", "%llu", (unsigned long long)q.z3_renewals);
-    kv(k, "queries_z3_memout", "%llu", (unsigned long long)q.z3_memouts);
-    kv(k, "search_state", "%s", st.state ? st.state : "expanding");
-    kv(k, "sync_imported", "%llu", (unsigned long long)st.imported);
-    kv(k, "claimed_elsewhere", "%llu", (unsigned long long)st.claimed_elsewhere);
-    kv(k, "queries_total", "%llu", (unsigned long long)q.queries_total);
-    kv(k, "queries_cut_slice_empty", "%llu", (unsigned long long)q.cut_slice_empty);
-    kv(k, "queries_cut_clause", "%llu", (unsigned long long)q.cut_clause);
-    kv(k, "queries_cut_interval_unsat", "%llu", (unsigned long long)q.cut_interval_unsat);
-    kv(k, "queries_sat_interval", "%llu", (unsigned long long)q.sat_interval);
-    kv(k, "queries_interval_enumerated", "%llu", (unsigned long long)q.ival_enumerated);
-    kv(k, "queries_interval_swept", "%llu", (unsigned long long)q.ival_swept);
-    kv(k, "queries_cache_hit", "%llu", (unsigned long long)q.cache_hit);
-    kv(k, "queries_z3", "%llu", (unsigned long long)q.queries_z3);
-    kv(k, "queries_z3_sat", "%llu", (unsigned long long)q.z3_sat);
-    kv(k, "queries_z3_unsat", "%llu", (unsigned long long)q.z3_unsat);
-    kv(k, "queries_z3_timeout", "%llu", (unsigned long long)q.z3_timeout);
-    kv(k, "queries_z3_blasted", "%llu", (unsigned long long)q.z3_blasted);
-    kv(k, "queries_z3_products", "%llu", (unsigned long long)q.z3_varmul);
-    kv(k, "queries_budget_skip", "%llu", (unsigned long long)q.budget_skip);
-    kv(k, "queries_relax_skip", "%llu", (unsigned long long)q.relax_skip);
-    kv(k, "stored_left_out", "%llu", (unsigned long long)q.stored_dropped);
-    kv(k, "stored_set", "%llu", (unsigned long long)q.stored_fixed);
-    kv(k, "flips_skipped_cfg", "%llu", (unsigned long long)st.flips_skipped_cfg);
-    kv(k, "clauses_learned", "%llu", (unsigned long long)q.clauses_learned);
-    kv(k, "clauses_loaded", "%llu", (unsigned long long)q.clauses_loaded);
-    kv(k, "queries_sat", "%llu", (unsigned long long)q.queries_sat);
-    kv(k, "queries_unsat", "%llu", (unsigned long long)q.queries_unsat);
-    kv(k, "queries_timeout", "%llu", (unsigned long long)q.queries_timeout);
-    kv(k, "queries_optimistic", "%llu", (unsigned long long)q.queries_optimistic);
-    kv(k, "solver_time_ms", "%llu", (unsigned long long)q.solver_time_ms);
+    kv(k, "first_crash_ms", "%llu", (unsigned long long)st->first_crash_ms);
+    kv(k, "blocks_covered", "%u", st->blocks);
+    kv(k, "children_generated", "%llu", (unsigned long long)st->children);
+    kv(k, "children_inserted", "%llu", (unsigned long long)st->inserted);
+    kv(k, "children_duplicate", "%llu", (unsigned long long)st->duplicates);
+    kv(k, "children_divergent", "%llu", (unsigned long long)st->divergent);
+    kv(k, "children_repaired", "%llu", (unsigned long long)st->repaired);
+    kv(k, "flips_backoff", "%llu", (unsigned long long)st->flips_backoff);
+    kv(k, "flips_timed_out", "%llu", (unsigned long long)st->flips_timed_out);
+    kv(k, "traces_progress", "%llu", (unsigned long long)st->progress);
+    kv(k, "branch_directions", "%llu", (unsigned long long)st->branch_dirs);
+    kv(k, "retry_rounds", "%llu", (unsigned long long)st->retry_rounds);
+    kv(k, "retry_rounds_flat", "%llu", (unsigned long long)st->retry_flat);
+    kv(k, "expansions_suspended", "%llu", (unsigned long long)st->suspended);
+    kv(k, "expansion_ms_median", "%u", st->expansion_ms_median);
+    kv(k, "retry_pending", "%zu", st->retry_pending);
+    kv(k, "worklist_dropped", "%llu", (unsigned long long)st->worklist_dropped);
+}
+
+/* What the worklist and the solver hold in memory. */
+static void fill_memory(kvs_t *k, const gb_search_stats_t *st, const gb_solver_stats_t *q)
+{
+    kv(k, "mem_worklist_kb", "%llu", (unsigned long long)(st->worklist_bytes >> 10));
+    kv(k, "mem_answers_kb", "%llu", (unsigned long long)(q->answers_bytes >> 10));
+    kv(k, "mem_clauses_kb", "%llu", (unsigned long long)(q->clauses_bytes >> 10));
+    kv(k, "mem_z3_kb", "%llu", (unsigned long long)(q->z3_bytes >> 10));
+    kv(k, "z3_renewals", "%llu", (unsigned long long)q->z3_renewals);
+    kv(k, "queries_z3_memout", "%llu", (unsigned long long)q->z3_memouts);
+}
+
+/* The solver's queries and learned clauses (and the flips the CFG spared it). */
+static void fill_queries(kvs_t *k, const gb_search_stats_t *st, const gb_solver_stats_t *q)
+{
+    kv(k, "queries_total", "%llu", (unsigned long long)q->queries_total);
+    kv(k, "queries_cut_slice_empty", "%llu", (unsigned long long)q->cut_slice_empty);
+    kv(k, "queries_cut_clause", "%llu", (unsigned long long)q->cut_clause);
+    kv(k, "queries_cut_interval_unsat", "%llu", (unsigned long long)q->cut_interval_unsat);
+    kv(k, "queries_sat_interval", "%llu", (unsigned long long)q->sat_interval);
+    kv(k, "queries_interval_enumerated", "%llu", (unsigned long long)q->ival_enumerated);
+    kv(k, "queries_interval_swept", "%llu", (unsigned long long)q->ival_swept);
+    kv(k, "queries_cache_hit", "%llu", (unsigned long long)q->cache_hit);
+    kv(k, "queries_z3", "%llu", (unsigned long long)q->queries_z3);
+    kv(k, "queries_z3_sat", "%llu", (unsigned long long)q->z3_sat);
+    kv(k, "queries_z3_unsat", "%llu", (unsigned long long)q->z3_unsat);
+    kv(k, "queries_z3_timeout", "%llu", (unsigned long long)q->z3_timeout);
+    kv(k, "queries_z3_blasted", "%llu", (unsigned long long)q->z3_blasted);
+    kv(k, "queries_z3_products", "%llu", (unsigned long long)q->z3_varmul);
+    kv(k, "queries_budget_skip", "%llu", (unsigned long long)q->budget_skip);
+    kv(k, "queries_relax_skip", "%llu", (unsigned long long)q->relax_skip);
+    kv(k, "stored_left_out", "%llu", (unsigned long long)q->stored_dropped);
+    kv(k, "stored_set", "%llu", (unsigned long long)q->stored_fixed);
+    kv(k, "flips_skipped_cfg", "%llu", (unsigned long long)st->flips_skipped_cfg);
+    kv(k, "clauses_learned", "%llu", (unsigned long long)q->clauses_learned);
+    kv(k, "clauses_loaded", "%llu", (unsigned long long)q->clauses_loaded);
+    kv(k, "queries_sat", "%llu", (unsigned long long)q->queries_sat);
+    kv(k, "queries_unsat", "%llu", (unsigned long long)q->queries_unsat);
+    kv(k, "queries_timeout", "%llu", (unsigned long long)q->queries_timeout);
+    kv(k, "queries_optimistic", "%llu", (unsigned long long)q->queries_optimistic);
+    kv(k, "solver_time_ms", "%llu", (unsigned long long)q->solver_time_ms);
+}
+
+/* The banner, versions and command line, last as in AFL++. */
+static void fill_banner(gb_search_t *s, kvs_t *k)
+{
     kv(k, "afl_banner", "%s", s->o.name);
     kv(k, "afl_version", "glassbox-" GB_VERSION); /* AFL++ tools expect a bare version */
     kv(k, "glassbox_version", "%s", GB_VERSION_FULL);
@@ -182,6 +195,25 @@ static void fill_stats(gb_search_t *s, kvs_t *k)
     kv(k, "command_line", "%s", "");
     if (s->report.command_line && k->n && !strcmp(k->v[k->n - 1].key, "command_line"))
         k->v[k->n - 1].text = s->report.command_line;
+}
+
+/* fuzzer_stats: AFL++'s keys first; then Glassbox's own; then the banner,
+ * versions and command line. The order is the file's. */
+static void fill_stats(gb_search_t *s, kvs_t *k)
+{
+    gb_search_stats_t st;
+    gb_solver_stats_t q;
+    gb_search_get_stats(s, &st);
+    gb_solver_get_stats(s->solver, &q);
+    fill_afl(s, k, &st);
+    fill_search(s, k, &st);
+    fill_memory(k, &st, &q);
+    /* what the loop does, and what the peers gave and took */
+    kv(k, "search_state", "%s", st.state ? st.state : "expanding");
+    kv(k, "sync_imported", "%llu", (unsigned long long)st.imported);
+    kv(k, "claimed_elsewhere", "%llu", (unsigned long long)st.claimed_elsewhere);
+    fill_queries(k, &st, &q);
+    fill_banner(s, k);
 }
 
 int gb_report_start(gb_report_state_t *r, const char *command_line)
