@@ -26,11 +26,11 @@ static uint64_t depth_key(uint32_t site, unsigned dir, uint64_t n)
 }
 
 /* Whether the n-th taking of (site, dir) would be new to the search. */
-static int dir_is_new(const gb_search_t *s, uint32_t site, unsigned dir, uint64_t n)
+static int dir_is_new(const gb_expand_state_t *x, uint32_t site, unsigned dir, uint64_t n)
 {
     if (n <= 1)
-        return !gb_hset_has(&s->dirs, dir_key(site, dir));
-    return n <= GB_DEPTH_MAX && !gb_hset_has(&s->depths, depth_key(site, dir, n));
+        return !gb_hset_has(&x->dirs, dir_key(site, dir));
+    return n <= GB_DEPTH_MAX && !gb_hset_has(&x->depths, depth_key(site, dir, n));
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -45,7 +45,7 @@ static int cmp_u64(const void *a, const void *b)
  * more often than any trace is not progress here (loops over data would
  * make most traces progress): it only ranks the child that is predicted to
  * do it (make_child). */
-static int note_dirs(gb_search_t *s, const gb_trace_t *t, size_t pcs)
+static int note_dirs(gb_expand_state_t *x, const gb_trace_t *t, size_t pcs)
 {
     uint64_t *k = gb_malloc((pcs ? pcs : 1) * sizeof *k);
     if (!k)
@@ -64,10 +64,10 @@ static int note_dirs(gb_search_t *s, const gb_trace_t *t, size_t pcs)
         uint32_t site = (uint32_t)((k[i] - 1) >> 1);
         unsigned dir = (unsigned)((k[i] - 1) & 1);
         if (occ == 1) {
-            r = gb_hset_add(&s->dirs, k[i]);
+            r = gb_hset_add(&x->dirs, k[i]);
             fresh |= r > 0;
         } else if (occ <= GB_DEPTH_MAX)
-            r = gb_hset_add(&s->depths, depth_key(site, dir, occ));
+            r = gb_hset_add(&x->depths, depth_key(site, dir, occ));
     }
     gb_free(k);
     return r < 0 ? -1 : fresh;
@@ -81,7 +81,7 @@ static int note_progress(gb_search_t *s, const gb_item_t *it, const gb_trace_t *
 {
     gb_trace_info_t info;
     gb_trace_get_info(t, &info);
-    int fresh = note_dirs(s, t, info.pcs);
+    int fresh = note_dirs(&s->exp, t, info.pcs);
     if (fresh < 0)
         return -1;
     int further = info.read_end > it->parent_read_end;
@@ -94,15 +94,15 @@ static int note_progress(gb_search_t *s, const gb_item_t *it, const gb_trace_t *
  * progress (note_progress). */
 static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, int *progress, gb_err_t *e)
 {
-    gb_campaign_unplant(s->camp, strrchr(s->trace_input, '/') + 1); /* a planted link goes */
-    if (gb_write_atomic(s->trace_input, gb_campaign_tmpdir(s->camp), it->data, it->len, e) != 0)
+    gb_campaign_unplant(s->camp, strrchr(s->exp.trace_input, '/') + 1); /* a planted link goes */
+    if (gb_write_atomic(s->exp.trace_input, gb_campaign_tmpdir(s->camp), it->data, it->len, e) != 0)
         return NULL;
     /* The trace build keeps shadow state: it gets GB_TRACE_MEM_FACTOR times the memory. */
     gb_trace_run_opts_t to = {.bin = s->o.trace_bin,
                               .args = s->o.target_args,
                               .nargs = s->o.n_target_args,
-                              .input = s->trace_input,
-                              .trace_out = s->trace_file,
+                              .input = s->exp.trace_input,
+                              .trace_out = s->exp.trace_file,
                               .timeout_ms = s->o.trace_timeout_ms,
                               .mem_limit_mb = s->o.mem_limit_mb * GB_TRACE_MEM_FACTOR};
     gb_run_result_t r;
@@ -110,13 +110,13 @@ static gb_trace_t *trace_item(gb_search_t *s, gb_item_t *it, int *progress, gb_e
         return NULL;
     s->st.traces++;
     gb_trace_t *t = NULL;
-    if (r.status == GB_RUN_OK && access(s->trace_file, F_OK) != 0) {
-        s->trace_missing++; /* it exited without ever opening its input */
+    if (r.status == GB_RUN_OK && access(s->exp.trace_file, F_OK) != 0) {
+        s->exp.trace_missing++; /* it exited without ever opening its input */
         return NULL;
     }
-    if (gb_trace_load(s->trace_file, GB_TRACE_PREFIX_OK, &t, e) != 0)
+    if (gb_trace_load(s->exp.trace_file, GB_TRACE_PREFIX_OK, &t, e) != 0)
         return NULL;
-    s->trace_seen++;
+    s->exp.trace_seen++;
     int p = note_progress(s, it, t);
     if (p < 0) {
         gb_trace_free(t);
@@ -146,13 +146,13 @@ static size_t divergence(const gb_item_t *it, const gb_trace_t *t, size_t pcs)
 
 /* The path of trace t, shared by its children: made at its first child,
  * kept until the trace is freed (free_trace). NULL when out of memory. */
-static gb_path_t *path_of(gb_search_t *s, const gb_trace_t *t)
+static gb_path_t *path_of(gb_expand_state_t *x, const gb_trace_t *t)
 {
-    size_t n = sizeof s->paths / sizeof s->paths[0], slot = n;
+    size_t n = sizeof x->paths / sizeof x->paths[0], slot = n;
     for (size_t i = 0; i < n; i++) {
-        if (s->paths[i].t == t && s->paths[i].p)
-            return s->paths[i].p;
-        if (!s->paths[i].p && slot == n)
+        if (x->paths[i].t == t && x->paths[i].p)
+            return x->paths[i].p;
+        if (!x->paths[i].p && slot == n)
             slot = i;
     }
     gb_trace_info_t info;
@@ -169,20 +169,20 @@ static gb_path_t *path_of(gb_search_t *s, const gb_trace_t *t)
     }
     if (slot < n) { /* else (no free slot: never, traces nest GB_MAX_REPAIRS deep) unshared */
         p->refs = 1;
-        s->paths[slot].t = t;
-        s->paths[slot].p = p;
+        x->paths[slot].t = t;
+        x->paths[slot].p = p;
     }
     return p;
 }
 
 /* Frees trace t and lets go of its path (its children keep theirs). */
-static void free_trace(gb_search_t *s, gb_trace_t *t)
+static void free_trace(gb_expand_state_t *x, gb_trace_t *t)
 {
-    for (size_t i = 0; t && i < sizeof s->paths / sizeof s->paths[0]; i++)
-        if (s->paths[i].t == t && s->paths[i].p) {
-            gb_path_release(s->paths[i].p);
-            s->paths[i].p = NULL;
-            s->paths[i].t = NULL;
+    for (size_t i = 0; t && i < sizeof x->paths / sizeof x->paths[0]; i++)
+        if (x->paths[i].t == t && x->paths[i].p) {
+            gb_path_release(x->paths[i].p);
+            x->paths[i].p = NULL;
+            x->paths[i].t = NULL;
         }
     gb_trace_free(t);
 }
@@ -201,7 +201,7 @@ static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_t
     if (!c)
         return NULL;
     c->bound = j + 1;
-    if (!(c->path = path_of(s, t))) {
+    if (!(c->path = path_of(&s->exp, t))) {
         gb_item_free(c);
         return NULL;
     }
@@ -216,10 +216,10 @@ static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_t
     gb_trace_info_t info;
     gb_trace_get_info(t, &info);
     c->parent_read_end = info.read_end;
-    c->hint = dir_is_new(s, to.site, to.taken, 1)     ? GB_HINT_NEW_DIR
-              : dir_is_new(s, to.site, to.taken, occ) ? GB_HINT_DEPTH
-              : s->progress_now                        ? GB_HINT_PARENT
-                                                       : GB_HINT_NONE;
+    c->hint = dir_is_new(&s->exp, to.site, to.taken, 1)     ? GB_HINT_NEW_DIR
+              : dir_is_new(&s->exp, to.site, to.taken, occ) ? GB_HINT_DEPTH
+              : s->exp.progress_now                         ? GB_HINT_PARENT
+                                                            : GB_HINT_NONE;
     return c;
 }
 
@@ -245,43 +245,54 @@ static void child_desc(char *buf, size_t n, const gb_item_t *parent, size_t j, c
         src_desc(buf, n, parent->src_id, parent->src_crash, j, tag);
 }
 
-/* Solves flip j of `t` (traced from `it`): 0 with a model in *f (clear
- * it), -1 without one (a solver error loses this query, not the
- * campaign). */
-static int solve_flip(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j, gb_flip_t *f,
-                      gb_err_t *e)
+/* What solve_flip decided, and which stage decided it (directed mode
+ * tells an exact refutation from a guess by it). Whether a model was
+ * optimistic is the flip's own f->optimistic. */
+typedef struct flip_answer {
+    gb_qstatus_t status;
+    gb_stage_t stage;
+} flip_answer_t;
+
+/* Solves flip j of `t` (traced from `it`): GB_Q_SAT with a model in *f
+ * (clear it); any other answer leaves *f clear. A solver error loses this
+ * query, not the campaign: it decides nothing (GB_Q_SKIP, GB_STAGE_NONE). */
+static flip_answer_t solve_flip(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
+                                gb_flip_t *f, gb_err_t *e)
 {
     memset(f, 0, sizeof *f);
     gb_solver_set_input(s->solver, it->data, it->len); /* the interval stage's defaults */
     int fr = gb_solver_flip(s->solver, t, j, f, e);
     gb_solver_set_input(s->solver, NULL, 0);
-    s->last_status = fr != 0 ? GB_Q_SKIP : f->status; /* an error decides nothing */
-    s->last_stage = fr != 0 ? GB_STAGE_NONE : f->stage;
-    s->last_optimistic = f->optimistic;
-    if (fr != 0 || f->status != GB_Q_SAT) {
+    flip_answer_t a = {GB_Q_SKIP, GB_STAGE_NONE};
+    if (fr == 0)
+        a = (flip_answer_t){f->status, f->stage};
+    if (a.status != GB_Q_SAT)
         gb_flip_clear(f);
-        return -1;
-    }
-    return 0;
+    return a;
 }
 
-/* The child of a model (its bytes inserted at `at`, or SIZE_MAX), run and
- * scored. Returns it (or NULL: duplicate, hang) and its run kind in *kind;
- * GB_KIND_FATAL on a fatal error. */
-static gb_item_t *run_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
-                            const gb_flip_t *f, size_t at, const char *tag, gb_run_kind_t *kind,
-                            gb_err_t *e)
+/* A child to make of flip j's model: its new bytes at `at` (SIZE_MAX:
+ * appended, or none), and whether it is extra (directed mode: made by the
+ * relaxed last resort, relaxed_child; a child of an extra input is extra
+ * anyway). */
+typedef struct child_arg {
+    size_t j;
+    const gb_flip_t *f;
+    size_t at;
+    int extra;
+} child_arg_t;
+
+/* The child `a` describes, run and scored. Returns it (or NULL: duplicate, hang)
+ * and its run kind in *kind; GB_KIND_FATAL on a fatal error. */
+static gb_item_t *run_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t,
+                            const child_arg_t *a, const char *tag, gb_run_kind_t *kind, gb_err_t *e)
 {
     *kind = GB_KIND_HUNG;
+    size_t j = a->j, at = a->at;
+    const gb_flip_t *f = a->f;
     gb_item_t *c = make_child(s, it, t, j, &f->model, at);
-    int fresh = -1, extra = it->extra || s->make_extra;
-    if (c) {
-        uint64_t h = gb_hash64(c->data, c->len, 0);
-        if (extra) /* extra: new to both sets */
-            fresh = gb_hset_has(&s->seen, h) ? 0 : gb_hset_add(&s->seen_extra, h);
-        else
-            fresh = gb_hset_add(&s->seen, h);
-    }
+    int extra = it->extra || a->extra;
+    int fresh = c ? gb_run_fresh(&s->run, c->data, c->len, extra) : -1;
     if (fresh <= 0) {
         if (fresh < 0) {
             gb_err_set(e, "out of memory");
@@ -315,9 +326,10 @@ static gb_item_t *solve_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t
 {
     gb_flip_t f;
     *kind = GB_KIND_HUNG;
-    if (solve_flip(s, it, t, j, &f, e) != 0)
+    if (solve_flip(s, it, t, j, &f, e).status != GB_Q_SAT)
         return NULL;
-    gb_item_t *c = run_child(s, it, t, j, &f, SIZE_MAX, tag, kind, e);
+    child_arg_t a = {j, &f, SIZE_MAX, 0};
+    gb_item_t *c = run_child(s, it, t, &a, tag, kind, e);
     gb_flip_clear(&f);
     return c;
 }
@@ -404,7 +416,7 @@ static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, in
         gb_solver_set_keep(s->solver, NULL, NULL, 0);
         gb_solver_set_last_resort(s->solver, 1);
     }
-    free_trace(s, t);
+    free_trace(&s->exp, t);
     if (rkind == GB_KIND_FATAL) {
         gb_item_free(c);
         return -1;
@@ -493,19 +505,19 @@ static void keep_of(const gb_item_t *it, const gb_item_t *c, const gb_model_t *m
     }
 }
 
-/* One child of a model, kept or repaired: 0, or -1 on a fatal error. */
-static int one_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j,
-                     const gb_flip_t *f, size_t at, gb_err_t *e)
+/* The child `a` describes, kept or repaired: 0, or -1 on a fatal error. */
+static int one_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, const child_arg_t *a,
+                     gb_err_t *e)
 {
     gb_run_kind_t kind;
-    gb_item_t *c = run_child(s, it, t, j, f, at, ",opt", &kind, e);
+    gb_item_t *c = run_child(s, it, t, a, ",opt", &kind, e);
     if (!c)
         return kind == GB_KIND_FATAL ? -1 : 0;
     if (!c->optimistic)
-        return keep_child(s, c, kind, j, e);
+        return keep_child(s, c, kind, a->j, e);
     keep_t k;
-    keep_of(it, c, &f->model, at, &k);
-    int rc = repair(s, c, kind, j, 0, &k, e);
+    keep_of(it, c, &a->f->model, a->at, &k);
+    int rc = repair(s, c, kind, a->j, 0, &k, e);
     gb_free(k.off);
     gb_free(k.val);
     return rc;
@@ -536,11 +548,10 @@ static int relaxed_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, siz
                          gb_err_t *e)
 {
     gb_flip_t f;
-    if (solve_flip(s, it, t, j, &f, e) != 0)
+    if (solve_flip(s, it, t, j, &f, e).status != GB_Q_SAT)
         return 0;
-    s->make_extra = 1;
-    int rc = one_child(s, it, t, j, &f, SIZE_MAX, e);
-    s->make_extra = 0;
+    child_arg_t a = {j, &f, SIZE_MAX, 1};
+    int rc = one_child(s, it, t, &a, e);
     gb_flip_clear(&f);
     return rc;
 }
@@ -566,35 +577,36 @@ static int flip_directed(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, siz
     int exact = gb_reach_alive(r) && !it->extra;
     gb_solver_set_last_resort(s->solver, !exact);
     gb_flip_t f;
-    int solved = solve_flip(s, it, t, j, &f, e) == 0;
+    flip_answer_t ans = solve_flip(s, it, t, j, &f, e);
     gb_solver_set_last_resort(s->solver, 1);
-    if (!solved) {
+    if (ans.status != GB_Q_SAT) {
         if (it->extra)
             return 0;
-        if (s->last_status == GB_Q_UNSAT ||
-            (s->last_status == GB_Q_SKIP && s->last_stage == GB_STAGE_SLICE)) {
+        if (ans.status == GB_Q_UNSAT || (ans.status == GB_Q_SKIP && ans.stage == GB_STAGE_SLICE)) {
             r->refuted++; /* exact: Z3, a clause, intervals, or a constant condition */
-            if (exact && s->last_status == GB_Q_UNSAT)
+            if (exact && ans.status == GB_Q_UNSAT)
                 return relaxed_child(s, it, t, j, e);
         } else
             gb_reach_hole(r, "a flip was not decided (%s)",
-                          s->last_status == GB_Q_TIMEOUT ? "solver timeout or budget"
-                                                         : "solver error");
+                          ans.status == GB_Q_TIMEOUT ? "solver timeout or budget" : "solver error");
         return 0;
     }
     if (f.optimistic && !it->extra)
         gb_reach_hole(r, "a flip was answered only by a relaxed (optimistic) query");
     uint64_t kept = r->kept;
+    child_arg_t a = {j, &f, SIZE_MAX, 0};
     size_t at = insert_at(it, t, j, &f.model);
-    int rc = one_child(s, it, t, j, &f, SIZE_MAX, e);
+    int rc = one_child(s, it, t, &a, e);
     if (rc == 0 && !f.optimistic && !it->extra) {
         if (r->kept == kept)
             gb_reach_hole(r, "a flip's input was a duplicate, hung, or could not run");
         else
             r->children++;
     }
-    if (rc == 0 && at != SIZE_MAX)
-        rc = one_child(s, it, t, j, &f, at, e);
+    if (rc == 0 && at != SIZE_MAX) {
+        a.at = at;
+        rc = one_child(s, it, t, &a, e);
+    }
     gb_flip_clear(&f);
     return rc;
 }
@@ -618,8 +630,9 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
     uint64_t blocks = s->cov.blocks, novel = s->cov.novel_total, crashes = s->st.crashes;
     uint64_t children = s->st.children;
     gb_flip_t f;
-    if (solve_flip(s, it, t, j, &f, e) != 0) {
-        if (s->last_status == GB_Q_TIMEOUT) {
+    flip_answer_t ans = solve_flip(s, it, t, j, &f, e);
+    if (ans.status != GB_Q_SAT) {
+        if (ans.status == GB_Q_TIMEOUT) {
             s->st.flips_timed_out++;
             if (it->retries < GB_RETRY_PATIENCE_MAX) /* again when dry, with more time */
                 skipped_add(it, j);
@@ -628,10 +641,13 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
     }
     /* A longer input: appended (SAGE) and, when the condition read bytes
      * before the end, also inserted there. */
+    child_arg_t a = {j, &f, SIZE_MAX, 0};
     size_t at = insert_at(it, t, j, &f.model);
-    int rc = one_child(s, it, t, j, &f, SIZE_MAX, e);
-    if (rc == 0 && at != SIZE_MAX)
-        rc = one_child(s, it, t, j, &f, at, e);
+    int rc = one_child(s, it, t, &a, e);
+    if (rc == 0 && at != SIZE_MAX) {
+        a.at = at;
+        rc = one_child(s, it, t, &a, e);
+    }
     gb_flip_clear(&f);
     if (ss && s->st.children != children) /* duplicates alone are no try */
         gb_sites_record(ss, s->cov.blocks != blocks || s->cov.novel_total != novel ||
@@ -747,7 +763,7 @@ static int journal(gb_search_t *s, const gb_item_t *it, gb_err_t *e)
 void gb_expand_runaway(size_t mib, void *search)
 {
     gb_search_t *s = search;
-    const gb_item_t *it = s->expanding;
+    const gb_item_t *it = s->exp.expanding;
     gb_err_t e;
     char what[64] = "no input was being expanded";
     if (it && (it->queue_id >= 0 || it->crash_id >= 0)) {
@@ -770,6 +786,23 @@ void gb_expand_runaway(size_t mib, void *search)
     _exit(GB_SEARCH_EXIT_MEMORY);
 }
 
+int gb_expand_start(gb_search_t *s, gb_err_t *e)
+{
+    gb_expand_state_t *x = &s->exp;
+    x->trace_input = gb_search_file(s, ".cur_trace_input");
+    x->trace_file = gb_search_file(s, ".cur_trace.gbt");
+    return x->trace_input && x->trace_file ? 0 : gb_err_set(e, "out of memory");
+}
+
+void gb_expand_free(gb_expand_state_t *x)
+{
+    gb_free(x->trace_input);
+    gb_free(x->trace_file);
+    x->trace_input = x->trace_file = NULL;
+    gb_hset_free(&x->dirs);
+    gb_hset_free(&x->depths);
+}
+
 /* ExpandExecution: trace, then flip every entry from the bound on. The
  * bound drops to the first divergence from the predicted path. */
 int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
@@ -784,14 +817,14 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     int progress = 0, resumed = it->pending != NULL;
     gb_trace_t *t = trace_item(s, it, &progress, &te);
     s->st.expanded += !resumed;
-    if (!t && s->trace_missing && !s->trace_seen)
+    if (!t && s->exp.trace_missing && !s->exp.trace_seen)
         return gb_err_set(e, "%s exits without reaching its input (no trace was written): it "
                              "exits before LLVMFuzzerTestOneInput (look at its main or "
                              "LLVMFuzzerInitialize) or, for a program with its own main, before "
                              "it opens the input file (are @@ and the arguments right?), or it "
                              "is not a glassbox-cc --mode=trace build",
                           s->o.trace_bin);
-    if (!t && s->trace_missing)
+    if (!t && s->exp.trace_missing)
         gb_notice(s, GB_NOTE_NOBLOCK, "the trace build exited without reaching its input on "
                                       "some inputs; those are not expanded");
     if (!t && s->reach.on)
@@ -813,7 +846,7 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         gb_reach_on_trace(s, t, d != SIZE_MAX);
     if (progress)
         credit_maker(s, it);
-    s->progress_now = progress;
+    s->exp.progress_now = progress;
     /* A suspended expansion goes on with the flips it had left; a retry
      * flips only what the last expansion backed off, and what this one
      * backs off is collected afresh. */
@@ -834,7 +867,7 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     uint8_t *over = s->reach.on ? gb_reach_over_bound(s, t, info.pcs) : NULL;
     int rc = order && (over || !s->reach.on) ? 0 : gb_err_set(e, "out of memory");
     gb_solver_set_patience(s->solver, it->retries); /* a retry's timeouts grow */
-    s->expanding = it;
+    s->exp.expanding = it;
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
         rc = flip_one(s, it, t, order[k].j, over, e);
         gb_pulse(s);
@@ -843,12 +876,12 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
             k = n;
         }
     }
-    s->expanding = NULL;
-    s->progress_now = 0;
+    s->exp.expanding = NULL;
+    s->exp.progress_now = 0;
     gb_solver_set_patience(s->solver, 0);
     gb_free(over);
     gb_free(order);
-    free_trace(s, t);
+    free_trace(&s->exp, t);
     /* finished: a resume must not redo it (a retry's first expansion was
      * journaled when it finished) */
     if (rc == 0 && !it->suspended && k >= n && !it->retries)

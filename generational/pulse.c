@@ -19,7 +19,7 @@ void gb_pulse(gb_search_t *s)
     if (now - s->pulse.last_sync_ms >= GB_SYNC_EVERY_MS) {
         gb_err_t se;
         if (gb_pulse_sync(s, &se) != 0)
-            s->sync_failed = 1; /* reported by gb_search_run */
+            s->pulse.sync_failed = 1; /* reported by gb_search_run */
     }
     if (now - s->pulse.last_status_ms < s->o.status_every_ms)
         return;

@@ -36,7 +36,7 @@ static int restore_one(gb_search_t *s, int dirfd, const gb_entry_t *en, gb_store
             *why = sub;
         return 0;
     }
-    gb_hset_add(&s->seen, gb_hash64(data, len, 0));
+    gb_run_fresh(&s->run, data, len, 0); /* a child equal to it is a duplicate */
     gb_item_t *it = gb_item_new(data, len, s->seq++);
     gb_free(data);
     if (!it)

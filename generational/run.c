@@ -8,16 +8,47 @@
 
 #include "search_int.h"
 
-int gb_run_start(gb_search_t *s, gb_err_t *e)
+/* Starts the forkserver on s->run.cur_input (again, after it was lost). */
+static int fsrv_start(gb_search_t *s, gb_err_t *e)
 {
-    char **argv = gb_argv_build(s->o.cov_bin, s->o.target_args, s->o.n_target_args, s->cur_input);
+    gb_run_state_t *r = &s->run;
+    char **argv = gb_argv_build(s->o.cov_bin, s->o.target_args, s->o.n_target_args, r->cur_input);
     if (!argv)
         return gb_err_set(e, "out of memory");
-    gb_fsrv_opts_t fo = {.argv = argv, .input_path = s->cur_input, .timeout_ms = s->o.timeout_ms,
+    gb_fsrv_opts_t fo = {.argv = argv,
+                         .input_path = r->cur_input,
+                         .timeout_ms = s->o.timeout_ms,
                          .mem_limit_mb = s->o.mem_limit_mb};
-    int rc = gb_fsrv_start(&fo, &s->fsrv, e);
+    int rc = gb_fsrv_start(&fo, &r->fsrv, e);
     gb_argv_free(argv);
     return rc;
+}
+
+int gb_run_start(gb_search_t *s, gb_err_t *e)
+{
+    if (!(s->run.cur_input = gb_search_file(s, ".cur_input")))
+        return gb_err_set(e, "out of memory");
+    return fsrv_start(s, e);
+}
+
+void gb_run_free(gb_run_state_t *r)
+{
+    gb_fsrv_stop(r->fsrv);
+    r->fsrv = NULL;
+    gb_free(r->cur_input);
+    r->cur_input = NULL;
+    gb_hset_free(&r->seen);
+    gb_hset_free(&r->seen_extra);
+    gb_hset_free(&r->crash_sigs);
+    gb_hset_free(&r->hang_sigs);
+}
+
+int gb_run_fresh(gb_run_state_t *r, const uint8_t *data, size_t len, int extra)
+{
+    uint64_t h = gb_hash64(data, len, 0);
+    if (extra) /* new to both sets */
+        return gb_hset_has(&r->seen, h) ? 0 : gb_hset_add(&r->seen_extra, h);
+    return gb_hset_add(&r->seen, h);
 }
 
 /* e says why the forkserver could not be started again. */
@@ -35,17 +66,17 @@ static int fsrv_lost(gb_err_t *e)
 static int run_target(gb_search_t *s, const gb_item_t *it, gb_run_result_t *r, gb_err_t *e)
 {
     for (;;) {
-        if (gb_fsrv_run(s->fsrv, it->data, it->len, r, e) == 0 && r->status != GB_RUN_ERROR)
+        if (gb_fsrv_run(s->run.fsrv, it->data, it->len, r, e) == 0 && r->status != GB_RUN_ERROR)
             return 0;
         if (!gb_wait_for_space(s, errno)) /* writing the input file can hit a full disk */
             break;
     }
     /* One restart: the forkserver may have been killed from outside. */
-    gb_fsrv_stop(s->fsrv);
-    s->fsrv = NULL;
-    if (gb_run_start(s, e) != 0)
+    gb_fsrv_stop(s->run.fsrv);
+    s->run.fsrv = NULL;
+    if (fsrv_start(s, e) != 0)
         return fsrv_lost(e);
-    if (gb_fsrv_run(s->fsrv, it->data, it->len, r, e) == 0 && r->status != GB_RUN_ERROR)
+    if (gb_fsrv_run(s->run.fsrv, it->data, it->len, r, e) == 0 && r->status != GB_RUN_ERROR)
         return 0;
     /* Killed again by the same input: the target does it (a kill(0, ...)
      * reaches its forkserver's process group). Contained: the input is
@@ -56,9 +87,9 @@ static int run_target(gb_search_t *s, const gb_item_t *it, gb_run_result_t *r, g
              "are dropped and the forkserver restarted",
              e ? e->msg : "");
     gb_notice(s, GB_NOTE_FSRV_KILLED, msg);
-    gb_fsrv_stop(s->fsrv);
-    s->fsrv = NULL;
-    return gb_run_start(s, e) == 0 ? 1 : fsrv_lost(e);
+    gb_fsrv_stop(s->run.fsrv);
+    s->run.fsrv = NULL;
+    return fsrv_start(s, e) == 0 ? 1 : fsrv_lost(e);
 }
 
 /* The run's frontier blocks into it->front (none when out of memory: the
@@ -69,8 +100,9 @@ static void measure_frontier(gb_search_t *s, gb_item_t *it)
     if (!s->front)
         return;
     uint32_t buf[GB_FRONTIER_MAX];
-    uint32_t n = gb_frontier_measure(s->front, gb_fsrv_map(s->fsrv), gb_fsrv_map_size(s->fsrv),
-                                     s->cov.virgin, buf, GB_FRONTIER_MAX);
+    uint32_t n =
+        gb_frontier_measure(s->front, gb_fsrv_map(s->run.fsrv), gb_fsrv_map_size(s->run.fsrv),
+                            s->cov.virgin, buf, GB_FRONTIER_MAX);
     uint32_t *f = n ? gb_realloc(it->front, n * sizeof *f) : NULL;
     if (!f) { /* none, or out of memory; memcpy to NULL is undefined, even of 0 bytes */
         gb_free(it->front);
@@ -94,8 +126,8 @@ static int run_scored(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, uint64_
     if (r->status != GB_RUN_TIMEOUT && ms > s->st.slowest_exec_ms)
         s->st.slowest_exec_ms = (uint32_t)(ms > UINT32_MAX ? UINT32_MAX : ms);
     gb_score_t sc;
-    gb_cov_score(&s->cov, gb_fsrv_map(s->fsrv), gb_fsrv_map_size(s->fsrv), &sc);
-    gb_reach_on_run(s, it, gb_fsrv_map(s->fsrv), gb_fsrv_map_size(s->fsrv),
+    gb_cov_score(&s->cov, gb_fsrv_map(s->run.fsrv), gb_fsrv_map_size(s->run.fsrv), &sc);
+    gb_reach_on_run(s, it, gb_fsrv_map(s->run.fsrv), gb_fsrv_map_size(s->run.fsrv),
                     r->status == GB_RUN_CRASH);
     it->score = sc.fresh;
     it->novelty = sc.novelty;
@@ -108,7 +140,7 @@ static gb_run_kind_t save_crash(gb_search_t *s, gb_item_t *it, const gb_run_resu
                                 uint64_t sig, const char *desc, gb_err_t *e)
 {
     s->st.crashes_seen++;
-    int fresh = gb_hset_add(&s->crash_sigs, sig);
+    int fresh = gb_hset_add(&s->run.crash_sigs, sig);
     if (fresh < 0) {
         gb_err_set(e, "out of memory");
         return GB_KIND_FATAL;
@@ -134,7 +166,7 @@ static gb_run_kind_t save_hang(gb_search_t *s, gb_item_t *it, uint64_t sig, cons
                                gb_err_t *e)
 {
     s->st.hangs_seen++;
-    int fresh = gb_hset_add(&s->hang_sigs, sig);
+    int fresh = gb_hset_add(&s->run.hang_sigs, sig);
     uint32_t id;
     while (fresh > 0 && gb_campaign_add_hang(s->camp, it->data, it->len, desc, &id, e) != 0)
         if (!gb_wait_for_space(s, errno))
@@ -155,7 +187,7 @@ gb_run_kind_t gb_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_e
     if (rc != 0)
         return rc > 0 ? GB_KIND_SKIPPED : GB_KIND_FATAL;
     if (it->score)
-        s->last_find_ms = gb_time_ms();
+        s->run.last_find_ms = gb_time_ms();
     char d[512];
     snprintf(d, sizeof d, "%s%s", desc, it->score ? ",+cov" : "");
     if (r.status == GB_RUN_CRASH)
@@ -173,7 +205,7 @@ gb_run_kind_t gb_run_again(gb_search_t *s, gb_item_t *it, int is_crash, gb_err_t
     if (rc != 0)
         return rc > 0 ? GB_KIND_SKIPPED : GB_KIND_FATAL;
     if (r.status == GB_RUN_CRASH || is_crash) {
-        if (gb_hset_add(&s->crash_sigs, sig) > 0 && is_crash)
+        if (gb_hset_add(&s->run.crash_sigs, sig) > 0 && is_crash)
             s->st.crashes++;
         return GB_KIND_CRASHED;
     }
@@ -230,7 +262,7 @@ int gb_run_keep(gb_search_t *s, gb_item_t *it, gb_run_kind_t kind, const char *d
 int gb_run_input(gb_search_t *s, const uint8_t *data, size_t len, const char *desc, int imported,
                  gb_err_t *e)
 {
-    int fresh = gb_hset_add(&s->seen, gb_hash64(data, len, 0));
+    int fresh = gb_run_fresh(&s->run, data, len, 0);
     if (fresh <= 0)
         return fresh < 0 ? gb_err_set(e, "out of memory") : 0;
     gb_item_t *it = gb_item_new(data, len, s->seq++);

@@ -71,10 +71,7 @@ static int open_parts(gb_search_t *s, gb_err_t *e)
                           .libfuzzer_dir = o->libfuzzer_dir, .warn = gb_run_warn, .warn_ctx = s};
     if (gb_peers_new(&po, &s->peers, e) != 0)
         return -1;
-    snprintf(s->cur_input, sizeof s->cur_input, "%s/.cur_input", dir);
-    snprintf(s->trace_input, sizeof s->trace_input, "%s/.cur_trace_input", dir);
-    snprintf(s->trace_file, sizeof s->trace_file, "%s/.cur_trace.gbt", dir);
-    return 0;
+    return gb_expand_start(s, e); /* names the trace's files in the campaign dir */
 }
 
 int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
@@ -89,16 +86,12 @@ int gb_search_new(const gb_search_opts_t *opts, gb_search_t **out, gb_err_t *e)
     if (!s)
         return gb_err_set(e, "out of memory");
     s->o = o;
-    s->pulse.start_ms = s->last_find_ms = gb_time_ms();
+    s->pulse.start_ms = s->run.last_find_ms = gb_time_ms();
     s->st.cur_item = -1;
     s->st.state = "expanding";
-    if (o.command_line) {
-        if (!(s->command_line = gb_strdup(o.command_line))) {
-            gb_free(s);
-            return gb_err_set(e, "out of memory");
-        }
-        for (char *p = s->command_line; (p = strpbrk(p, "\n\r")); )
-            *p = ' ';
+    if (gb_report_start(&s->report, o.command_line) != 0) {
+        gb_free(s);
+        return gb_err_set(e, "out of memory");
     }
     if (open_parts(s, e) != 0 || gb_reach_init(s, e) != 0) {
         gb_search_free(s);
@@ -154,29 +147,31 @@ static void after_expand(gb_search_t *s, gb_item_t *it)
             gb_item_free(it); /* out of memory: the rest of its flips are lost */
         return;
     }
-    if (it->nskipped == 0 || it->retries >= GB_RETRY_ROUNDS || s->nretry >= GB_RETRY_MAX ||
-        gb_grow(&s->retry, &s->retry_cap, s->nretry + 1, sizeof *s->retry, 64) != 0) {
+    gb_loop_t *l = &s->loop;
+    if (it->nskipped == 0 || it->retries >= GB_RETRY_ROUNDS || l->nretry >= GB_RETRY_MAX ||
+        gb_grow(&l->retry, &l->retry_cap, l->nretry + 1, sizeof *l->retry, 64) != 0) {
         gb_item_free(it);
         return;
     }
     gb_item_park(it);
-    s->retry[s->nretry++] = it;
+    l->retry[l->nretry++] = it;
 }
 
 /* The worklist ran dry: the inputs with backed-off flips go back on it,
  * every back-off reset. 0 if there were none. */
 static int retry_round(gb_search_t *s)
 {
-    if (s->nretry == 0)
+    gb_loop_t *l = &s->loop;
+    if (l->nretry == 0)
         return 0;
     gb_sites_reset_backoff(&s->sites);
-    for (size_t i = 0; i < s->nretry; i++) {
-        gb_item_t *it = s->retry[i];
+    for (size_t i = 0; i < l->nretry; i++) {
+        gb_item_t *it = l->retry[i];
         it->retries++;
         if (gb_worklist_push(&s->work, it) != 0)
             gb_item_free(it); /* out of memory: that input is not retried */
     }
-    s->nretry = 0;
+    l->nretry = 0;
     s->st.retry_rounds++;
     return 1;
 }
@@ -186,12 +181,14 @@ static int retry_round(gb_search_t *s)
  * part of its proof. */
 static int stalled(gb_search_t *s)
 {
-    if (s->nretry == 0 || s->reach.on)
+    gb_loop_t *l = &s->loop;
+    uint64_t found = s->run.last_find_ms;
+    if (l->nretry == 0 || s->reach.on)
         return 0;
-    if (s->last_find_ms > s->stall_ms)
-        s->stall_run = 0;
-    uint64_t since = s->last_find_ms > s->stall_ms ? s->last_find_ms : s->stall_ms;
-    unsigned d = s->stall_run < GB_STALL_DOUBLINGS ? s->stall_run : GB_STALL_DOUBLINGS;
+    if (found > l->stall_ms)
+        l->stall_run = 0;
+    uint64_t since = found > l->stall_ms ? found : l->stall_ms;
+    unsigned d = l->stall_run < GB_STALL_DOUBLINGS ? l->stall_run : GB_STALL_DOUBLINGS;
     return gb_time_ms() - since >= ((uint64_t)GB_STALL_RETRY_MS << d);
 }
 
@@ -236,7 +233,7 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
                              "LLVMFuzzerTestOneInput (look at its main or LLVMFuzzerInitialize), "
                              "or it is not a glassbox-cc --mode=cov build", s->o.cov_bin);
     int rc = gb_pulse_sync(s, e);
-    while (rc == 0 && !gb_search_out_of_time(s) && !s->sync_failed) {
+    while (rc == 0 && !gb_search_out_of_time(s) && !s->pulse.sync_failed) {
         size_t dropped = gb_worklist_trim(&s->work, GB_WORKLIST_MAX);
         s->st.worklist_dropped += dropped;
         if (dropped && s->reach.on) /* their flips will not be asked: not a proof */
@@ -248,22 +245,22 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
             break;
         }
         if (stalled(s) && retry_round(s)) {
-            s->stall_ms = gb_time_ms();
-            s->stall_run++;
+            s->loop.stall_ms = gb_time_ms();
+            s->loop.stall_run++;
             s->st.retry_flat++;
             s->st.state = "retrying backed-off and timed-out flips";
         }
         gb_item_t *it = pop_best(s);
-        if (!it && !s->dry) {
+        if (!it && !s->loop.dry) {
             /* A cycle: every input so far is expanded (AFL++'s cycles_done
              * counts passes over its queue). */
             s->st.cycles++;
             s->st.cycles_wo_finds =
-                s->last_find_ms > s->cycle_end_ms ? 0 : s->st.cycles_wo_finds + 1;
-            s->cycle_end_ms = gb_time_ms();
+                s->run.last_find_ms > s->loop.cycle_end_ms ? 0 : s->st.cycles_wo_finds + 1;
+            s->loop.cycle_end_ms = gb_time_ms();
             s->st.cur_item = -1;
         }
-        s->dry = !it;
+        s->loop.dry = !it;
         if (!it && retry_round(s)) {
             s->st.state = "retrying backed-off and timed-out flips";
             continue;
@@ -289,13 +286,12 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
             s->st.state = "expanding";
         uint64_t t0 = gb_mono_ms();
         rc = gb_expand(s, it, e);
-        uint64_t dt = gb_mono_ms() - t0;
-        s->exp_ms[s->nexp_ms++ % GB_EXP_TIMES] = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
+        gb_report_expansion(&s->report, gb_mono_ms() - t0);
         after_expand(s, it);
         gb_pulse(s);
     }
     s->st.state = "done";
-    if (rc == 0 && s->sync_failed)
+    if (rc == 0 && s->pulse.sync_failed)
         rc = gb_pulse_sync(s, e); /* again, for the message */
     int fin = finish(s, rc == 0 ? e : NULL);
     return rc == 0 ? fin : rc;
@@ -311,7 +307,7 @@ void gb_search_free(gb_search_t *s)
         gb_pulse_share(s, GB_SHARE_FINAL);
         gb_report_write(s, NULL);
     }
-    gb_fsrv_stop(s->fsrv);
+    gb_run_free(&s->run);
     gb_solver_free(s->solver);
     gb_frontier_free(s->front);
     gb_reach_free(&s->reach);
@@ -320,16 +316,11 @@ void gb_search_free(gb_search_t *s)
     gb_journal_close(s->journal);
     gb_campaign_close(s->camp);
     gb_worklist_free(&s->work);
-    for (size_t i = 0; i < s->nretry; i++)
-        gb_item_free(s->retry[i]);
-    gb_free(s->retry);
-    gb_hset_free(&s->dirs);
-    gb_hset_free(&s->depths);
+    for (size_t i = 0; i < s->loop.nretry; i++)
+        gb_item_free(s->loop.retry[i]);
+    gb_free(s->loop.retry);
+    gb_expand_free(&s->exp);
     gb_sites_release(&s->sites);
-    gb_hset_free(&s->seen);
-    gb_hset_free(&s->seen_extra);
-    gb_hset_free(&s->crash_sigs);
-    gb_hset_free(&s->hang_sigs);
-    gb_free(s->command_line);
+    gb_report_free(&s->report);
     gb_free(s);
 }

@@ -5,6 +5,8 @@
 #define GB_SEARCH_INT_H
 
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "cfg_int.h"
 #include "corpus.h"
@@ -226,67 +228,104 @@ typedef struct gb_pulse {
     uint64_t last_sync_ms;   /* peers read */
     uint64_t last_status_ms; /* fuzzer_stats and plot_data written */
     uint64_t last_solver_ms; /* learned clauses and answers shared */
+    int sync_failed;         /* a sync step failed inside a pulse (gb_search_run says it) */
 } gb_pulse_t;
 
 /* Expansions whose wall times the median in fuzzer_stats is taken over:
  * the last ones (a ring). */
 #define GB_EXP_TIMES 1024
 
-struct gb_search {
-    gb_search_opts_t o;
-    long crash_buckets; /* the last count o.crash_buckets read (report.c) */
-    uint32_t exp_ms[GB_EXP_TIMES]; /* wall times of the last expansions (ring) */
-    uint64_t nexp_ms;              /* expansions timed; the next goes to % GB_EXP_TIMES */
-    gb_campaign_t *camp;   /* corpus/: OUT/NAME */
-    gb_journal_t *journal; /* corpus/: finished expansions */
-    gb_peers_t *peers;     /* fuzz-bridge/: the sync dir's other instances */
+/* What runs on the cov build left behind; written only by run.c (resume.c
+ * and expand.c ask gb_run_fresh). */
+typedef struct gb_run_state {
     gb_fsrv_t *fsrv;       /* fuzz-bridge/: the cov build */
-    gb_solver_t *solver;   /* symbolic/ */
-    gb_cfg_t *cfg;         /* the targets' static CFG; NULL = none (never skip) */
+    char *cur_input;       /* OUT/NAME/.cur_input, the forkserver's input file */
+    gb_hset_t seen;        /* hashes of every input run */
+    gb_hset_t seen_extra;  /* directed mode: of every extra input run (not in `seen`, so an
+                            * exact child equal to one still runs and counts for the proof) */
+    gb_hset_t crash_sigs;  /* coverage signatures of saved crashes */
+    gb_hset_t hang_sigs;
+    uint64_t last_find_ms; /* when a run last covered a new block (the start, before one) */
+} gb_run_state_t;
+
+/* The expansion's own state; written only by expand.c. */
+typedef struct gb_expand_state {
+    char *trace_input; /* OUT/NAME/.cur_trace_input: the input being traced */
+    char *trace_file;  /* OUT/NAME/.cur_trace.gbt: the trace it writes */
     /* the paths of the traces alive in an expansion (its own, its repairs'),
-     * made when their first child is (expand.c) */
+     * made when their first child is */
     struct {
         const gb_trace_t *t;
         gb_path_t *p;
     } paths[GB_MAX_REPAIRS + 2];
-    gb_frontier_t *front;  /* NULL without a CFG */
-    gb_worklist_t work;
-    gb_cov_t cov;
-    gb_sites_t sites;
-    gb_pulse_t pulse;
-    gb_hset_t seen;    /* hashes of every input run */
-    gb_hset_t seen_extra; /* directed mode: of every extra input run (not in `seen`, so an
-                           * exact child equal to one still runs and counts for the proof) */
-    gb_hset_t dirs;    /* (site, direction) pairs some trace took, + 1 */
-    gb_hset_t depths;  /* (site, direction, n) for n >= 2: some trace took it n times */
-    gb_item_t **retry; /* expanded with flips backed off: again when dry */
-    size_t nretry, retry_cap;
-    int progress_now;     /* the input being expanded made progress (its children's hint) */
+    gb_hset_t dirs;             /* (site, direction) pairs some trace took, + 1 */
+    gb_hset_t depths;           /* (site, direction, n) for n >= 2: some trace took it n times */
+    int progress_now;           /* the input being expanded made progress (its children's hint) */
     const gb_item_t *expanding; /* the input whose flips are being solved, or NULL: what
                                    gb_expand_runaway journals */
-    gb_hset_t crash_sigs; /* coverage signatures of saved crashes */
-    gb_hset_t hang_sigs;
-    char cur_input[4096], trace_input[4096], trace_file[4096];
-    gb_search_stats_t st;
+    uint64_t trace_missing, trace_seen; /* trace runs that wrote no trace / a usable one */
+} gb_expand_state_t;
+
+/* fuzzer_stats' figures that are not counters of gb_search_stats_t;
+ * written only by report.c. */
+typedef struct gb_report_state {
+    char *command_line;            /* o.command_line with newlines made spaces */
+    long crash_buckets;            /* the last count o.crash_buckets read */
+    gb_minute_t minute;            /* execs_ps_last_min's sample */
+    uint32_t exp_ms[GB_EXP_TIMES]; /* wall times of the last expansions (ring) */
+    uint64_t nexp_ms;              /* expansions timed; the next goes to % GB_EXP_TIMES */
     gb_search_stats_t prev; /* counters of earlier sessions (--resume) */
     uint64_t prev_run_s;
-    char *command_line; /* o.command_line with newlines made spaces, for fuzzer_stats */
-    uint64_t last_find_ms, seq;
+} gb_report_state_t;
+
+/* The search loop's own state; written only by search.c. */
+typedef struct gb_loop {
+    gb_item_t **retry; /* expanded with flips backed off: again when dry */
+    size_t nretry, retry_cap;
     uint64_t cycle_end_ms; /* when the worklist last ran dry */
     uint64_t stall_ms;     /* when the last retry round for flat coverage began */
     unsigned stall_run;    /* such rounds since the last new block */
-    gb_minute_t minute;
     int dry;               /* it is dry now, and that cycle is counted */
-    uint64_t trace_missing, trace_seen; /* trace runs that wrote no trace / a usable one */
-    int sync_failed;        /* a sync step failed inside a pulse */
-    unsigned noticed;       /* GB_NOTE_* already reported */
-    gb_qstatus_t last_status; /* the last solve_flip's answer, its stage, optimistic */
-    gb_stage_t last_stage;
-    int last_optimistic;
-    int make_extra; /* directed mode: the child being made is outside the proof */
-    gb_reach_t reach;       /* directed mode */
+} gb_loop_t;
+
+/* The search: the options, the objects of other folders it works with
+ * (opened by search.c), and the parts above, each written by one file. */
+struct gb_search {
+    gb_search_opts_t o;
+    gb_campaign_t *camp;      /* corpus/: OUT/NAME */
+    gb_journal_t *journal;    /* corpus/: finished expansions */
+    gb_peers_t *peers;        /* fuzz-bridge/: the sync dir's other instances */
+    gb_solver_t *solver;      /* symbolic/ */
+    gb_cfg_t *cfg;            /* the targets' static CFG; NULL = none (never skip) */
+    gb_frontier_t *front;     /* NULL without a CFG */
+    gb_worklist_t work;       /* worklist.c: run.c and resume.c push, search.c pops */
+    gb_cov_t cov;             /* coverage.c, through run.c */
+    gb_sites_t sites;         /* sites.c, through expand.c (search.c resets back-offs) */
+    gb_pulse_t pulse;         /* pulse.c */
+    gb_run_state_t run;       /* run.c */
+    gb_expand_state_t exp;    /* expand.c */
+    gb_report_state_t report; /* report.c */
+    gb_loop_t loop;           /* search.c */
+    gb_reach_t reach;         /* directed mode: reach.c; the proof's counts where they happen */
+    gb_search_stats_t st;     /* counters, each bumped where its event happens */
+    uint64_t seq;             /* the next input's creation number (gb_item_new) */
+    unsigned noticed;         /* notice.c: GB_NOTE_* already reported */
     volatile sig_atomic_t stop;
 };
+
+/* OUT/NAME/`name`, allocated with its exact length (gb_free it), or NULL
+ * when out of memory: the per-run files are named once, at the start.
+ * gb_campaign_open refuses an OUT/NAME within 64 bytes of PATH_MAX, so
+ * the kernel takes these names whole. */
+static inline char *gb_search_file(const gb_search_t *s, const char *name)
+{
+    const char *dir = gb_campaign_dir(s->camp);
+    size_t n = strlen(dir) + 1 + strlen(name) + 1;
+    char *p = gb_malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
 
 static inline int gb_search_out_of_time(const gb_search_t *s)
 {
@@ -304,7 +343,13 @@ typedef enum gb_run_kind {
     GB_KIND_CRASHED = 3  /* crashed: saved in crashes/, still worth expanding */
 } gb_run_kind_t;
 
-int gb_run_start(gb_search_t *s, gb_err_t *e); /* starts the forkserver */
+/* Names .cur_input and starts the forkserver: once, at the start. */
+int gb_run_start(gb_search_t *s, gb_err_t *e);
+void gb_run_free(gb_run_state_t *r); /* stops the forkserver, frees the rest */
+/* 1 when an input of these bytes never ran, and notes it; 0 when one did;
+ * -1 out of memory. An extra input (directed mode) is new only if in
+ * neither set, and goes into seen_extra. */
+int gb_run_fresh(gb_run_state_t *r, const uint8_t *data, size_t len, int extra);
 /* Runs `it` on the cov build, scores it, saves a crash or hang. */
 gb_run_kind_t gb_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e);
 /* Runs a stored input again (resume): scores it, notes a crash's signature;
@@ -329,6 +374,9 @@ void gb_run_warn(void *search, const char *msg);
  * flips it stops for an input that covered new blocks, if one waits:
  * it->suspended is then set and the flips left are in it->pending. */
 int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);
+/* Names the trace's files: once, at the start. */
+int gb_expand_start(gb_search_t *s, gb_err_t *e);
+void gb_expand_free(gb_expand_state_t *x);
 /* The solver's ceiling function (gb_solver_set_ceiling, o.z3_mem_max_mb),
  * called from Z3's memory guard thread while the main thread is inside a
  * Z3 check that went past the ceiling: journals the input being expanded
@@ -369,6 +417,12 @@ void gb_pulse_share(gb_search_t *s, gb_share_t when);
  * session's fuzzer_stats (resume). */
 int gb_report_write(gb_search_t *s, gb_err_t *e);
 void gb_report_restore(gb_search_t *s);
+/* Keeps the command line for fuzzer_stats (NULL: none): -1 when out of
+ * memory. */
+int gb_report_start(gb_report_state_t *r, const char *command_line);
+void gb_report_free(gb_report_state_t *r);
+/* One expansion took `ms`: expansion_ms_median's ring. */
+void gb_report_expansion(gb_report_state_t *r, uint64_t ms);
 
 /* resume.c: re-runs the stored inputs, puts the unexpanded ones back. */
 int gb_resume_load(gb_search_t *s, gb_err_t *e);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of the worklist order (score, hint, novelty, frontier, shorter,
  * newer), its bound (trim), waiting inputs parked in queue/, and
- * the hash set the search uses to never run an input twice. */
+ * the hash sets the search uses to never run an input twice. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,9 +181,28 @@ static void test_park(void)
     gb_item_free(it);
     gb_item_free(plain);
     gb_worklist_free(&w);
+    char *named = gb_search_file(&s, ".cur_input"), want[300]; /* made once, exact length */
+    snprintf(want, sizeof want, "%s/w/.cur_input", dir);
+    CHECK(named && strcmp(named, want) == 0);
+    gb_free(named);
     gb_campaign_close(s.camp);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);
+}
+
+/* The seen-sets (run.c): an input runs once; in directed mode an extra
+ * input (outside the proof) is new only if no input of either kind ran,
+ * and an exact input equal to an extra one still runs (it counts for the
+ * proof). */
+static void test_run_fresh(void)
+{
+    gb_run_state_t r = {0};
+    const uint8_t a[] = "a", b[] = "b";
+    CHECK(gb_run_fresh(&r, a, 1, 0) == 1 && gb_run_fresh(&r, a, 1, 0) == 0);
+    CHECK(gb_run_fresh(&r, a, 1, 1) == 0); /* an extra child equal to an exact input */
+    CHECK(gb_run_fresh(&r, b, 1, 1) == 1 && gb_run_fresh(&r, b, 1, 1) == 0);
+    CHECK(gb_run_fresh(&r, b, 1, 0) == 1 && gb_run_fresh(&r, b, 1, 0) == 0);
+    gb_run_free(&r);
 }
 
 int main(void)
@@ -196,6 +215,7 @@ int main(void)
     test_many();
     test_hset();
     test_item_copy();
+    test_run_fresh();
     if (check_failures)
         fprintf(stderr, "%d check(s) failed\n", check_failures);
     return check_failures != 0;
