@@ -196,7 +196,8 @@ int gb_journal_open(const gb_campaign_t *c, gb_journal_t **j, gb_err_t *e);
  * answers gb_journal_done; it has no file, so gb_journal_append fails. */
 int gb_journal_from_text(const uint8_t *data, size_t len, gb_journal_t **j, gb_err_t *e);
 
-/* 1 if the journal lists the expansion of stored input (kind, id). */
+/* 1 if the journal lists the expansion of stored input (kind, id). The
+ * journal's answers cover what was read and what was appended since. */
 int gb_journal_done(const gb_journal_t *j, gb_stored_t kind, uint32_t id);
 
 /* Appends "q ID" or "c ID" with one write. On failure returns -1 with
@@ -212,7 +213,7 @@ int gb_journal_begin(gb_journal_t *j, gb_stored_t kind, uint32_t id, gb_err_t *e
  * does not die (a stop request, the time limit). */
 int gb_journal_stop(gb_journal_t *j, gb_err_t *e);
 
-/* 1, with the input's place, if the journal as read ends in an expansion
+/* 1, with the input's place, if the journal ends in an expansion
  * that began and neither finished nor stopped: the process writing it died
  * during that expansion (Z3's memory ceiling, the kernel's OOM killer, a
  * kill -9, a crash of its own). 0 otherwise. */

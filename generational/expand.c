@@ -747,17 +747,41 @@ static void credit_maker(gb_search_t *s, const gb_item_t *it)
     }
 }
 
+/* Where `it` is stored (0), or -1 when it is neither stored nor resumable. */
+static int stored_as(const gb_item_t *it, gb_stored_t *kind, uint32_t *id)
+{
+    if (it->queue_id < 0 && it->crash_id < 0)
+        return -1;
+    *kind = it->queue_id >= 0 ? GB_STORED_QUEUE : GB_STORED_CRASH;
+    *id = (uint32_t)(it->queue_id >= 0 ? it->queue_id : it->crash_id);
+    return 0;
+}
+
+/* The journal's three records (corpus/journal.c), each retried while the
+ * disk is full. */
+enum jrec { J_BEGIN, J_DONE, J_STOP };
+
+static int journal_rec(gb_search_t *s, enum jrec rec, gb_stored_t kind, uint32_t id, gb_err_t *e)
+{
+    for (;;) {
+        int rc = rec == J_BEGIN ? gb_journal_begin(s->journal, kind, id, e)
+                 : rec == J_DONE ? gb_journal_append(s->journal, kind, id, e)
+                                 : gb_journal_stop(s->journal, e);
+        if (rc == 0)
+            return 0;
+        if (!gb_wait_for_space(s, errno))
+            return -1;
+    }
+}
+
 /* Records that `it` needs no more expanding (a resume skips it). */
 static int journal(gb_search_t *s, const gb_item_t *it, gb_err_t *e)
 {
-    gb_stored_t kind = it->queue_id >= 0 ? GB_STORED_QUEUE : GB_STORED_CRASH;
-    int64_t id = it->queue_id >= 0 ? it->queue_id : it->crash_id;
-    if (id < 0)
-        return 0; /* neither stored nor resumable: nothing to record */
-    while (gb_journal_append(s->journal, kind, (uint32_t)id, e) != 0)
-        if (!gb_wait_for_space(s, errno))
-            return -1;
-    return 0;
+    gb_stored_t kind;
+    uint32_t id;
+    if (stored_as(it, &kind, &id) != 0)
+        return 0; /* nothing to record */
+    return journal_rec(s, J_DONE, kind, id, e);
 }
 
 void gb_expand_runaway(size_t mib, void *search)
@@ -805,13 +829,8 @@ void gb_expand_free(gb_expand_state_t *x)
 
 /* ExpandExecution: trace, then flip every entry from the bound on. The
  * bound drops to the first divergence from the predicted path. */
-int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
+static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
 {
-    int mine = gb_peers_claim(s->peers, it->data, it->len, e);
-    if (mine <= 0) {
-        s->st.claimed_elsewhere += mine == 0;
-        return mine;
-    }
     gb_err_t te;
     s->st.cur_item = it->queue_id;
     int progress = 0, resumed = it->pending != NULL;
@@ -886,5 +905,33 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
      * journaled when it finished) */
     if (rc == 0 && !it->suspended && k >= n && !it->retries)
         rc = journal(s, it, e);
+    return rc;
+}
+
+/* The journal brackets each expansion of a stored input: begun, then
+ * finished or stopped. If the process dies in between (Z3's memory
+ * ceiling, the OOM killer, a kill -9), the next --resume finds the begun
+ * record open and does not expand that input again (gb_resume_load). */
+int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e)
+{
+    int mine = gb_peers_claim(s->peers, it->data, it->len, e);
+    if (mine <= 0) {
+        s->st.claimed_elsewhere += mine == 0;
+        return mine;
+    }
+    gb_stored_t kind;
+    uint32_t id;
+    if (stored_as(it, &kind, &id) != 0)
+        return expand_claimed(s, it, e);
+    int was_done = gb_journal_done(s->journal, kind, id);
+    if (journal_rec(s, J_BEGIN, kind, id, e) != 0)
+        return -1;
+    gb_err_t se;
+    int rc = expand_claimed(s, it, e);
+    /* not finished in this call (suspended, stopped, failed, a retry of a
+     * finished one): close the begun record */
+    if ((was_done || !gb_journal_done(s->journal, kind, id)) &&
+        journal_rec(s, J_STOP, kind, id, rc == 0 ? e : &se) != 0)
+        return -1;
     return rc;
 }

@@ -87,9 +87,31 @@ static int restore_dir(gb_search_t *s, const char *dir, gb_stored_t where, gb_er
     return r;
 }
 
+/* The input the last session died expanding (the journal's open begin
+ * record) is marked expanded, with one note: expanding it again would most
+ * likely end this session the same way, and a campaign that restarts its
+ * worker would go round for good. */
+static int skip_fatal(gb_search_t *s, gb_err_t *e)
+{
+    gb_stored_t kind;
+    uint32_t id;
+    if (!gb_journal_died_in(s->journal, &kind, &id) || gb_journal_done(s->journal, kind, id))
+        return 0;
+    if (gb_journal_append(s->journal, kind, id, e) != 0)
+        return -1;
+    char msg[200];
+    snprintf(msg, sizeof msg, "--resume: %s id %u was being expanded when the last session "
+             "died (Z3's memory ceiling, the OOM killer or a kill -9); marked expanded, not "
+             "expanded again", kind == GB_STORED_CRASH ? "crash" : "input", id);
+    gb_run_warn(s, msg);
+    return 0;
+}
+
 int gb_resume_load(gb_search_t *s, gb_err_t *e)
 {
     gb_report_restore(s);
+    if (skip_fatal(s, e) != 0)
+        return -1;
     if (restore_dir(s, gb_campaign_queue_dir(s->camp), GB_STORED_QUEUE, e) != 0)
         return -1;
     return restore_dir(s, gb_campaign_crash_dir(s->camp), GB_STORED_CRASH, e);

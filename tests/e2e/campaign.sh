@@ -47,7 +47,7 @@ expanded() { # expanded WORKER_DIR: sha1 of every input in its journal (none wit
     d=queue; [ "$kind" = c ] && d=crashes
     f=$(find "$1/$d" -maxdepth 1 -name "id:$(printf %06d "$id"),*" | head -1)
     [ -n "$f" ] && sha1sum <"$f" | cut -c1-40
-  done <"$1/.expanded" | sort -u
+  done < <(finished_expansions "$1") | sort -u
 }
 a=$(expanded "$S/glassbox1")
 b=$(expanded "$S/glassbox2")

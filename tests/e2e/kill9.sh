@@ -42,8 +42,8 @@ check_layout() { # check_layout ROUND
   [ "$ids" = ok ] || fail "round $1: queue ids are not contiguous from 0"
   stray=$(find "$D/queue" "$D/crashes" "$D/hangs" -maxdepth 1 -type f ! -name 'id:*' ! -name README.txt 2>/dev/null)
   [ -z "$stray" ] || fail "round $1: stray or half-written files where peers read: $stray"
-  [ ! -f "$D/.expanded" ] || [ -z "$(sort "$D/.expanded" | uniq -d)" ] ||
-    fail "round $1: an input was expanded twice: $(sort "$D/.expanded" | uniq -d | head -3)"
+  [ -z "$(twice_expanded "$D")" ] ||
+    fail "round $1: an input was expanded twice: $(twice_expanded "$D" | head -3)"
 }
 
 start_afl "$SRC/harnesses/demo/seeds"

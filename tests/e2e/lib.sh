@@ -39,4 +39,10 @@ sanitized_build() { grep -q '^GB_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt"; }
 as_target() { env -u ASAN_OPTIONS -u UBSAN_OPTIONS -u LSAN_OPTIONS "$@"; }
 
 # count_ids DIR [SUBSTRING]: how many id:* files DIR holds (0 if none).
+# finished_expansions WORKER_DIR: the journal's "q ID" / "c ID" lines, one
+# per finished expansion (its "Q ID", "C ID" and "x" records bracket each
+# expansion: docs/campaign.md).
+finished_expansions() { grep -E '^[qc] ' "$1/.expanded" 2>/dev/null || true; }
+# twice_expanded WORKER_DIR: the finished expansions listed more than once.
+twice_expanded() { finished_expansions "$1" | sort | uniq -d; }
 count_ids() { { find "$1" -maxdepth 1 -name "id:*${2:-}*" 2>/dev/null || true; } | wc -l; }

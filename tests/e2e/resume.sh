@@ -14,7 +14,7 @@ check_layout() {
   [ "$ids" = ok ] || fail "queue ids are not contiguous from 0 ($n entries)"
   [ -z "$(find "$D/queue" "$D/crashes" -maxdepth 1 -type f ! -name 'id:*' ! -name README.txt)" ] || \
     fail "stray files in queue/ or crashes/: $(find "$D/queue" "$D/crashes" -maxdepth 1 -type f ! -name 'id:*' ! -name README.txt)"
-  [ -z "$(sort "$D/.expanded" | uniq -d)" ] || fail "an input was expanded twice: $(sort "$D/.expanded" | uniq -d | head -3)"
+  [ -z "$(twice_expanded "$D")" ] || fail "an input was expanded twice: $(twice_expanded "$D" | head -3)"
 }
 run_and_kill() { # run_and_kill SECONDS ARGS...
   local secs=$1
@@ -39,4 +39,4 @@ check_layout
 # A clean resume to the end of a short budget.
 "$BIN/glassbox" fuzz -q --resume -V 3 -o "$OUT" -- "$H/demo.trace" "$H/demo.cov" || fail "a clean --resume failed"
 check_layout
-pass "3 kill -9 rounds: $(count_ids "$D/queue") queue entries kept, $(wc -l <"$D/.expanded") expansions, none twice"
+pass "3 kill -9 rounds: $(count_ids "$D/queue") queue entries kept, $(finished_expansions "$D" | wc -l) expansions, none twice"

@@ -45,7 +45,7 @@ lost=$(comm -23 <(echo "$before") <(echo "$after") | wc -l)
 # Without the ceiling (the default) a resume runs to the end of its budget.
 "$BIN/glassbox" fuzz -q --resume -V 3 -o "$OUT" -- "${T[@]}" || fail "a --resume after the ceiling failed"
 expect_eq "queue ids after the ceiling" "$(contiguous "$D")" ok
-[ -z "$(sort "$D/.expanded" | uniq -d)" ] || fail "an input was journaled twice: $(sort "$D/.expanded" | uniq -d | head -3)"
+[ -z "$(twice_expanded "$D")" ] || fail "an input was journaled twice: $(twice_expanded "$D" | head -3)"
 [ -z "$(find "$D/queue" -maxdepth 1 -type f ! -name 'id:*' ! -name README.txt)" ] || fail "stray files in queue/"
 
 # A campaign starts its worker again, with --resume, and ends normally.
@@ -63,6 +63,6 @@ for id in $marked; do
   grep -qx "q $id" "$C/glassbox/.expanded" || fail "the campaign's journal lacks input $id"
 done
 [ "$(echo "$marked" | sort | uniq -d)" = "" ] || fail "the restarted worker went over the ceiling on the same input again"
-[ -z "$(sort "$C/glassbox/.expanded" | uniq -d)" ] || fail "the campaign journaled an input twice"
+[ -z "$(twice_expanded "$C/glassbox")" ] || fail "the campaign journaled an input twice"
 expect_eq "the campaign's queue ids" "$(contiguous "$C/glassbox")" ok
 pass "ceiling exits marked inputs $first and ${second:-none}, nothing lost; the campaign restarted its worker $(grep -c 'restart [0-9]* of glassbox' "$LOG") times"
