@@ -77,66 +77,70 @@ static void summarize(const char *out, const char *name, const char *asan, const
 
 /* ---- fuzz ------------------------------------------------------------ */
 
-gb_exit_t gb_cmd_fuzz(int argc, char **argv)
-{
-    const char *in, *out, *name, *lfdir; /* every variable here starts at its table default */
-    const char *triage_bin, *triage_dir;
+/* The command line's values; each starts at its option table's default. */
+typedef struct fuzz_cli {
+    const char *in, *out, *name, *lfdir, *triage_bin, *triage_dir;
     unsigned long long t, v, st, sb, mem, zmax, every, max_execs;
     int no_opt, quiet, resume, no_cfg, exit_on_crash;
+    gb_args_t a; /* TRACE_BIN COV_BIN ARGS... */
+} fuzz_cli_t;
+
+static gb_parsed_t parse_fuzz(int argc, char **argv, fuzz_cli_t *f)
+{
     /* (clang-format breaks strings around GB_OPT_XSTR as if it were a call.) */
     /* clang-format off */
     const gb_opt_t opts[] = {
-        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &in,
+        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &f->in,
                       "seed directory (required; - = --resume): its files and its subfolders', "
                       "each at most " GB_OPT_MAX_INPUT "; others are skipped with a warning"),
-        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &out, "output / sync directory (required)"),
-        GB_OPTION_STR('n', "name", "NAME", "GLASSBOX_NAME", "glassbox", &name,
+        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &f->out, "output / sync directory (required)"),
+        GB_OPTION_STR('n', "name", "NAME", "GLASSBOX_NAME", "glassbox", &f->name,
                       "instance name: writes OUT/NAME/"),
-        GB_OPTION_UINT_EX('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &t, GB_OPT_PLUS, NULL,
+        GB_OPTION_UINT_EX('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &f->t, GB_OPT_PLUS, NULL,
                        "time limit per run in ms (a trace run gets "
                        GB_OPT_XSTR(GB_TRACE_TIMEOUT_FACTOR) " times as much, at least "
                        GB_OPT_XSTR(GB_TRACE_TIMEOUT_MIN_MS) " ms); AFL++'s MS+ means MS here: "
                        "seeds that time out are always skipped (kept in hangs/)"),
-        GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &v, "stop after this long, 0 = never"),
-        GB_OPTION_UINT('E', "max-execs", "N", NULL, 0, &max_execs,
+        GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &f->v, "stop after this long, 0 = never"),
+        GB_OPTION_UINT('E', "max-execs", "N", NULL, 0, &f->max_execs,
                        "stop after about N runs of COV_BIN, 0 = never (afl-fuzz -E; "
                        "libFuzzer's -runs)"),
-        GB_OPTION_UINT_EX('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &mem, GB_OPT_NONE_IS_0, NULL,
+        GB_OPTION_UINT_EX('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &f->mem, GB_OPT_NONE_IS_0, NULL,
                        "address-space limit per run, 0 or none = none (a trace run gets "
                        GB_OPT_XSTR(GB_TRACE_MEM_FACTOR) " times as much)"),
         GB_OPTION_UINT(0, "solver-timeout", "MS", "GLASSBOX_SOLVER_TIMEOUT", GB_SOLVER_TIMEOUT_MS,
-                       &st, "Z3 time limit per query"),
-        GB_OPTION_UINT_EX(0, "z3-mem-max", "MB", "GLASSBOX_Z3_MEM_MAX", GB_Z3_MEM_MAX_MB, &zmax,
+                       &f->st, "Z3 time limit per query"),
+        GB_OPTION_UINT_EX(0, "z3-mem-max", "MB", "GLASSBOX_Z3_MEM_MAX", GB_Z3_MEM_MAX_MB, &f->zmax,
                        GB_OPT_NONE_IS_0, NULL,
                        "Z3's memory ceiling, 0 or none = none: a check over it did not stop "
                        "at its interrupt, so the input it is on is marked expanded and the "
                        "process exits with status " GB_OPT_XSTR(GB_SEARCH_EXIT_MEMORY)
                        " (--resume goes on; a campaign restarts its workers)"),
-        GB_OPTION_UINT(0, "solver-budget", "MS", NULL, GB_SOLVER_BUDGET_MS, &sb,
+        GB_OPTION_UINT(0, "solver-budget", "MS", NULL, GB_SOLVER_BUDGET_MS, &f->sb,
                        "Z3 time per expanded input; once spent, only sites where Z3 found a "
                        "model before are still solved"),
-        GB_OPTION_FLAG(0, "no-optimistic", &no_opt,
+        GB_OPTION_FLAG(0, "no-optimistic", &f->no_opt,
                        "do not relax unsatisfiable queries (QSYM's optimistic solving)"),
-        GB_OPTION_FLAG(0, "no-cfg", &no_cfg,
+        GB_OPTION_FLAG(0, "no-cfg", &f->no_cfg,
                        "solve every flip, even those the targets' static CFG shows cannot "
                        "reach an uncovered block"),
-        GB_OPTION_STR(0, "libfuzzer-dir", "DIR", NULL, NULL, &lfdir,
+        GB_OPTION_STR(0, "libfuzzer-dir", "DIR", NULL, NULL, &f->lfdir,
                       "trade inputs with a libFuzzer corpus dir (SHA-1 names, -reload=1)"),
-        GB_OPTION_STR(0, "triage", "ASAN_BIN", NULL, NULL, &triage_bin,
+        GB_OPTION_STR(0, "triage", "ASAN_BIN", NULL, NULL, &f->triage_bin,
                       "bucket every crash of OUT (AFL++'s and libFuzzer's too) into "
                       "OUT/triage/ as it arrives, replayed on ASAN_BIN (docs/triage.md)"),
-        GB_OPTION_STR(0, "triage-dir", "DIR", NULL, NULL, &triage_dir,
+        GB_OPTION_STR(0, "triage-dir", "DIR", NULL, NULL, &f->triage_dir,
                       "a live triage report another process writes: its bucket count "
                       "becomes crash_buckets"),
-        GB_OPTION_FLAG(0, "exit-on-crash", &exit_on_crash,
+        GB_OPTION_FLAG(0, "exit-on-crash", &f->exit_on_crash,
                        "stop at the first new crash and exit with status "
                        GB_OPT_XSTR(GB_EXIT_CRASH_STATUS) " (libFuzzer's convention); without "
                        "it a run that found crashes exits 0"),
-        GB_OPTION_FLAG(0, "resume", &resume,
+        GB_OPTION_FLAG(0, "resume", &f->resume,
                        "continue the campaign in OUT/NAME (-i is then optional)"),
-        GB_OPTION_UINT(0, "status-every", "MS", NULL, GB_STATUS_EVERY_MS, &every,
+        GB_OPTION_UINT(0, "status-every", "MS", NULL, GB_STATUS_EVERY_MS, &f->every,
                        "how often a status line is written when stderr is not a terminal"),
-        GB_OPTION_FLAG('q', "quiet", &quiet,
+        GB_OPTION_FLAG('q', "quiet", &f->quiet,
                        "no status on stderr; without it, a status screen on a terminal, else "
                        "a line every --status-every ms (NO_COLOR turns colors off)"),
     };
@@ -153,74 +157,61 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
                           "The input is also their stdin. The trace build makes bytes read\n"
                           "from that file symbolic (docs/tracer.md, \"Input sources\").",
                           opts, GB_N(opts), NULL};
-    gb_args_t a;
+    return gb_opts_args(&cmd, argc, argv, &f->a);
+}
+
+/* The values' own checks, before any work: GB_EXIT_OK or a usage error. */
+static gb_exit_t check_fuzz(fuzz_cli_t *f)
+{
     char shown[80];
-    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
-    if (parsed != GB_PARSED_OK)
-        return gb_opts_exit(parsed);
-    if (in && strcmp(in, "-") == 0) /* AFL++'s -i - */
-        in = NULL, resume = 1;
-    if ((!in && !resume) || !out)
+    if (f->in && strcmp(f->in, "-") == 0) /* AFL++'s -i - */
+        f->in = NULL, f->resume = 1;
+    if ((!f->in && !f->resume) || !f->out)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz", "-i SEEDS and -o OUT are required (see --help)");
-    if (a.npos || a.nrest < 2)
+    if (f->a.npos || f->a.nrest < 2)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
                             "expected '-- TRACE_BIN COV_BIN [ARGS...]' after the options "
                             "(see --help)");
-    if (!gb_campaign_name_ok(name)) /* checked before any work: "" is not the default */
+    if (!gb_campaign_name_ok(f->name)) /* checked before any work: "" is not the default */
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
                             "bad campaign name '%s' (-n): use letters, digits, '_' and '-'",
-                            shown_name(name, shown, sizeof shown));
-    if (every == 0 || every > 86400000)
+                            shown_name(f->name, shown, sizeof shown));
+    if (f->every == 0 || f->every > 86400000)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--status-every must be between 1 ms and a day");
-    if (zmax > 1u << 20)
+    if (f->zmax > 1u << 20)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--z3-mem-max must be at most 1048576 MB");
-    if (t == 0 || t > 3600000 || st > 3600000 || sb == 0 || sb > 3600000)
+    if (f->t == 0 || f->t > 3600000 || f->st > 3600000 || f->sb == 0 || f->sb > 3600000)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
                             "timeouts and the solver budget must be between 1 ms and 1 hour");
-    gb_err_t e;
-    gb_seed_t *seeds = NULL;
-    size_t nseeds = 0;
-    if (in && gb_seeds_load(in, gb_cli_seed_skipped, "fuzz", &seeds, &nseeds, &e) != 0)
-        return gb_cli_fail("fuzz", e.msg);
-    gb_search_opts_t so = {
-        .trace_bin = a.rest[0], .cov_bin = a.rest[1], .out = out, .name = name,
-        .target_args = a.rest + 2, .n_target_args = (size_t)a.nrest - 2,
-        .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st,
-        .solver_budget_ms = (unsigned)sb, .max_seconds = v,
-        .optimistic = !no_opt, .mem_limit_mb = (unsigned)mem, .on_notice = show_notice,
-        .z3_mem_max_mb = (unsigned)zmax,
-        .command_line = gb_cli_join(argc, argv), .resume = resume, .libfuzzer_dir = lfdir,
-        .no_cfg = no_cfg, .stop_on_crash = exit_on_crash, .max_execs = max_execs,
+    return GB_EXIT_OK;
+}
+
+/* The search's options from the command line (status and triage aside). */
+static gb_search_opts_t search_opts(const fuzz_cli_t *f, int argc, char **argv)
+{
+    return (gb_search_opts_t){
+        .trace_bin = f->a.rest[0], .cov_bin = f->a.rest[1], .out = f->out, .name = f->name,
+        .target_args = f->a.rest + 2, .n_target_args = (size_t)f->a.nrest - 2,
+        .timeout_ms = (unsigned)f->t, .solver_timeout_ms = (unsigned)f->st,
+        .solver_budget_ms = (unsigned)f->sb, .max_seconds = f->v,
+        .optimistic = !f->no_opt, .mem_limit_mb = (unsigned)f->mem, .on_notice = show_notice,
+        .z3_mem_max_mb = (unsigned)f->zmax,
+        .command_line = gb_cli_join(argc, argv), .resume = f->resume, .libfuzzer_dir = f->lfdir,
+        .no_cfg = f->no_cfg, .stop_on_crash = f->exit_on_crash, .max_execs = f->max_execs,
     };
-    status_ctx_t sc = {.every_ms = every};
-    gb_status_init(&sc.view, stderr);
-    if (!quiet) {
-        so.on_status = show_status;
-        so.status_ctx = &sc;
-    }
-    gb_live_t live = {0};
-    char report[4200];
-    if (triage_bin || triage_dir) {
-        snprintf(report, sizeof report, "%s", triage_dir ? triage_dir : "");
-        so.crash_buckets = count_buckets;
-        so.crash_buckets_ctx = report;
-    }
-    /* Before the search opens its forkserver and solver, so the child
-     * holds none of their descriptors; it replays what lands in OUT. */
-    if (triage_bin) {
-        if (gb_live_start(&live, out, triage_bin, a.rest + 2, (size_t)a.nrest - 2,
-                          GB_TRIAGE_TIMEOUT_MS, &e) != 0) {
-            gb_seeds_free(seeds, nseeds);
-            return gb_cli_error(GB_EXIT_FAIL, "fuzz", "--triage: %s", e.msg);
-        }
-        if (!triage_dir)
-            snprintf(report, sizeof report, "%s", live.report);
-    }
+}
+
+/* Seeds in, search run, stop signals caught, live triage stopped before
+ * the search's last fuzzer_stats (which counts the last pass's buckets);
+ * 0 or -1 with `e`. *crashed says whether the run found a new crash. The
+ * seeds are freed once in the search (they are copied there). */
+static int run_search(const gb_search_opts_t *so, gb_seed_t *seeds, size_t nseeds,
+                      gb_live_t *live, int *crashed, gb_err_t *e)
+{
     gb_search_t *s;
-    if (gb_search_new(&so, &s, &e) != 0) {
-        gb_live_stop(&live);
+    if (gb_search_new(so, &s, e) != 0) {
         gb_seeds_free(seeds, nseeds);
-        return gb_cli_fail("fuzz", e.msg);
+        return -1;
     }
     gb_search_stats_t st0, st1; /* new crashes = st1.crashes - st0.crashes */
     gb_search_get_stats(s, &st0);
@@ -230,24 +221,68 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     int rc = 0;
     for (size_t i = 0; i < nseeds && rc == 0; i++)
-        rc = gb_search_add_seed(s, seeds[i].data, seeds[i].len, seeds[i].name, &e);
+        rc = gb_search_add_seed(s, seeds[i].data, seeds[i].len, seeds[i].name, e);
     gb_seeds_free(seeds, nseeds);
     if (rc == 0)
-        rc = gb_search_run(s, &e);
+        rc = gb_search_run(s, e);
     gb_search_get_stats(s, &st1);
     running = NULL;
-    gb_live_stop(&live);
+    *crashed = st1.crashes > st0.crashes;
+    gb_live_stop(live);
     gb_search_free(s); /* its last fuzzer_stats counts the last pass's buckets */
-    int crashed = exit_on_crash && st1.crashes > st0.crashes;
-    if (crashed && !quiet)
+    return rc;
+}
+
+gb_exit_t gb_cmd_fuzz(int argc, char **argv)
+{
+    fuzz_cli_t f;
+    gb_parsed_t parsed = parse_fuzz(argc, argv, &f);
+    if (parsed != GB_PARSED_OK)
+        return gb_opts_exit(parsed);
+    gb_exit_t bad = check_fuzz(&f);
+    if (bad != GB_EXIT_OK)
+        return bad;
+    gb_err_t e;
+    gb_seed_t *seeds = NULL;
+    size_t nseeds = 0;
+    if (f.in && gb_seeds_load(f.in, gb_cli_seed_skipped, "fuzz", &seeds, &nseeds, &e) != 0)
+        return gb_cli_fail("fuzz", e.msg);
+    gb_search_opts_t so = search_opts(&f, argc, argv);
+    status_ctx_t sc = {.every_ms = f.every};
+    gb_status_init(&sc.view, stderr);
+    if (!f.quiet) {
+        so.on_status = show_status;
+        so.status_ctx = &sc;
+    }
+    gb_live_t live = {0};
+    char report[4200];
+    if (f.triage_bin || f.triage_dir) {
+        snprintf(report, sizeof report, "%s", f.triage_dir ? f.triage_dir : "");
+        so.crash_buckets = count_buckets;
+        so.crash_buckets_ctx = report;
+    }
+    /* Before the search opens its forkserver and solver, so the child
+     * holds none of their descriptors; it replays what lands in OUT. */
+    if (f.triage_bin) {
+        if (gb_live_start(&live, f.out, f.triage_bin, f.a.rest + 2, (size_t)f.a.nrest - 2,
+                          GB_TRIAGE_TIMEOUT_MS, &e) != 0) {
+            gb_seeds_free(seeds, nseeds);
+            return gb_cli_error(GB_EXIT_FAIL, "fuzz", "--triage: %s", e.msg);
+        }
+        if (!f.triage_dir)
+            snprintf(report, sizeof report, "%s", live.report);
+    }
+    int new_crash = 0, rc = run_search(&so, seeds, nseeds, &live, &new_crash, &e);
+    gb_live_stop(&live); /* when the search could not start */
+    int crashed = f.exit_on_crash && new_crash;
+    if (crashed && !f.quiet)
         fprintf(stderr, "glassbox fuzz: stopped at a new crash (--exit-on-crash)\n");
     /* A fault is one line (e2e.faults), and a campaign quotes a failed
      * worker's last line: no summary then; crashes/README.txt stays. */
     if (rc != 0)
         return gb_cli_fail("fuzz", e.msg);
     char asan[PATH_MAX];
-    summarize(out, name, gb_crashes_asan_bin(triage_bin, a.rest[1], asan, sizeof asan),
-              triage_bin || triage_dir ? report : NULL, quiet);
+    summarize(f.out, f.name, gb_crashes_asan_bin(f.triage_bin, f.a.rest[1], asan, sizeof asan),
+              f.triage_bin || f.triage_dir ? report : NULL, f.quiet);
     return crashed ? GB_EXIT_CRASH : GB_EXIT_OK;
 }
-

@@ -317,6 +317,25 @@ static int report(gb_search_t *s, const char *out, const targets_t *t, uint64_t 
     return rc;
 }
 
+/* Seeds in, the search run with stop signals caught, then the report;
+ * 0 or -1 with `e`. */
+static int run_reach(gb_search_t *s, const gb_seed_t *seeds, size_t nseeds, const char *out,
+                     const targets_t *tg, gb_err_t *e)
+{
+    uint64_t t0 = gb_time_ms();
+    running = s;
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    signal(SIGPIPE, SIG_IGN);
+    int r = 0;
+    for (size_t i = 0; i < nseeds && r == 0; i++)
+        r = gb_search_add_seed(s, seeds[i].data, seeds[i].len, seeds[i].name, e);
+    if (r == 0)
+        r = gb_search_run(s, e);
+    running = NULL;
+    return r != 0 ? -1 : report(s, out, tg, gb_time_ms() - t0, e);
+}
+
 gb_exit_t gb_cmd_reach(int argc, char **argv)
 {
     const char *in, *out;
@@ -403,21 +422,8 @@ gb_exit_t gb_cmd_reach(int argc, char **argv)
         if (gb_search_new(&so, &s, &e) != 0)
             rc = gb_cli_fail(CMD, e.msg);
     }
-    uint64_t t0 = gb_time_ms();
-    if (rc == GB_EXIT_OK) {
-        running = s;
-        signal(SIGINT, on_stop);
-        signal(SIGTERM, on_stop);
-        signal(SIGPIPE, SIG_IGN);
-        int r = 0;
-        for (size_t i = 0; i < nseeds && r == 0; i++)
-            r = gb_search_add_seed(s, seeds[i].data, seeds[i].len, seeds[i].name, &e);
-        if (r == 0)
-            r = gb_search_run(s, &e);
-        running = NULL;
-        if (r != 0 || report(s, out, &tg, gb_time_ms() - t0, &e) != 0)
-            rc = gb_cli_fail(CMD, e.msg);
-    }
+    if (rc == GB_EXIT_OK && run_reach(s, seeds, nseeds, out, &tg, &e) != 0)
+        rc = gb_cli_fail(CMD, e.msg);
     gb_search_free(s);
     gb_seeds_free(seeds, nseeds);
     targets_free(&tg);
