@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* glassbox fuzz: the generational search on one campaign directory. */
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +11,9 @@
 #include "corpus.h"
 #include "crashes.h"
 #include "generational.h"
+#include "searching.h"
 #include "live.h"
 #include "status.h"
-
-static gb_search_t *running;
 
 /* The status line's own period (--status-every) when stderr is not a
  * terminal; fuzzer_stats keeps the search's. */
@@ -38,13 +36,6 @@ static void show_notice(const char *msg, void *ctx)
 {
     (void)ctx;
     fprintf(stderr, "glassbox fuzz: note: %s\n", msg);
-}
-
-static void on_stop(int sig)
-{
-    (void)sig;
-    if (running)
-        gb_search_stop(running);
 }
 
 static long count_buckets(void *report_dir) { return gb_live_buckets(report_dir); }
@@ -204,7 +195,7 @@ static gb_search_opts_t search_opts(const fuzz_cli_t *f, int argc, char **argv)
 /* Seeds in, search run, stop signals caught, live triage stopped before
  * the search's last fuzzer_stats (which counts the last pass's buckets);
  * 0 or -1 with `e`. *crashed says whether the run found a new crash. The
- * seeds are freed once in the search (they are copied there). */
+ * seeds are freed, once in the search (gb_cli_search) or not. */
 static int run_search(const gb_search_opts_t *so, gb_seed_t *seeds, size_t nseeds,
                       gb_live_t *live, int *crashed, gb_err_t *e)
 {
@@ -215,18 +206,8 @@ static int run_search(const gb_search_opts_t *so, gb_seed_t *seeds, size_t nseed
     }
     gb_search_stats_t st0, st1; /* new crashes = st1.crashes - st0.crashes */
     gb_search_get_stats(s, &st0);
-    running = s;
-    signal(SIGINT, on_stop);
-    signal(SIGTERM, on_stop);
-    signal(SIGPIPE, SIG_IGN);
-    int rc = 0;
-    for (size_t i = 0; i < nseeds && rc == 0; i++)
-        rc = gb_search_add_seed(s, seeds[i].data, seeds[i].len, seeds[i].name, e);
-    gb_seeds_free(seeds, nseeds);
-    if (rc == 0)
-        rc = gb_search_run(s, e);
+    int rc = gb_cli_search(s, seeds, nseeds, e);
     gb_search_get_stats(s, &st1);
-    running = NULL;
     *crashed = st1.crashes > st0.crashes;
     gb_live_stop(live);
     gb_search_free(s); /* its last fuzzer_stats counts the last pass's buckets */

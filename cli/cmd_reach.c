@@ -5,27 +5,19 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "gb_files.h"
 
 #include "corpus.h"
 #include "generational.h"
+#include "searching.h"
 
 #define CMD "reach"
-
-static gb_search_t *running;
-
-static void on_stop(int sig)
-{
-    (void)sig;
-    if (running)
-        gb_search_stop(running);
-}
 
 static void show_notice(const char *msg, void *ctx)
 {
@@ -317,22 +309,13 @@ static int report(gb_search_t *s, const char *out, const targets_t *t, uint64_t 
     return rc;
 }
 
-/* Seeds in, the search run with stop signals caught, then the report;
- * 0 or -1 with `e`. */
-static int run_reach(gb_search_t *s, const gb_seed_t *seeds, size_t nseeds, const char *out,
+/* Seeds in (and freed), the search run with stop signals caught, then the
+ * report; 0 or -1 with `e`. */
+static int run_reach(gb_search_t *s, gb_seed_t *seeds, size_t nseeds, const char *out,
                      const targets_t *tg, gb_err_t *e)
 {
     uint64_t t0 = gb_time_ms();
-    running = s;
-    signal(SIGINT, on_stop);
-    signal(SIGTERM, on_stop);
-    signal(SIGPIPE, SIG_IGN);
-    int r = 0;
-    for (size_t i = 0; i < nseeds && r == 0; i++)
-        r = gb_search_add_seed(s, seeds[i].data, seeds[i].len, seeds[i].name, e);
-    if (r == 0)
-        r = gb_search_run(s, e);
-    running = NULL;
+    int r = gb_cli_search(s, seeds, nseeds, e);
     return r != 0 ? -1 : report(s, out, tg, gb_time_ms() - t0, e);
 }
 
@@ -422,8 +405,10 @@ gb_exit_t gb_cmd_reach(int argc, char **argv)
         if (gb_search_new(&so, &s, &e) != 0)
             rc = gb_cli_fail(CMD, e.msg);
     }
-    if (rc == GB_EXIT_OK && run_reach(s, seeds, nseeds, out, &tg, &e) != 0)
-        rc = gb_cli_fail(CMD, e.msg);
+    if (rc == GB_EXIT_OK) {
+        rc = run_reach(s, seeds, nseeds, out, &tg, &e) != 0 ? gb_cli_fail(CMD, e.msg) : rc;
+        seeds = NULL, nseeds = 0; /* freed there */
+    }
     gb_search_free(s);
     gb_seeds_free(seeds, nseeds);
     targets_free(&tg);
