@@ -11,8 +11,8 @@
 #include "corpus.h"
 #include "crashes.h"
 #include "generational.h"
-#include "searching.h"
 #include "live.h"
+#include "searching.h"
 #include "status.h"
 
 /* The status line's own period (--status-every) when stderr is not a
@@ -68,12 +68,13 @@ static void summarize(const char *out, const char *name, const char *asan, const
 
 /* ---- fuzz ------------------------------------------------------------ */
 
-/* The command line's values; each starts at its option table's default. */
+/* The command line's values; parse_fuzz starts each at its table default. */
 typedef struct fuzz_cli {
-    const char *in, *out, *name, *lfdir, *triage_bin, *triage_dir;
+    const char *in, *out, *name, *lfdir;
+    const char *triage_bin, *triage_dir;
     unsigned long long t, v, st, sb, mem, zmax, every, max_execs;
     int no_opt, quiet, resume, no_cfg, exit_on_crash;
-    gb_args_t a; /* TRACE_BIN COV_BIN ARGS... */
+    gb_args_t a; /* rest: TRACE_BIN COV_BIN ARGS... */
 } fuzz_cli_t;
 
 static gb_parsed_t parse_fuzz(int argc, char **argv, fuzz_cli_t *f)
@@ -84,7 +85,8 @@ static gb_parsed_t parse_fuzz(int argc, char **argv, fuzz_cli_t *f)
         GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &f->in,
                       "seed directory (required; - = --resume): its files and its subfolders', "
                       "each at most " GB_OPT_MAX_INPUT "; others are skipped with a warning"),
-        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &f->out, "output / sync directory (required)"),
+        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &f->out,
+                      "output / sync directory (required)"),
         GB_OPTION_STR('n', "name", "NAME", "GLASSBOX_NAME", "glassbox", &f->name,
                       "instance name: writes OUT/NAME/"),
         GB_OPTION_UINT_EX('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &f->t, GB_OPT_PLUS, NULL,
@@ -96,7 +98,8 @@ static gb_parsed_t parse_fuzz(int argc, char **argv, fuzz_cli_t *f)
         GB_OPTION_UINT('E', "max-execs", "N", NULL, 0, &f->max_execs,
                        "stop after about N runs of COV_BIN, 0 = never (afl-fuzz -E; "
                        "libFuzzer's -runs)"),
-        GB_OPTION_UINT_EX('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &f->mem, GB_OPT_NONE_IS_0, NULL,
+        GB_OPTION_UINT_EX('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &f->mem, GB_OPT_NONE_IS_0,
+                       NULL,
                        "address-space limit per run, 0 or none = none (a trace run gets "
                        GB_OPT_XSTR(GB_TRACE_MEM_FACTOR) " times as much)"),
         GB_OPTION_UINT(0, "solver-timeout", "MS", "GLASSBOX_SOLVER_TIMEOUT", GB_SOLVER_TIMEOUT_MS,
@@ -151,7 +154,8 @@ static gb_parsed_t parse_fuzz(int argc, char **argv, fuzz_cli_t *f)
     return gb_opts_args(&cmd, argc, argv, &f->a);
 }
 
-/* The values' own checks, before any work: GB_EXIT_OK or a usage error. */
+/* The values' own checks, before any work (AFL++'s -i - becomes
+ * --resume): GB_EXIT_OK or a usage error, printed. */
 static gb_exit_t check_fuzz(fuzz_cli_t *f)
 {
     char shown[80];
@@ -177,12 +181,14 @@ static gb_exit_t check_fuzz(fuzz_cli_t *f)
     return GB_EXIT_OK;
 }
 
-/* The search's options from the command line (status and triage aside). */
+/* The search's options from the command line; status and crash buckets
+ * are added by the caller. */
 static gb_search_opts_t search_opts(const fuzz_cli_t *f, int argc, char **argv)
 {
+    const gb_args_t *a = &f->a;
     return (gb_search_opts_t){
-        .trace_bin = f->a.rest[0], .cov_bin = f->a.rest[1], .out = f->out, .name = f->name,
-        .target_args = f->a.rest + 2, .n_target_args = (size_t)f->a.nrest - 2,
+        .trace_bin = a->rest[0], .cov_bin = a->rest[1], .out = f->out, .name = f->name,
+        .target_args = a->rest + 2, .n_target_args = (size_t)a->nrest - 2,
         .timeout_ms = (unsigned)f->t, .solver_timeout_ms = (unsigned)f->st,
         .solver_budget_ms = (unsigned)f->sb, .max_seconds = f->v,
         .optimistic = !f->no_opt, .mem_limit_mb = (unsigned)f->mem, .on_notice = show_notice,
@@ -192,15 +198,38 @@ static gb_search_opts_t search_opts(const fuzz_cli_t *f, int argc, char **argv)
     };
 }
 
-/* Seeds in, search run, stop signals caught, live triage stopped before
- * the search's last fuzzer_stats (which counts the last pass's buckets);
- * 0 or -1 with `e`. *crashed says whether the run found a new crash. The
- * seeds are freed, once in the search (gb_cli_search) or not. */
-static int run_search(const gb_search_opts_t *so, gb_seed_t *seeds, size_t nseeds,
-                      gb_live_t *live, int *crashed, gb_err_t *e)
+/* crash_buckets from --triage-dir's report, or from the live triage's own
+ * (--triage): `report` names it once known; the live triage starts before
+ * the search opens its forkserver and solver, so the child holds none of
+ * their descriptors; it replays what lands in OUT. 0, or -1 with `e`. */
+static int start_triage(const fuzz_cli_t *f, gb_search_opts_t *so, gb_live_t *live, char *report,
+                        size_t cap, gb_err_t *e)
+{
+    if (f->triage_bin || f->triage_dir) {
+        snprintf(report, cap, "%s", f->triage_dir ? f->triage_dir : "");
+        so->crash_buckets = count_buckets;
+        so->crash_buckets_ctx = report;
+    }
+    if (!f->triage_bin)
+        return 0;
+    if (gb_live_start(live, f->out, f->triage_bin, f->a.rest + 2, (size_t)f->a.nrest - 2,
+                      GB_TRIAGE_TIMEOUT_MS, e) != 0)
+        return -1;
+    if (!f->triage_dir)
+        snprintf(report, cap, "%s", live->report);
+    return 0;
+}
+
+/* The search made, seeded (the seeds are freed either way) and run; the
+ * live triage is stopped before the search's last fuzzer_stats, which
+ * counts the last pass's buckets. *new_crash: the run found a new crash.
+ * 0, or -1 with `e`. */
+static int run_search(const gb_search_opts_t *so, gb_seed_t *seeds, size_t nseeds, gb_live_t *live,
+                      int *new_crash, gb_err_t *e)
 {
     gb_search_t *s;
     if (gb_search_new(so, &s, e) != 0) {
+        gb_live_stop(live);
         gb_seeds_free(seeds, nseeds);
         return -1;
     }
@@ -208,9 +237,9 @@ static int run_search(const gb_search_opts_t *so, gb_seed_t *seeds, size_t nseed
     gb_search_get_stats(s, &st0);
     int rc = gb_cli_search(s, seeds, nseeds, e);
     gb_search_get_stats(s, &st1);
-    *crashed = st1.crashes > st0.crashes;
     gb_live_stop(live);
-    gb_search_free(s); /* its last fuzzer_stats counts the last pass's buckets */
+    gb_search_free(s);
+    *new_crash = st1.crashes > st0.crashes;
     return rc;
 }
 
@@ -237,24 +266,12 @@ gb_exit_t gb_cmd_fuzz(int argc, char **argv)
     }
     gb_live_t live = {0};
     char report[4200];
-    if (f.triage_bin || f.triage_dir) {
-        snprintf(report, sizeof report, "%s", f.triage_dir ? f.triage_dir : "");
-        so.crash_buckets = count_buckets;
-        so.crash_buckets_ctx = report;
+    if (start_triage(&f, &so, &live, report, sizeof report, &e) != 0) {
+        gb_seeds_free(seeds, nseeds);
+        return gb_cli_error(GB_EXIT_FAIL, "fuzz", "--triage: %s", e.msg);
     }
-    /* Before the search opens its forkserver and solver, so the child
-     * holds none of their descriptors; it replays what lands in OUT. */
-    if (f.triage_bin) {
-        if (gb_live_start(&live, f.out, f.triage_bin, f.a.rest + 2, (size_t)f.a.nrest - 2,
-                          GB_TRIAGE_TIMEOUT_MS, &e) != 0) {
-            gb_seeds_free(seeds, nseeds);
-            return gb_cli_error(GB_EXIT_FAIL, "fuzz", "--triage: %s", e.msg);
-        }
-        if (!f.triage_dir)
-            snprintf(report, sizeof report, "%s", live.report);
-    }
-    int new_crash = 0, rc = run_search(&so, seeds, nseeds, &live, &new_crash, &e);
-    gb_live_stop(&live); /* when the search could not start */
+    int new_crash = 0;
+    int rc = run_search(&so, seeds, nseeds, &live, &new_crash, &e);
     int crashed = f.exit_on_crash && new_crash;
     if (crashed && !f.quiet)
         fprintf(stderr, "glassbox fuzz: stopped at a new crash (--exit-on-crash)\n");

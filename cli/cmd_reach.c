@@ -309,43 +309,38 @@ static int report(gb_search_t *s, const char *out, const targets_t *t, uint64_t 
     return rc;
 }
 
-/* Seeds in (and freed), the search run with stop signals caught, then the
- * report; 0 or -1 with `e`. */
-static int run_reach(gb_search_t *s, gb_seed_t *seeds, size_t nseeds, const char *out,
-                     const targets_t *tg, gb_err_t *e)
-{
-    uint64_t t0 = gb_time_ms();
-    int r = gb_cli_search(s, seeds, nseeds, e);
-    return r != 0 ? -1 : report(s, out, tg, gb_time_ms() - t0, e);
-}
-
-gb_exit_t gb_cmd_reach(int argc, char **argv)
-{
+/* The command line's values; parse_reach starts each at its table default. */
+typedef struct reach_cli {
     const char *in, *out;
     unsigned long long t, v, st, unroll, mem;
     int quiet;
-    gb_strlist_t tl = {0};
+    gb_strlist_t tl; /* every --target; zeroed before the parse */
+    gb_args_t a;     /* rest: TRACE_BIN COV_BIN ARGS... */
+} reach_cli_t;
+
+static gb_parsed_t parse_reach(int argc, char **argv, reach_cli_t *r)
+{
     /* clang-format off */
     const gb_opt_t opts[] = {
-        GB_OPTION_LIST(0, "target", "FILE:LINE", &tl, 0,
+        GB_OPTION_LIST(0, "target", "FILE:LINE", &r->tl, 0,
                        "a source line to reach (repeatable); FILE matches the debug info's "
                        "path by its tail, a base name is enough; 'asserts': every failing "
                        "assert() and __builtin_trap() of COV_BIN, each a target"),
-        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &in, "seed directory (required)"),
-        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &out,
+        GB_OPTION_STR('i', "input", "DIR", NULL, NULL, &r->in, "seed directory (required)"),
+        GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &r->out,
                       "output directory (required): reach.json, reach/target-N, glassbox/"),
-        GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &v,
+        GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &r->v,
                        "stop after this long, 0 = when every target is decided"),
-        GB_OPTION_UINT(0, "unroll", "K", NULL, GB_REACH_UNROLL, &unroll,
+        GB_OPTION_UINT(0, "unroll", "K", NULL, GB_REACH_UNROLL, &r->unroll,
                        "loop bound: paths that evaluate a branch more than K times are not "
                        "explored (1 to " GB_OPT_XSTR(GB_REACH_UNROLL_MAX) ")"),
-        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &t, "time limit per run"),
-        GB_OPTION_UINT('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &mem,
+        GB_OPTION_UINT('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &r->t, "time limit per run"),
+        GB_OPTION_UINT('m', "memory", "MB", NULL, GB_MEM_LIMIT_MB, &r->mem,
                        "address-space limit per run, 0 = none"),
         GB_OPTION_UINT(0, "solver-timeout", "MS", "GLASSBOX_SOLVER_TIMEOUT", GB_SOLVER_TIMEOUT_MS,
-                       &st, "Z3 time limit per query (a query it cannot decide leaves a "
+                       &r->st, "Z3 time limit per query (a query it cannot decide leaves a "
                        "proof incomplete)"),
-        GB_OPTION_FLAG('q', "quiet", &quiet, "no notes on stderr"),
+        GB_OPTION_FLAG('q', "quiet", &r->quiet, "no notes on stderr"),
     };
     /* clang-format on */
     const gb_cmd_t cmd = {
@@ -361,57 +356,104 @@ gb_exit_t gb_cmd_reach(int argc, char **argv)
         "with no code in the build is reported as 'no-block' and the exit status is 2.\n"
         "See docs/reach.md.",
         opts, GB_N(opts), NULL};
-    gb_args_t a;
-    gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
+    return gb_opts_args(&cmd, argc, argv, &r->a);
+}
+
+/* The values' own checks, then the targets parsed into `tg` and looked
+ * up in COV_BIN's CFG: GB_EXIT_OK, or the error (printed). */
+static gb_exit_t check_reach(const reach_cli_t *r, targets_t *tg)
+{
+    gb_exit_t rc = parse_targets(&r->tl, tg);
+    if (rc != GB_EXIT_OK)
+        return rc;
+    if (!r->in || !r->out)
+        return gb_cli_error(GB_EXIT_USAGE, CMD, "-i SEEDS and -o OUT are required (see --help)");
+    if (r->a.npos || r->a.nrest < 2)
+        return gb_cli_error(GB_EXIT_USAGE, CMD,
+                            "expected '-- TRACE_BIN COV_BIN [ARGS...]' after the options");
+    if (r->unroll < 1 || r->unroll > GB_REACH_UNROLL_MAX)
+        return gb_cli_error(GB_EXIT_USAGE, CMD, "--unroll must be between 1 and %u",
+                            GB_REACH_UNROLL_MAX);
+    if (r->t == 0 || r->t > 3600000 || r->st == 0 || r->st > 3600000)
+        return gb_cli_error(GB_EXIT_USAGE, CMD, "timeouts must be between 1 ms and 1 hour");
+    rc = lookup_targets(r->a.rest[1], tg);
+    if (rc == GB_EXIT_OK && tg->asserts)
+        rc = add_asserts(r->a.rest[1], tg);
+    return rc;
+}
+
+/* The seeds of -i (at least one is needed) and OUT made; on an error
+ * (printed) the caller still frees what *seeds holds. */
+static gb_exit_t load_seeds(const reach_cli_t *r, gb_seed_t **seeds, size_t *nseeds)
+{
+    gb_err_t e;
+    if (gb_seeds_load(r->in, gb_cli_seed_skipped, CMD, seeds, nseeds, &e) != 0)
+        return gb_cli_fail(CMD, e.msg);
+    if (*nseeds == 0)
+        return gb_cli_error(GB_EXIT_USAGE, CMD, "%s holds no usable seed", r->in);
+    if (gb_mkdirs(r->out, &e) != 0)
+        return gb_cli_fail(CMD, e.msg);
+    return GB_EXIT_OK;
+}
+
+/* The directed search's options: always optimistic, its campaign in
+ * OUT/glassbox. */
+static gb_search_opts_t search_opts(const reach_cli_t *r, const targets_t *tg, int argc,
+                                    char **argv)
+{
+    const gb_args_t *a = &r->a;
+    return (gb_search_opts_t){
+        .trace_bin = a->rest[0], .cov_bin = a->rest[1], .out = r->out, .name = "glassbox",
+        .target_args = a->rest + 2, .n_target_args = (size_t)a->nrest - 2,
+        .timeout_ms = (unsigned)r->t, .solver_timeout_ms = (unsigned)r->st, .max_seconds = r->v,
+        .optimistic = 1, .mem_limit_mb = (unsigned)r->mem,
+        .on_notice = r->quiet ? NULL : show_notice, .command_line = gb_cli_join(argc, argv),
+        .targets = tg->v, .ntargets = tg->n, .unroll = (unsigned)r->unroll,
+    };
+}
+
+/* The directed search made, seeded (the seeds are freed either way) and
+ * run, then every target's verdict reported. */
+static gb_exit_t run_reach(const gb_search_opts_t *so, const targets_t *tg, gb_seed_t *seeds,
+                           size_t nseeds)
+{
+    gb_err_t e;
+    gb_search_t *s;
+    if (gb_search_new(so, &s, &e) != 0) {
+        gb_seeds_free(seeds, nseeds);
+        return gb_cli_fail(CMD, e.msg);
+    }
+    uint64_t t0 = gb_time_ms();
+    gb_exit_t rc = GB_EXIT_OK;
+    if (gb_cli_search(s, seeds, nseeds, &e) != 0 ||
+        report(s, so->out, tg, gb_time_ms() - t0, &e) != 0)
+        rc = gb_cli_fail(CMD, e.msg);
+    gb_search_free(s);
+    return rc;
+}
+
+gb_exit_t gb_cmd_reach(int argc, char **argv)
+{
+    reach_cli_t r;
+    memset(&r, 0, sizeof r);
+    gb_parsed_t parsed = parse_reach(argc, argv, &r);
     if (parsed != GB_PARSED_OK) {
-        gb_strlist_free(&tl);
+        gb_strlist_free(&r.tl);
         return gb_opts_exit(parsed);
     }
     targets_t tg = {0};
-    gb_exit_t rc = parse_targets(&tl, &tg);
-    if (rc == GB_EXIT_OK && (!in || !out))
-        rc = gb_cli_error(GB_EXIT_USAGE, CMD, "-i SEEDS and -o OUT are required (see --help)");
-    if (rc == GB_EXIT_OK && (a.npos || a.nrest < 2))
-        rc = gb_cli_error(GB_EXIT_USAGE, CMD,
-                          "expected '-- TRACE_BIN COV_BIN [ARGS...]' after the options");
-    if (rc == GB_EXIT_OK && (unroll < 1 || unroll > GB_REACH_UNROLL_MAX))
-        rc = gb_cli_error(GB_EXIT_USAGE, CMD, "--unroll must be between 1 and %u",
-                          GB_REACH_UNROLL_MAX);
-    if (rc == GB_EXIT_OK && (t == 0 || t > 3600000 || st == 0 || st > 3600000))
-        rc = gb_cli_error(GB_EXIT_USAGE, CMD, "timeouts must be between 1 ms and 1 hour");
-    if (rc == GB_EXIT_OK)
-        rc = lookup_targets(a.rest[1], &tg);
-    if (rc == GB_EXIT_OK && tg.asserts)
-        rc = add_asserts(a.rest[1], &tg);
-    gb_err_t e;
     gb_seed_t *seeds = NULL;
     size_t nseeds = 0;
-    if (rc == GB_EXIT_OK && gb_seeds_load(in, gb_cli_seed_skipped, CMD, &seeds, &nseeds, &e) != 0)
-        rc = gb_cli_fail(CMD, e.msg);
-    if (rc == GB_EXIT_OK && nseeds == 0)
-        rc = gb_cli_error(GB_EXIT_USAGE, CMD, "%s holds no usable seed", in);
-    gb_search_t *s = NULL;
-    if (rc == GB_EXIT_OK && gb_mkdirs(out, &e) != 0)
-        rc = gb_cli_fail(CMD, e.msg);
+    gb_exit_t rc = check_reach(&r, &tg);
+    if (rc == GB_EXIT_OK)
+        rc = load_seeds(&r, &seeds, &nseeds);
     if (rc == GB_EXIT_OK) {
-        gb_search_opts_t so = {
-            .trace_bin = a.rest[0], .cov_bin = a.rest[1], .out = out, .name = "glassbox",
-            .target_args = a.rest + 2, .n_target_args = (size_t)a.nrest - 2,
-            .timeout_ms = (unsigned)t, .solver_timeout_ms = (unsigned)st, .max_seconds = v,
-            .optimistic = 1, .mem_limit_mb = (unsigned)mem,
-            .on_notice = quiet ? NULL : show_notice, .command_line = gb_cli_join(argc, argv),
-            .targets = tg.v, .ntargets = tg.n, .unroll = (unsigned)unroll,
-        };
-        if (gb_search_new(&so, &s, &e) != 0)
-            rc = gb_cli_fail(CMD, e.msg);
+        gb_search_opts_t so = search_opts(&r, &tg, argc, argv);
+        rc = run_reach(&so, &tg, seeds, nseeds);
+    } else {
+        gb_seeds_free(seeds, nseeds);
     }
-    if (rc == GB_EXIT_OK) {
-        rc = run_reach(s, seeds, nseeds, out, &tg, &e) != 0 ? gb_cli_fail(CMD, e.msg) : rc;
-        seeds = NULL, nseeds = 0; /* freed there */
-    }
-    gb_search_free(s);
-    gb_seeds_free(seeds, nseeds);
     targets_free(&tg);
-    gb_strlist_free(&tl);
+    gb_strlist_free(&r.tl);
     return rc;
 }
