@@ -578,8 +578,8 @@ static int neighbour_core(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_z3_out_t *
     /* no variables: only the answer matters (and without length
      * preferences it is the same), and bytes outside k have no terms yet */
     if (gb_z3_check(s->z3, &(gb_z3_query_t){c->t, k, n}, &(gb_z3_vars_t){NULL, 0, c->vals},
-                    &(gb_z3_limits_t){.timeout_ms = nb_ms(tmo), .core_ms = core_ms(s, tmo)},
-                    &o2, e) != 0)
+                    &(gb_z3_limits_t){.timeout_ms = nb_ms(tmo), .core_ms = core_ms(s, tmo)}, &o2,
+                    e) != 0)
         goto done;
     o->checks += o2.checks;
     if (o2.status == GB_Q_UNSAT) {
@@ -1290,9 +1290,9 @@ int gb_solver_verify(gb_solver_t *s, const gb_trace_t *t, size_t j, int relaxed,
         goto done;
     vals = gb_malloc(qv.n ? qv.n : 1);
     gb_z3_out_t o = {.core = NULL}; /* no core: nothing is learned here */
-    if (!vals || gb_z3_check(s->z3, &(gb_z3_query_t){t, q.cj, q.n},
-                             &(gb_z3_vars_t){qv.nodes, qv.n, vals},
-                             &(gb_z3_limits_t){.timeout_ms = 60000}, &o, e) != 0)
+    if (!vals ||
+        gb_z3_check(s->z3, &(gb_z3_query_t){t, q.cj, q.n}, &(gb_z3_vars_t){qv.nodes, qv.n, vals},
+                    &(gb_z3_limits_t){.timeout_ms = 60000}, &o, e) != 0)
         goto done;
     *st = o.status;
     r = m ? verify_model(s, t, &q, &qv, m, z3_ok, eval_ok, e) : 0;

@@ -956,7 +956,8 @@ static unsigned check_window(const gb_z3_t *z, unsigned limit_ms, uint64_t now)
 {
     if (z->clock.cut || stop_requested(z->clock.stop, z->clock.stop_at, now))
         return 0;
-    uint64_t end = earlier(earlier(now + limit_ms, z->clock.query_end), earlier(z->clock.call_end, z->clock.stop_at));
+    uint64_t end = earlier(earlier(now + limit_ms, z->clock.query_end),
+                           earlier(z->clock.call_end, z->clock.stop_at));
     return end > now ? (unsigned)(end - now) : 0;
 }
 
@@ -984,7 +985,8 @@ static void guard_arm(gb_z3_t *z, struct gb_z3_guard *g, unsigned ms, uint64_t n
     /* from the fresh context's level, see GB_Z3_QUERY_MAX_MB; a test's
      * cap counts from the check's start */
     size_t cap = (size_t)(GB_Z3_GROWTH_MAX_MB + GB_Z3_QUERY_MAX_MB) << 20;
-    g->limit = z->mem.query_cap ? Z3_get_estimated_alloc_size() + z->mem.query_cap : z->mem.base_bytes + cap;
+    g->limit = z->mem.query_cap ? Z3_get_estimated_alloc_size() + z->mem.query_cap
+                                : z->mem.base_bytes + cap;
     g->deadline = now + ms + ms / GB_Z3_GRACE_DIV + GB_Z3_GRACE_MS;
     g->stop = z->clock.stop;
     g->stop_at = z->clock.stop_at;
@@ -1112,9 +1114,9 @@ static Z3_solver mk_tactic_solver(gb_z3_t *z, const char *name, unsigned timeout
 static Z3_solver mk_solver_for(gb_z3_t *z, int blast, unsigned timeout_ms)
 {
     Z3_context c = z->ctx;
-    Z3_solver s = blast         ? mk_tactic_solver(z, "qfbv", timeout_ms)
+    Z3_solver s = blast     ? mk_tactic_solver(z, "qfbv", timeout_ms)
                   : z->q.fp ? mk_tactic_solver(z, "qffpbv", timeout_ms)
-                                : Z3_mk_simple_solver(c);
+                            : Z3_mk_simple_solver(c);
     if (!s || z3_failed)
         return NULL;
     Z3_solver_inc_ref(c, s);
@@ -1318,11 +1320,11 @@ typedef struct z3_call {
     const gb_z3_vars_t *v;
     const gb_z3_limits_t *lim;
     gb_z3_out_t *o;
-    uint64_t t0;             /* gb_mono_ms when its checks began */
-    Z3_solver s;             /* the simple (or FP) solver of its rounds, or NULL */
-    Z3_ast *lits;            /* lits[i]: conjunct i's literal, or NULL (assert_query) */
-    Z3_ast *as;              /* a check's assumptions */
-    uint32_t *act;           /* the soft conjuncts still active: act[0..na) */
+    uint64_t t0;   /* gb_mono_ms when its checks began */
+    Z3_solver s;   /* the simple (or FP) solver of its rounds, or NULL */
+    Z3_ast *lits;  /* lits[i]: conjunct i's literal, or NULL (assert_query) */
+    Z3_ast *as;    /* a check's assumptions */
+    uint32_t *act; /* the soft conjuncts still active: act[0..na) */
     size_t na;
     uint32_t *core;          /* a check's unsat core: room for nc + 1 */
     Z3_ast pl[GB_LEN_PREFS]; /* the length preferences (len_prefs), referenced */
@@ -1426,8 +1428,8 @@ static void assert_keep(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const gb_z
         size_t lo = gb_lower_u64(z->keep.off, z->keep.n, off);
         Z3_ast v = vs->nodes[i] < z->terms.ncache ? z->q.term[vs->nodes[i]] : NULL;
         if (lo < z->keep.n && z->keep.off[lo] == off && v)
-            Z3_solver_assert(c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, z->keep.val[lo],
-                                                                        bv_sort(z, 8))));
+            Z3_solver_assert(
+                c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, z->keep.val[lo], bv_sort(z, 8))));
     }
 }
 
@@ -1653,7 +1655,8 @@ int gb_z3_holds(gb_z3_t *z, const gb_z3_query_t *q, const gb_z3_vars_t *v, unsig
     for (size_t i = 0; i < v->n && !z3_failed; i++) {
         Z3_ast a = v->nodes[i] < z->terms.ncache ? z->q.term[v->nodes[i]] : NULL;
         if (a) /* a byte no conjunct reads is free anyway */
-            Z3_solver_assert(c, s, Z3_mk_eq(c, a, Z3_mk_unsigned_int64(c, v->vals[i], bv_sort(z, 8))));
+            Z3_solver_assert(c, s,
+                             Z3_mk_eq(c, a, Z3_mk_unsigned_int64(c, v->vals[i], bv_sort(z, 8))));
     }
     Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, !z->q.fp, timeout_ms, 0, NULL);
     int r = z3_failed ? z3_fail(z, "checking a model", e) : 0;

@@ -24,13 +24,13 @@ struct gb_z3_terms {
 /* What the query being checked is made of (translate_query), which picks
  * its solvers and how its terms are built; a query's own, reset by the next. */
 struct gb_z3_qstate {
-    int fp;         /* it has FP nodes */
-    int varmul;     /* ... a product of two input-dependent values */
-    unsigned sums;  /* ... its longest chain of nested sums (ADD/SUB) */
-    int chain;      /* sums >= GB_Z3_SUM_CHAIN: its sums are named (z3_bridge.c) */
-    Z3_ast *term;   /* DAG index -> the query's term: terms.cache, or `own` */
-    Z3_ast *own;    /* a chain query's terms (referenced), not cached; or NULL */
-    Z3_ast *defs;   /* a chain query's definitions name == sum (referenced) */
+    int fp;        /* it has FP nodes */
+    int varmul;    /* ... a product of two input-dependent values */
+    unsigned sums; /* ... its longest chain of nested sums (ADD/SUB) */
+    int chain;     /* sums >= GB_Z3_SUM_CHAIN: its sums are named (z3_bridge.c) */
+    Z3_ast *term;  /* DAG index -> the query's term: terms.cache, or `own` */
+    Z3_ast *own;   /* a chain query's terms (referenced), not cached; or NULL */
+    Z3_ast *defs;  /* a chain query's definitions name == sum (referenced) */
     size_t ndefs;
 };
 
@@ -79,8 +79,8 @@ struct gb_z3 {
     struct gb_z3_keep keep;
     struct gb_z3_clock clock;
     struct gb_z3_mem mem;
-    struct gb_z3_guard *guard;       /* the watchdog of checks (z3_bridge.c), or NULL */
-    FILE *check_log;                 /* gb_z3_set_check_log, or NULL */
+    struct gb_z3_guard *guard; /* the watchdog of checks (z3_bridge.c), or NULL */
+    FILE *check_log;           /* gb_z3_set_check_log, or NULL */
 };
 
 static inline Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }

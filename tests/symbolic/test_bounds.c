@@ -241,9 +241,9 @@ static gb_qstatus_t factoring_check(factoring_t *f, unsigned ms)
     gb_qstatus_t st = GB_Q_SKIP;
     uint8_t vals[16];
     gb_err_t e;
-    CHECK(f->t && gb_z3_check(f->z, &(gb_z3_query_t){f->t, f->cj, 5},
-                              &(gb_z3_vars_t){f->vars, 16, vals}, &(gb_z3_limits_t){.timeout_ms = ms}, &o,
-                              &e) == 0);
+    CHECK(f->t &&
+          gb_z3_check(f->z, &(gb_z3_query_t){f->t, f->cj, 5}, &(gb_z3_vars_t){f->vars, 16, vals},
+                      &(gb_z3_limits_t){.timeout_ms = ms}, &o, &e) == 0);
     st = o.status;
     return st;
 }
@@ -456,7 +456,9 @@ static void z3_sum_chain(void)
     double took = mono_s() - t0;
     long after = hwm_kb();
     fprintf(stderr, "sum chain: %s in %.0f ms, %u checks, peak %ld -> %ld KiB\n",
-            o.status == GB_Q_SAT ? "sat" : o.status == GB_Q_TIMEOUT ? "timeout" : "other",
+            o.status == GB_Q_SAT       ? "sat"
+            : o.status == GB_Q_TIMEOUT ? "timeout"
+                                       : "other",
             took * 1000, o.checks, before, after);
     CHECK(o.status == GB_Q_SAT || o.status == GB_Q_TIMEOUT);
     CHECK(before > 0 && after <= before + (300L << 10));
