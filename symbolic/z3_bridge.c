@@ -63,6 +63,7 @@ static void drop_query(gb_z3_t *z)
         Z3_dec_ref(z->ctx, z->q.defs[k]);
     gb_free(z->q.own);
     gb_free(z->q.defs);
+    gb_free(z->q.flat);
     z->q = (struct gb_z3_qstate){.term = z->terms.cache};
 }
 
@@ -704,14 +705,19 @@ static int query_facts(gb_z3_t *z, const gb_dag_t *d, const uint32_t *list, size
  * interrupt (90 steps: 6.8 s past 500 ms, 1 GiB). Its `flat` option is
  * read only from the process-wide parameters by the simple solver of Z3
  * 4.8.12 (the solver's parameters, the context's and Z3_simplify_ex's do
- * not reach it), so a chain query names each of its sums: a constant
- * s<k>, defined equal to the sum in each of the query's solvers, stands
- * for it in the terms above, where no rewriter can flatten it (90 steps:
- * 503 ms, 45 MiB). Flat sums are faster elsewhere (lz4's seed traces took
- * 3.7x as long with them off everywhere), so only such chains are named,
- * in a table of the query's own, not the trace's cache. The names are
- * string symbols, which Z3 keeps for the process's life: s0, s1, ... are
- * the same few in every query. */
+ * not reach it), so in a chain query a sum that would flatten to
+ * GB_Z3_NAME_TERMS or more variable terms (flat_terms) is named: a
+ * constant s<k>, defined equal to the sum in each of the query's solvers,
+ * stands for it in the terms above, where no rewriter can flatten it
+ * (90 steps: 0.6 s, 40-64 MiB). Only such sums: zlib's chains are mostly
+ * constant increments, which flattening folds; with every sum named its
+ * seed traces' chain queries took 2.3x as long (17 timeouts in 49 instead
+ * of 7 in 39), with blocks of 8 terms 1.5x. Flat sums are faster
+ * elsewhere (lz4's seed traces took 3.7x as long with them off
+ * everywhere), so only chain queries are named, in a table of the query's
+ * own, not the trace's cache. The names are string symbols, which Z3
+ * keeps for the process's life: s0, s1, ... are the same few in every
+ * query. */
 static Z3_ast name_sum(gb_z3_t *z, Z3_ast sum)
 {
     Z3_context c = z->ctx;
@@ -729,12 +735,37 @@ static Z3_ast name_sum(gb_z3_t *z, Z3_ast sum)
     return v;
 }
 
+/* Flattened sums of up to this many variable terms are left to Z3: the
+ * 90-step chain above ran past its limit with 32 (0.9 s, 100 MiB) and not
+ * with 16; zlib's seed traces' chain queries took as long with 16 as with
+ * `flat` off process-wide, and 1.5x as long with 8. */
+#define GB_Z3_NAME_TERMS 16
+
+/* The variable terms node x (index i) would be a sum of, flattened: its
+ * arguments', a sum's counted as its own (a named one as one term), a
+ * constant as none (the rewriter folds constants: a chain of constant
+ * increments stays one term). Kept in z->q.flat; 0 for a node not a sum. */
+static unsigned flat_terms(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x, uint32_t i)
+{
+    if (x->op != GBT_OP_ADD && x->op != GBT_OP_SUB)
+        return 0;
+    unsigned n = 0;
+    for (unsigned k = 0; k < x->nargs; k++) {
+        uint32_t a = x->args[k];
+        unsigned op = d->nodes[a].op;
+        n += op == GBT_OP_ADD || op == GBT_OP_SUB ? z->q.flat[a] : op != GBT_OP_CONST;
+    }
+    z->q.flat[i] = (uint16_t)(n < GB_Z3_NAME_TERMS ? n : 1);
+    return n;
+}
+
 /* A chain query's own table of terms, and room for a definition per node. */
 static int own_terms(gb_z3_t *z, size_t n, gb_err_t *e)
 {
     z->q.own = gb_calloc(z->terms.ncache, sizeof *z->q.own);
     z->q.defs = gb_malloc((n ? n : 1) * sizeof *z->q.defs);
-    if (!z->q.own || !z->q.defs)
+    z->q.flat = gb_calloc(z->terms.ncache, sizeof *z->q.flat);
+    if (!z->q.own || !z->q.defs || !z->q.flat)
         return gb_err_set(e, "out of memory translating a query");
     z->q.term = z->q.own;
     return 0;
@@ -748,7 +779,7 @@ static int translate_node(gb_z3_t *z, const gb_dag_t *d, uint32_t i, gb_err_t *e
     const gb_node_t *x = &d->nodes[i];
     z->terms.range[i] = node_range(d, z->terms.range, x);
     Z3_ast a = z->terms.no_narrow ? keep(z, translate(z, d, x)) : translate_narrow(z, d, x, i);
-    if (a && z->q.chain && (x->op == GBT_OP_ADD || x->op == GBT_OP_SUB))
+    if (a && z->q.chain && flat_terms(z, d, x, i) >= GB_Z3_NAME_TERMS)
         a = name_sum(z, a);
     if (!a)
         return z3_fail(z, "translating a node", e);

@@ -27,10 +27,11 @@ struct gb_z3_qstate {
     int fp;        /* it has FP nodes */
     int varmul;    /* ... a product of two input-dependent values */
     unsigned sums; /* ... its longest chain of nested sums (ADD/SUB) */
-    int chain;     /* sums >= GB_Z3_SUM_CHAIN: its sums are named (z3_bridge.c) */
+    int chain;     /* sums >= GB_Z3_SUM_CHAIN: its long sums are named (name_sum) */
     Z3_ast *term;  /* DAG index -> the query's term: terms.cache, or `own` */
     Z3_ast *own;   /* a chain query's terms (referenced), not cached; or NULL */
     Z3_ast *defs;  /* a chain query's definitions name == sum (referenced) */
+    uint16_t *flat; /* a chain query's sums: terms each would be flattened (flat_terms) */
     size_t ndefs;
 };
 

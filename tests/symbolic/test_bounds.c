@@ -419,8 +419,9 @@ static double mono_s(void)
  * times, from a 32-bit length. Z3's rewriter flattens nested sums by
  * default, which made the 90 steps 90 sums of up to 90 terms that the
  * simple solver blasted for seconds past its limit and its interrupt, to
- * 1-2 GiB. Such a query (GB_Z3_SUM_CHAIN) names its sums (z3_bridge.c,
- * name_sum), so it ends near its 500 ms limit under 300 MiB, and the
+ * 1-2 GiB. Such a query (GB_Z3_SUM_CHAIN) names each sum that would
+ * flatten to GB_Z3_NAME_TERMS (16) terms or more (z3_bridge.c, name_sum),
+ * so it ends near its 500 ms limit under 300 MiB, and the
  * process-wide rewriter.flat is never touched: the ceiling's function,
  * called from the guard's thread while each check runs (a ceiling of one
  * byte), reads it as "true" there. Memory and the time taken are checked:
