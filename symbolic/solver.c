@@ -574,14 +574,15 @@ static int neighbour_core(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_z3_out_t *
     size_t n = direct_neighbours(&s->ts, c->t, c->q, idx);
     for (size_t i = 0; i < n; i++)
         k[i] = c->q->cj[idx[i]];
-    gb_z3_out_t o2 = {.core = core, .core_ms = core_ms(s, tmo)};
-    gb_qstatus_t st;
+    gb_z3_out_t o2 = {.core = core};
     /* no variables: only the answer matters (and without length
      * preferences it is the same), and bytes outside k have no terms yet */
-    if (gb_z3_check(s->z3, c->t, k, n, NULL, 0, nb_ms(tmo), &st, c->vals, &o2, e) != 0)
+    if (gb_z3_check(s->z3, &(gb_z3_query_t){c->t, k, n}, &(gb_z3_vars_t){NULL, 0, c->vals},
+                    &(gb_z3_limits_t){.timeout_ms = nb_ms(tmo), .core_ms = core_ms(s, tmo)}, &o2,
+                    e) != 0)
         goto done;
     o->checks += o2.checks;
-    if (st == GB_Q_UNSAT) {
+    if (o2.status == GB_Q_UNSAT) {
         for (size_t i = 0; i < o2.ncore; i++)
             o->core[i] = idx[core[i]];
         o->ncore = o2.ncore;
@@ -602,9 +603,10 @@ static int stage_z3(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_qstatus_t *st, s
     for (size_t i = 0; i < c->q->n; i++)
         nhard += !c->q->cj[i].soft;
     int direct = nhard > GB_CORE_DIRECT && core_ms(s, tmo);
-    gb_z3_out_t o = {.core = c->conf,
-                     .core_ms = direct ? 0 : core_ms(s, tmo),
-                     .bitblast = c->ad && c->ad->blast};
+    gb_z3_out_t o = {.core = c->conf};
+    gb_z3_limits_t lim = {.timeout_ms = tmo,
+                          .core_ms = direct ? 0 : core_ms(s, tmo),
+                          .bitblast = c->ad && c->ad->blast};
     uint64_t t0 = mono_us();
     /* Neighbours first: when PC[j] and its direct neighbours (a subset of
      * the hard conjuncts) conflict, so does the query, pins dropped or
@@ -614,8 +616,9 @@ static int stage_z3(gb_solver_t *s, qctx_t *c, unsigned tmo, gb_qstatus_t *st, s
         *st = GB_Q_UNSAT;
     else if (r == 0) {
         unsigned pre = o.checks;
-        r = gb_z3_check(s->z3, c->t, c->q->cj, c->q->n, c->qv.nodes, c->qv.n, tmo, st, c->vals,
-                        &o, e);
+        r = gb_z3_check(s->z3, &(gb_z3_query_t){c->t, c->q->cj, c->q->n},
+                        &(gb_z3_vars_t){c->qv.nodes, c->qv.n, c->vals}, &lim, &o, e);
+        *st = o.status;
         o.checks += pre;
     }
     uint64_t dt = mono_us() - t0;
@@ -1255,7 +1258,8 @@ static int verify_model(gb_solver_t *s, const gb_trace_t *t, const query_t *q,
     for (size_t i = 0; i < qv->n; i++)
         vals[i] = gbt_input_byte(b, len, qv->offs[i]);
     gb_qstatus_t st;
-    int r = gb_z3_holds(s->z3, t, q->cj, q->n, qv->nodes, vals, qv->n, 60000, &st, e);
+    int r = gb_z3_holds(s->z3, &(gb_z3_query_t){t, q->cj, q->n},
+                        &(gb_z3_vars_t){qv->nodes, qv->n, vals}, 60000, &st, e);
     *z3_ok = r == 0 && st == GB_Q_SAT;
     gb_free(b);
     gb_free(vals);
@@ -1287,8 +1291,10 @@ int gb_solver_verify(gb_solver_t *s, const gb_trace_t *t, size_t j, int relaxed,
     vals = gb_malloc(qv.n ? qv.n : 1);
     gb_z3_out_t o = {.core = NULL}; /* no core: nothing is learned here */
     if (!vals ||
-        gb_z3_check(s->z3, t, q.cj, q.n, qv.nodes, qv.n, 60000, st, vals, &o, e) != 0)
+        gb_z3_check(s->z3, &(gb_z3_query_t){t, q.cj, q.n}, &(gb_z3_vars_t){qv.nodes, qv.n, vals},
+                    &(gb_z3_limits_t){.timeout_ms = 60000}, &o, e) != 0)
         goto done;
+    *st = o.status;
     r = m ? verify_model(s, t, &q, &qv, m, z3_ok, eval_ok, e) : 0;
 done:
     if (r != 0 && e && !e->msg[0])

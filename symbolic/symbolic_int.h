@@ -119,19 +119,40 @@ typedef struct gb_conj {
 
 int gb_z3_new(gb_z3_t **out, gb_err_t *e);
 void gb_z3_free(gb_z3_t *z);
-/* What one gb_z3_check call did besides its answer. `core` is the caller's,
- * with room for nc entries. */
+/* A query: conjuncts cj[0..nc) over the DAG of trace t. */
+typedef struct gb_z3_query {
+    const gb_trace_t *t;
+    const gb_conj_t *cj;
+    size_t nc;
+} gb_z3_query_t;
+
+/* The INPUT nodes nodes[0..n) whose values a call reads into vals
+ * (gb_z3_check, on SAT) or fixes from vals (gb_z3_holds). */
+typedef struct gb_z3_vars {
+    const uint32_t *nodes;
+    size_t n;
+    uint8_t *vals;
+} gb_z3_vars_t;
+
+/* What one gb_z3_check call may spend, and how. */
+typedef struct gb_z3_limits {
+    unsigned timeout_ms; /* every check of the call, together */
+    unsigned core_ms;    /* finding a small core (o->core); 0 = none */
+    int bitblast;        /* ask the qfbv tactic first (z3_bridge.c, "Bit-blasting") */
+} gb_z3_limits_t;
+
+/* What one gb_z3_check call did: its answer, and what else. `core` is the
+ * caller's, with room for nc entries. */
 typedef struct gb_z3_out {
-    size_t dropped;  /* soft conjuncts dropped on the way to the answer */
-    unsigned checks; /* solver calls made */
-    uint32_t *core;  /* on UNSAT: indices of hard conjuncts that conflict */
+    gb_qstatus_t status; /* SAT (the model in vars->vals), UNSAT or TIMEOUT */
+    size_t dropped;      /* soft conjuncts dropped on the way to the answer */
+    unsigned checks;     /* solver calls made */
+    uint32_t *core;      /* on UNSAT: indices of hard conjuncts that conflict */
     size_t ncore;
-    unsigned core_ms; /* in: time limit for finding a small core; 0 = none */
-    int core_found;   /* out: core is an unsat core, not every hard conjunct */
-    int bitblast;     /* in: ask the qfbv tactic first (z3_bridge.c, "Bit-blasting") */
-    int blasted;      /* out: the tactic gave the answer */
-    int varmul;       /* out: a product or quotient of two input-dependent values
-                         kept the tactic out: the simple solver had the whole limit */
+    int core_found; /* core is an unsat core, not every hard conjunct */
+    int blasted;    /* the tactic gave the answer */
+    int varmul;     /* a product or quotient of two input-dependent values
+                       kept the tactic out: the simple solver had the whole limit */
 } gb_z3_out_t;
 
 /* Input bytes the next gb_z3_check must keep at given values (offsets
@@ -185,20 +206,20 @@ void gb_z3_set_query_end(gb_z3_t *z, uint64_t end_ms);
 /* Checks the guard interrupted at their deadline (Z3 did not stop itself). */
 uint64_t gb_z3_overruns(const gb_z3_t *z);
 
-/* Checks the conjunction; on SAT fills vals[i] for the INPUT nodes vars[i].
+/* Checks the conjunction; on SAT o->status is SAT and v->vals[i] holds
+ * the value of the INPUT node v->nodes[i].
  * Soft conjuncts go in as assumption literals; while the query is UNSAT,
  * those in the unsat core are dropped and it is checked again, so a model
  * keeps every soft conjunct it can. UNSAT means the hard conjuncts alone
  * conflict; o->core (when not NULL) then names a conflicting subset, a
  * learned clause: an unsat core with every hard conjunct as an assumption
- * when one is found within o->core_ms, else all of them. With variables
+ * when one is found within lim->core_ms, else all of them. With variables
  * to read, a bit-vector query gets the simple solver for an eighth of the
- * limit and then the qfbv tactic (o->bitblast: the tactic first), unless it
- * multiplies or divides two input-dependent values (o->varmul).
+ * limit and then the qfbv tactic (lim->bitblast: the tactic first), unless
+ * it multiplies or divides two input-dependent values (o->varmul).
  * Caches translations per trace (keyed by its serial). */
-int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *c, size_t nc,
-                const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,
-                uint8_t *vals, gb_z3_out_t *o, gb_err_t *e);
+int gb_z3_check(gb_z3_t *z, const gb_z3_query_t *q, const gb_z3_vars_t *v,
+                const gb_z3_limits_t *lim, gb_z3_out_t *o, gb_err_t *e);
 
 /* ---- Learned clauses (clauses.c) ---- */
 #define GB_CLAUSE_MAX 256 /* longer cores are not learned: they rarely recur */
@@ -299,10 +320,9 @@ int gb_cache_load_mem(gb_cache_t *c, const uint8_t *data, size_t len, const char
                       gb_err_t *e);
 
 /* ---- Z3, for gb_solver_verify (z3_bridge.c) ---- */
-/* Whether the conjuncts (all hard) hold with the INPUT nodes vars[i] fixed
- * to vals[i]: *st = SAT, UNSAT or TIMEOUT. */
-int gb_z3_holds(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *c, size_t nc,
-                const uint32_t *vars, const uint8_t *vals, size_t nvars, unsigned timeout_ms,
+/* Whether the conjuncts (all hard) hold with the INPUT nodes v->nodes[i]
+ * fixed to v->vals[i]: *st = SAT, UNSAT or TIMEOUT. */
+int gb_z3_holds(gb_z3_t *z, const gb_z3_query_t *q, const gb_z3_vars_t *v, unsigned timeout_ms,
                 gb_qstatus_t *st, gb_err_t *e);
 
 #endif

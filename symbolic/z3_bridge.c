@@ -15,9 +15,9 @@
 
 void gb_z3_set_keep(gb_z3_t *z, const uint64_t *offs, const uint8_t *vals, size_t n)
 {
-    z->keep_off = offs;
-    z->keep_val = vals;
-    z->nkeep = n;
+    z->keep.off = offs;
+    z->keep.val = vals;
+    z->keep.n = n;
 }
 
 
@@ -52,17 +52,35 @@ static Z3_ast keep(gb_z3_t *z, Z3_ast a)
     return a;
 }
 
+/* Releases the query's own terms and definitions (a chain query's); the
+ * next query starts from the trace's cache. */
+static void drop_query(gb_z3_t *z)
+{
+    for (size_t i = 0; z->q.own && i < z->terms.ncache; i++)
+        if (z->q.own[i])
+            Z3_dec_ref(z->ctx, z->q.own[i]);
+    for (size_t k = 0; k < z->q.ndefs; k++)
+        Z3_dec_ref(z->ctx, z->q.defs[k]);
+    gb_free(z->q.own);
+    gb_free(z->q.defs);
+    gb_free(z->q.flat);
+    z->q = (struct gb_z3_qstate){.term = z->terms.cache};
+}
+
+/* Releases the trace's terms (and the query's, which may use them). */
 static void drop_cache(gb_z3_t *z)
 {
-    for (size_t i = 0; i < z->ncache; i++)
-        if (z->cache[i])
-            Z3_dec_ref(z->ctx, z->cache[i]);
-    gb_free(z->cache);
-    gb_free(z->range);
-    z->cache = NULL;
-    z->range = NULL;
-    z->ncache = 0;
-    z->serial = 0;
+    drop_query(z);
+    for (size_t i = 0; i < z->terms.ncache; i++)
+        if (z->terms.cache[i])
+            Z3_dec_ref(z->ctx, z->terms.cache[i]);
+    gb_free(z->terms.cache);
+    gb_free(z->terms.range);
+    z->terms.cache = NULL;
+    z->terms.range = NULL;
+    z->terms.ncache = 0;
+    z->terms.serial = 0;
+    z->q.term = NULL;
 }
 
 const char *gb_z3_version(void)
@@ -128,7 +146,7 @@ static int open_ctx(gb_z3_t *z, gb_err_t *e)
         close_ctx(z);
         return -1;
     }
-    z->base_bytes = Z3_get_estimated_alloc_size();
+    z->mem.base_bytes = Z3_get_estimated_alloc_size();
     return 0;
 }
 
@@ -146,17 +164,17 @@ int gb_z3_new(gb_z3_t **out, gb_err_t *e)
     return 0;
 }
 
-uint64_t gb_z3_renewals(const gb_z3_t *z) { return z ? z->renewals : 0; }
+uint64_t gb_z3_renewals(const gb_z3_t *z) { return z ? z->mem.renewals : 0; }
 
-uint64_t gb_z3_memouts(const gb_z3_t *z) { return z ? z->memouts : 0; }
+uint64_t gb_z3_memouts(const gb_z3_t *z) { return z ? z->mem.memouts : 0; }
 
-void gb_z3_set_query_cap(gb_z3_t *z, size_t bytes) { z->query_cap = bytes; }
+void gb_z3_set_query_cap(gb_z3_t *z, size_t bytes) { z->mem.query_cap = bytes; }
 
 void gb_z3_set_ceiling(gb_z3_t *z, size_t bytes, void (*fn)(size_t bytes, void *ctx), void *ctx)
 {
-    z->ceiling = fn ? bytes : 0;
-    z->on_runaway = fn;
-    z->runaway_ctx = ctx;
+    z->mem.ceiling = fn ? bytes : 0;
+    z->mem.on_runaway = fn;
+    z->mem.runaway_ctx = ctx;
 }
 
 uint64_t gb_z3_mem_bytes(void) { return Z3_get_estimated_alloc_size(); }
@@ -173,14 +191,14 @@ uint64_t gb_z3_mem_bytes(void) { return Z3_get_estimated_alloc_size(); }
 static int renew(gb_z3_t *z, gb_err_t *e)
 {
     close_ctx(z);
-    z->renewals++;
+    z->mem.renewals++;
     return open_ctx(z, e) == 0 ? 1 : -1;
 }
 
 int gb_z3_renew_if_over(gb_z3_t *z, size_t growth, gb_err_t *e)
 {
     size_t now = Z3_get_estimated_alloc_size();
-    if (now <= z->base_bytes || now - z->base_bytes <= growth)
+    if (now <= z->mem.base_bytes || now - z->mem.base_bytes <= growth)
         return 0;
     return renew(z, e);
 }
@@ -288,43 +306,52 @@ static void release4(Z3_context c, const Z3_ast held[4])
             Z3_dec_ref(c, held[i]);
 }
 
-/* Byte `k` past offset `off` of table tb, as a balanced ite tree over the
- * offset's bits below `bit` that may be set (`kz` = known-zero bits;
- * `v` = the value of the bits above, decided by the enclosing ites).
+/* A byte of a table read: byte k past offset `off` (a 64-bit term) of
+ * table tb, whose known-zero bits are kz. */
+typedef struct table_at {
+    const gb_table_t *tb;
+    Z3_ast off;
+    uint64_t kz;
+    uint64_t k;
+} table_at_t;
+
+/* Byte a->k past offset a->off of table a->tb, as a balanced ite tree over
+ * the offset's bits below `bit` that may be set (not in a->kz; `v` = the
+ * value of the bits above, decided by the enclosing ites).
  * A mux of constants bit-blasts well (measured: the crackme's CRC query
  * timed out with an array of stores). Returns a referenced term. */
-static Z3_ast byte_mux(gb_z3_t *z, const gb_table_t *tb, Z3_ast off, uint64_t kz, unsigned bit,
-                       uint64_t v, uint64_t k)
+static Z3_ast byte_mux(gb_z3_t *z, const table_at_t *a, unsigned bit, uint64_t v)
 {
     Z3_context c = z->ctx;
-    while (bit > 0 && ((kz >> (bit - 1)) & 1))
+    const gb_table_t *tb = a->tb;
+    while (bit > 0 && ((a->kz >> (bit - 1)) & 1))
         bit--;
-    if (bit == 0 || v + k >= tb->len) {
-        uint64_t o = v + k;
+    if (bit == 0 || v + a->k >= tb->len) {
+        uint64_t o = v + a->k;
         return keep(z, Z3_mk_unsigned_int64(c, o < tb->len ? tb->bytes[o] : 0, bv_sort(z, 8)));
     }
-    Z3_ast hi = byte_mux(z, tb, off, kz, bit - 1, v | (1ull << (bit - 1)), k);
-    Z3_ast lw = hi ? byte_mux(z, tb, off, kz, bit - 1, v, k) : NULL;
-    Z3_ast sel = lw ? keep(z, Z3_mk_extract(c, bit - 1, bit - 1, off)) : NULL;
+    Z3_ast hi = byte_mux(z, a, bit - 1, v | (1ull << (bit - 1)));
+    Z3_ast lw = hi ? byte_mux(z, a, bit - 1, v) : NULL;
+    Z3_ast sel = lw ? keep(z, Z3_mk_extract(c, bit - 1, bit - 1, a->off)) : NULL;
     Z3_ast cond = sel ? keep(z, Z3_mk_eq(c, sel, z->one)) : NULL;
     Z3_ast r = cond ? keep(z, Z3_mk_ite(c, cond, hi, lw)) : NULL;
     release4(c, (Z3_ast[4]){hi, lw, sel, cond});
     return r;
 }
 
-/* Byte k past `off` of table tb, 0 past its end; a referenced term. Offset
+/* The byte `a` names, 0 past the table's end; a referenced term. Offset
  * bits at and above `bits` (enough for the table) must be zero. */
-static Z3_ast table_byte(gb_z3_t *z, const gb_table_t *tb, Z3_ast off, uint64_t kz, uint64_t k)
+static Z3_ast table_byte(gb_z3_t *z, const table_at_t *a)
 {
     Z3_context c = z->ctx;
     unsigned bits = 0;
-    while ((1ull << bits) < tb->len)
+    while ((1ull << bits) < a->tb->len)
         bits++;
-    Z3_ast tree = byte_mux(z, tb, off, kz, bits, 0, k);
-    if (!tree || (kz | gb_mask(bits)) == ~0ull)
+    Z3_ast tree = byte_mux(z, a, bits, 0);
+    if (!tree || (a->kz | gb_mask(bits)) == ~0ull)
         return tree; /* the high bits are known to be zero */
     Z3_ast lim = keep(z, Z3_mk_unsigned_int64(c, 1ull << bits, bv_sort(z, 64)));
-    Z3_ast in = lim ? keep(z, Z3_mk_bvult(c, off, lim)) : NULL;
+    Z3_ast in = lim ? keep(z, Z3_mk_bvult(c, a->off, lim)) : NULL;
     Z3_ast zero = in ? keep(z, Z3_mk_unsigned_int64(c, 0, bv_sort(z, 8))) : NULL;
     Z3_ast r = zero ? keep(z, Z3_mk_ite(c, in, tree, zero)) : NULL;
     release4(c, (Z3_ast[4]){tree, lim, in, zero});
@@ -344,7 +371,7 @@ static Z3_ast translate_read(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x, 
     Z3_ast base = keep(z, aw < 64 ? Z3_mk_zero_ext(c, 64 - aw, off) : off);
     Z3_ast acc = NULL;
     for (unsigned i = 0; base && i < n && !z3_failed; i++) {
-        Z3_ast byte = table_byte(z, tb, base, kz, i);
+        Z3_ast byte = table_byte(z, &(table_at_t){tb, base, kz, i});
         Z3_ast next = byte && acc ? keep(z, Z3_mk_concat(c, byte, acc)) : byte;
         if (next != byte && byte)
             Z3_dec_ref(c, byte);
@@ -373,8 +400,8 @@ static Z3_ast translate_read(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x, 
 static Z3_ast translate(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x)
 {
     Z3_context c = z->ctx;
-    Z3_ast a0 = x->nargs > 0 ? z->cache[x->args[0]] : NULL;
-    Z3_ast a1 = x->nargs > 1 ? z->cache[x->args[1]] : NULL;
+    Z3_ast a0 = x->nargs > 0 ? z->q.term[x->args[0]] : NULL;
+    Z3_ast a1 = x->nargs > 1 ? z->q.term[x->args[1]] : NULL;
     Z3_sort s = bv_sort(z, x->width);
     if (!s)
         return NULL;
@@ -390,7 +417,7 @@ static Z3_ast translate(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x)
     case GBT_OP_EXTRACT:
         return Z3_mk_extract(c, (unsigned)x->imm + x->width - 1, (unsigned)x->imm, a0);
     case GBT_OP_ITE:
-        return Z3_mk_ite(c, Z3_mk_eq(c, a0, z->one), a1, z->cache[x->args[2]]);
+        return Z3_mk_ite(c, Z3_mk_eq(c, a0, z->one), a1, z->q.term[x->args[2]]);
     case GBT_OP_READ: return translate_read(z, d, x, a0);
     default: break;
     }
@@ -420,9 +447,9 @@ static Z3_ast translate(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x)
  * their low k bits (sign extension keeps unsigned order: it maps the k-bit
  * values with the top bit set above all the others, in order). */
 
-void gb_z3_set_narrow(gb_z3_t *z, int on) { z->no_narrow = !on; }
+void gb_z3_set_narrow(gb_z3_t *z, int on) { z->terms.no_narrow = !on; }
 
-uint64_t gb_z3_narrowed(const gb_z3_t *z) { return z ? z->narrowed : 0; }
+uint64_t gb_z3_narrowed(const gb_z3_t *z) { return z ? z->terms.narrowed : 0; }
 
 /* Bits needed for v unsigned (at least 1). */
 static unsigned bits_for(uint64_t v) { return v ? 64u - (unsigned)__builtin_clzll(v) : 1u; }
@@ -550,7 +577,8 @@ static Z3_ast translate_narrow(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x
     if (x->nargs != 2 || x->op == GBT_OP_CONCAT)
         return keep(z, translate(z, d, x));
     unsigned w = x->width, aw = d->nodes[x->args[0]].width, k;
-    gb_range_t o = z->range[i], ra = z->range[x->args[0]], rb = z->range[x->args[1]];
+    const gb_range_t *rg = z->terms.range;
+    gb_range_t o = rg[i], ra = rg[x->args[0]], rb = rg[x->args[1]];
     switch (x->op) {
     case GBT_OP_ADD:
     case GBT_OP_SUB:
@@ -577,7 +605,7 @@ static Z3_ast translate_narrow(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x
     }
     if (k >= aw)
         return keep(z, translate(z, d, x));
-    Z3_ast a0 = z->cache[x->args[0]], a1 = z->cache[x->args[1]];
+    Z3_ast a0 = z->q.term[x->args[0]], a1 = z->q.term[x->args[1]];
     Z3_ast l0 = keep(z, Z3_mk_extract(c, k - 1, 0, a0));
     Z3_ast l1 = l0 ? keep(z, Z3_mk_extract(c, k - 1, 0, a1)) : NULL;
     Z3_ast r = l1 ? bin_fn(x->op)(c, l0, l1) : NULL;
@@ -588,7 +616,7 @@ static Z3_ast translate_narrow(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x
             r = Z3_mk_not(c, r);
         r = Z3_mk_ite(c, r, z->one, z->zero);
     }
-    z->narrowed++;
+    z->terms.narrowed++;
     return narrow_done(z, r, l0, l1);
 }
 
@@ -611,64 +639,171 @@ static int var_mul(const gb_dag_t *d, const gb_node_t *x)
     }
 }
 
-/* Makes sure every node reachable from the conjuncts has a cached term. */
-static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
-                           gb_err_t *e)
+/* The term cache of trace t: kept while the trace stays the same. */
+static int cache_for(gb_z3_t *z, const gb_trace_t *t, gb_err_t *e)
 {
-    if (z->serial != t->serial) {
-        drop_cache(z);
-        if (gb_z3_renew_if_over(z, (size_t)GB_Z3_GROWTH_MAX_MB << 20, e) < 0)
-            return -1;
-        z->cache = gb_calloc(t->dag.n, sizeof *z->cache);
-        z->range = gb_malloc(t->dag.n * sizeof *z->range + 1);
-        if (!z->cache || !z->range)
-            return gb_err_set(e, "out of memory translating a query");
-        z->ncache = t->dag.n;
-        z->serial = t->serial;
-    }
-    uint32_t *roots = gb_malloc(nc * sizeof *roots), *list = NULL;
+    if (z->terms.serial == t->serial)
+        return 0;
+    drop_cache(z);
+    if (gb_z3_renew_if_over(z, (size_t)GB_Z3_GROWTH_MAX_MB << 20, e) < 0)
+        return -1;
+    z->terms.cache = gb_calloc(t->dag.n, sizeof *z->terms.cache);
+    z->terms.range = gb_malloc(t->dag.n * sizeof *z->terms.range + 1);
+    if (!z->terms.cache || !z->terms.range)
+        return gb_err_set(e, "out of memory translating a query");
+    z->terms.ncache = t->dag.n;
+    z->terms.serial = t->serial;
+    return 0;
+}
+
+/* The nodes reachable from the query's conjuncts, ascending (*list, the
+ * caller frees it); (size_t)-1 when out of memory. */
+static size_t query_nodes(const gb_z3_query_t *q, uint32_t **list)
+{
+    uint32_t *roots = gb_malloc((q->nc ? q->nc : 1) * sizeof *roots);
+    *list = NULL;
     if (!roots)
-        return gb_err_set(e, "out of memory translating a query");
-    for (size_t i = 0; i < nc; i++)
-        roots[i] = cj[i].node;
-    size_t n = gb_dag_reach(&t->dag, roots, nc, &list);
+        return (size_t)-1;
+    for (size_t i = 0; i < q->nc; i++)
+        roots[i] = q->cj[i].node;
+    size_t n = gb_dag_reach(&q->t->dag, roots, q->nc, list);
     gb_free(roots);
-    if (n == (size_t)-1)
-        return gb_err_set(e, "out of memory translating a query");
-    int r = 0;
-    z->query_fp = 0;
-    z->query_varmul = 0;
-    z->query_sums = 0;
+    return n;
+}
+
+/* What the query's nodes list[0..n) are made of (z->q): FP, a product of
+ * two variables, the longest chain of nested sums. 0, or -1 when out of
+ * memory. */
+static int query_facts(gb_z3_t *z, const gb_dag_t *d, const uint32_t *list, size_t n)
+{
     uint16_t *sums = gb_malloc((n ? n : 1) * sizeof *sums); /* per list position */
-    if (!sums) {
-        gb_free(list);
-        return gb_err_set(e, "out of memory translating a query");
-    }
+    if (!sums)
+        return -1;
     for (size_t i = 0; i < n; i++) {
-        const gb_node_t *x = &t->dag.nodes[list[i]];
-        z->query_fp |= gbt_op_is_fp(x->op);
-        z->query_varmul |= var_mul(&t->dag, x);
+        const gb_node_t *x = &d->nodes[list[i]];
+        z->q.fp |= gbt_op_is_fp(x->op);
+        z->q.varmul |= var_mul(d, x);
         sums[i] = 0; /* the longest chain of sums nested in x */
         if (x->op == GBT_OP_ADD || x->op == GBT_OP_SUB)
             for (unsigned k = 0; k < x->nargs; k++) {
-                uint16_t d = sums[gb_dag_pos(list, i, x->args[k])];
-                if (d + 1u > sums[i] && d < UINT16_MAX)
-                    sums[i] = (uint16_t)(d + 1u);
+                uint16_t s = sums[gb_dag_pos(list, i, x->args[k])];
+                if (s + 1u > sums[i] && s < UINT16_MAX)
+                    sums[i] = (uint16_t)(s + 1u);
             }
-        if (sums[i] > z->query_sums)
-            z->query_sums = sums[i];
+        if (sums[i] > z->q.sums)
+            z->q.sums = sums[i];
     }
     gb_free(sums);
-    for (size_t i = 0; i < n && r == 0; i++) {
-        if (z->cache[list[i]])
-            continue;
-        const gb_node_t *x = &t->dag.nodes[list[i]];
-        z->range[list[i]] = node_range(&t->dag, z->range, x);
-        z->cache[list[i]] = z->no_narrow ? keep(z, translate(z, &t->dag, x))
-                                         : translate_narrow(z, &t->dag, x, list[i]);
-        if (!z->cache[list[i]])
-            r = z3_fail(z, "translating a node", e);
+    z->q.chain = z->q.sums >= GB_Z3_SUM_CHAIN;
+    return 0;
+}
+
+/* Nested sums, flattened: Z3's rewriter makes sum(sum(a, b), c) one sum of
+ * a, b and c, so a chain r' = r - min(r, 1024) over k steps (a parser
+ * skipping a chunk in 1 KiB pieces) became k sums of up to k terms, which
+ * the simple solver blasted for seconds past its limit and the guard's
+ * interrupt (90 steps: 6.8 s past 500 ms, 1 GiB). Its `flat` option is
+ * read only from the process-wide parameters by the simple solver of Z3
+ * 4.8.12 (the solver's parameters, the context's and Z3_simplify_ex's do
+ * not reach it), so in a chain query a sum that would flatten to
+ * GB_Z3_NAME_TERMS or more variable terms (flat_terms) is named: a
+ * constant s<k>, defined equal to the sum in each of the query's solvers,
+ * stands for it in the terms above, where no rewriter can flatten it
+ * (90 steps: 0.6 s, 40-64 MiB). Only such sums: zlib's chains are mostly
+ * constant increments, which flattening folds; with every sum named its
+ * seed traces' chain queries took 2.3x as long (17 timeouts in 49 instead
+ * of 7 in 39), with blocks of 8 terms 1.5x. Flat sums are faster
+ * elsewhere (lz4's seed traces took 3.7x as long with them off
+ * everywhere), so only chain queries are named, in a table of the query's
+ * own, not the trace's cache. The names are string symbols, which Z3
+ * keeps for the process's life: s0, s1, ... are the same few in every
+ * query. */
+static Z3_ast name_sum(gb_z3_t *z, Z3_ast sum)
+{
+    Z3_context c = z->ctx;
+    char name[32];
+    snprintf(name, sizeof name, "s%zu", z->q.ndefs);
+    Z3_ast v = keep(z, Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_get_sort(c, sum)));
+    Z3_ast def = v ? keep(z, Z3_mk_eq(c, v, sum)) : NULL;
+    Z3_dec_ref(c, sum);
+    if (!def) {
+        if (v)
+            Z3_dec_ref(c, v);
+        return NULL;
     }
+    z->q.defs[z->q.ndefs++] = def;
+    return v;
+}
+
+/* Flattened sums of up to this many variable terms are left to Z3: the
+ * 90-step chain above ran past its limit with 32 (0.9 s, 100 MiB) and not
+ * with 16; zlib's seed traces' chain queries took as long with 16 as with
+ * `flat` off process-wide, and 1.5x as long with 8. */
+#define GB_Z3_NAME_TERMS 16
+
+/* The variable terms node x (index i) would be a sum of, flattened: its
+ * arguments', a sum's counted as its own (a named one as one term), a
+ * constant as none (the rewriter folds constants: a chain of constant
+ * increments stays one term). Kept in z->q.flat; 0 for a node not a sum. */
+static unsigned flat_terms(gb_z3_t *z, const gb_dag_t *d, const gb_node_t *x, uint32_t i)
+{
+    if (x->op != GBT_OP_ADD && x->op != GBT_OP_SUB)
+        return 0;
+    unsigned n = 0;
+    for (unsigned k = 0; k < x->nargs; k++) {
+        uint32_t a = x->args[k];
+        unsigned op = d->nodes[a].op;
+        n += op == GBT_OP_ADD || op == GBT_OP_SUB ? z->q.flat[a] : op != GBT_OP_CONST;
+    }
+    z->q.flat[i] = (uint16_t)(n < GB_Z3_NAME_TERMS ? n : 1);
+    return n;
+}
+
+/* A chain query's own table of terms, and room for a definition per node. */
+static int own_terms(gb_z3_t *z, size_t n, gb_err_t *e)
+{
+    z->q.own = gb_calloc(z->terms.ncache, sizeof *z->q.own);
+    z->q.defs = gb_malloc((n ? n : 1) * sizeof *z->q.defs);
+    z->q.flat = gb_calloc(z->terms.ncache, sizeof *z->q.flat);
+    if (!z->q.own || !z->q.defs || !z->q.flat)
+        return gb_err_set(e, "out of memory translating a query");
+    z->q.term = z->q.own;
+    return 0;
+}
+
+/* The term of node i, made unless the query has it. */
+static int translate_node(gb_z3_t *z, const gb_dag_t *d, uint32_t i, gb_err_t *e)
+{
+    if (z->q.term[i])
+        return 0;
+    const gb_node_t *x = &d->nodes[i];
+    z->terms.range[i] = node_range(d, z->terms.range, x);
+    Z3_ast a = z->terms.no_narrow ? keep(z, translate(z, d, x)) : translate_narrow(z, d, x, i);
+    if (a && z->q.chain && flat_terms(z, d, x, i) >= GB_Z3_NAME_TERMS)
+        a = name_sum(z, a);
+    if (!a)
+        return z3_fail(z, "translating a node", e);
+    z->q.term[i] = a;
+    return 0;
+}
+
+/* Makes sure every node reachable from the conjuncts has a term in
+ * z->q.term: the trace's cache, or a chain query's own table. */
+static int translate_query(gb_z3_t *z, const gb_z3_query_t *q, gb_err_t *e)
+{
+    drop_query(z);
+    if (cache_for(z, q->t, e) != 0)
+        return -1;
+    z->q.term = z->terms.cache;
+    uint32_t *list = NULL;
+    size_t n = query_nodes(q, &list);
+    if (n == (size_t)-1 || query_facts(z, &q->t->dag, list, n) != 0) {
+        gb_free(list);
+        return gb_err_set(e, "out of memory translating a query");
+    }
+    int r = z->q.chain ? own_terms(z, n, e) : 0;
+    for (size_t i = 0; i < n && r == 0; i++)
+        r = translate_node(z, &q->t->dag, list[i], e);
     gb_free(list);
     return r;
 }
@@ -683,7 +818,7 @@ static int translate_query(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj,
  * point). So the guard reads Z3's own estimate and interrupts the check,
  * as a timeout would, once Z3 holds more than GB_Z3_GROWTH_MAX_MB +
  * GB_Z3_QUERY_MAX_MB above what the fresh context held (or, in tests, once
- * the check allocated z->query_cap).
+ * the check allocated z->mem.query_cap).
  *
  * Time. Checks ran 4-5 s under a 2 s limit on liblzma, and one query's
  * checks 16.5 s (issue 34). So each check has a deadline, whatever timers
@@ -835,13 +970,13 @@ void gb_z3_set_check_log(gb_z3_t *z, FILE *f) { z->check_log = f; }
 
 void gb_z3_set_stop(gb_z3_t *z, const volatile sig_atomic_t *flag, uint64_t end_ms)
 {
-    z->stop = flag;
-    z->stop_at = end_ms;
+    z->clock.stop = flag;
+    z->clock.stop_at = end_ms;
 }
 
-void gb_z3_set_query_end(gb_z3_t *z, uint64_t end_ms) { z->query_end = end_ms; }
+void gb_z3_set_query_end(gb_z3_t *z, uint64_t end_ms) { z->clock.query_end = end_ms; }
 
-uint64_t gb_z3_overruns(const gb_z3_t *z) { return z ? z->overruns : 0; }
+uint64_t gb_z3_overruns(const gb_z3_t *z) { return z ? z->clock.overruns : 0; }
 
 static uint64_t earlier(uint64_t a, uint64_t b) { return !b || (a && a < b) ? a : b; }
 
@@ -850,9 +985,10 @@ static uint64_t earlier(uint64_t a, uint64_t b) { return !b || (a && a < b) ? a 
  * none is left or a stop was requested (the check is not started). */
 static unsigned check_window(const gb_z3_t *z, unsigned limit_ms, uint64_t now)
 {
-    if (z->cut || stop_requested(z->stop, z->stop_at, now))
+    if (z->clock.cut || stop_requested(z->clock.stop, z->clock.stop_at, now))
         return 0;
-    uint64_t end = earlier(earlier(now + limit_ms, z->query_end), earlier(z->call_end, z->stop_at));
+    uint64_t end = earlier(earlier(now + limit_ms, z->clock.query_end),
+                           earlier(z->clock.call_end, z->clock.stop_at));
     return end > now ? (unsigned)(end - now) : 0;
 }
 
@@ -880,14 +1016,15 @@ static void guard_arm(gb_z3_t *z, struct gb_z3_guard *g, unsigned ms, uint64_t n
     /* from the fresh context's level, see GB_Z3_QUERY_MAX_MB; a test's
      * cap counts from the check's start */
     size_t cap = (size_t)(GB_Z3_GROWTH_MAX_MB + GB_Z3_QUERY_MAX_MB) << 20;
-    g->limit = z->query_cap ? Z3_get_estimated_alloc_size() + z->query_cap : z->base_bytes + cap;
+    g->limit = z->mem.query_cap ? Z3_get_estimated_alloc_size() + z->mem.query_cap
+                                : z->mem.base_bytes + cap;
     g->deadline = now + ms + ms / GB_Z3_GRACE_DIV + GB_Z3_GRACE_MS;
-    g->stop = z->stop;
-    g->stop_at = z->stop_at;
+    g->stop = z->clock.stop;
+    g->stop_at = z->clock.stop_at;
     g->fired = GB_GUARD_NONE;
-    g->ceiling = z->ceiling;
-    g->runaway = z->on_runaway;
-    g->runaway_ctx = z->runaway_ctx;
+    g->ceiling = z->mem.ceiling;
+    g->runaway = z->mem.on_runaway;
+    g->runaway_ctx = z->mem.runaway_ctx;
     g->armed = 1;
     pthread_cond_signal(&g->cv);
     pthread_mutex_unlock(&g->mu);
@@ -899,9 +1036,9 @@ static void guard_disarm(gb_z3_t *z, struct gb_z3_guard *g)
     pthread_mutex_lock(&g->mu);
     g->armed = 0;
     if (g->fired != GB_GUARD_NONE) {
-        z->killed = z->cut = 1;
-        z->memout |= g->fired == GB_GUARD_MEMORY;
-        z->overruns += g->fired == GB_GUARD_TIME;
+        z->clock.killed = z->clock.cut = 1;
+        z->mem.memout |= g->fired == GB_GUARD_MEMORY;
+        z->clock.overruns += g->fired == GB_GUARD_TIME;
     }
     pthread_mutex_unlock(&g->mu);
 }
@@ -918,7 +1055,7 @@ static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, int simple, unsigned limi
     uint64_t now = gb_mono_ms();
     unsigned ms = check_window(z, limit_ms, now);
     if (ms == 0) {
-        z->cut = 1;
+        z->clock.cut = 1;
         return Z3_L_UNDEF;
     }
     if (simple && ms < limit_ms)
@@ -932,7 +1069,7 @@ static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, int simple, unsigned limi
         log_check(z, mono_us() - t0, ms, r);
     if (g)
         guard_disarm(z, g);
-    return z->killed ? Z3_L_UNDEF : r;
+    return z->clock.killed ? Z3_L_UNDEF : r;
 }
 
 /* At a query's end: a context a guard stopped is made anew, and so is one
@@ -942,17 +1079,46 @@ static Z3_lbool guarded_check(gb_z3_t *z, Z3_solver s, int simple, unsigned limi
  * its slice again. */
 static int end_query(gb_z3_t *z, gb_err_t *e)
 {
-    z->cut = 0;
-    z->call_end = 0;
-    if (z->killed) {
-        z->memouts += z->memout != 0;
-        z->killed = z->memout = 0;
+    drop_query(z);
+    z->clock.cut = 0;
+    z->clock.call_end = 0;
+    if (z->clock.killed) {
+        z->mem.memouts += z->mem.memout != 0;
+        z->clock.killed = z->mem.memout = 0;
         return renew(z, e) < 0 ? -1 : 0;
     }
     return gb_z3_renew_if_over(z, (size_t)GB_Z3_GROWTH_MAX_MB << 20, e) < 0 ? -1 : 0;
 }
 
 /* ---- Checking -------------------------------------------------------- */
+
+/* `made` referenced (unless NULL) in place of `held`, released (unless
+ * NULL): `made` holds its own reference to what it was made from. */
+static Z3_tactic hold_tactic(Z3_context c, Z3_tactic held, Z3_tactic made)
+{
+    if (made && !z3_failed)
+        Z3_tactic_inc_ref(c, made);
+    else
+        made = NULL;
+    if (held)
+        Z3_tactic_dec_ref(c, held);
+    return made;
+}
+
+/* Tactic t with its rewriter's `flat` off: a tactic, unlike the simple
+ * solver, reads it from its own parameters (a chain query, name_sum). */
+static Z3_tactic unflat(gb_z3_t *z, Z3_tactic t)
+{
+    Z3_context c = z->ctx;
+    Z3_params p = Z3_mk_params(c);
+    if (!p || z3_failed)
+        return NULL;
+    Z3_params_inc_ref(c, p);
+    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "flat"), false);
+    Z3_tactic u = Z3_tactic_using_params(c, t, p);
+    Z3_params_dec_ref(c, p);
+    return u;
+}
 
 /* A solver made from a tactic; a tactic does not read the solver's
  * timeout, so try_for bounds it (and the solver gets none: mk_solver_for). Floating point goes to QF_FPBV's tactic
@@ -962,17 +1128,13 @@ static int end_query(gb_z3_t *z, gb_err_t *e)
 static Z3_solver mk_tactic_solver(gb_z3_t *z, const char *name, unsigned timeout_ms)
 {
     Z3_context c = z->ctx;
-    Z3_tactic t = Z3_mk_tactic(c, name);
-    if (!t || z3_failed)
-        return NULL;
-    Z3_tactic_inc_ref(c, t);
-    Z3_tactic tt = timeout_ms ? Z3_tactic_try_for(c, t, timeout_ms) : t;
-    if (tt && tt != t)
-        Z3_tactic_inc_ref(c, tt);
-    Z3_solver s = tt && !z3_failed ? Z3_mk_solver_from_tactic(c, tt) : NULL;
-    if (tt && tt != t)
-        Z3_tactic_dec_ref(c, tt);
-    Z3_tactic_dec_ref(c, t);
+    Z3_tactic t = hold_tactic(c, NULL, Z3_mk_tactic(c, name));
+    if (t && z->q.chain)
+        t = hold_tactic(c, t, unflat(z, t));
+    if (t && timeout_ms)
+        t = hold_tactic(c, t, Z3_tactic_try_for(c, t, timeout_ms));
+    Z3_solver s = t && !z3_failed ? Z3_mk_solver_from_tactic(c, t) : NULL;
+    hold_tactic(c, t, NULL);
     return z3_failed ? NULL : s;
 }
 
@@ -983,9 +1145,9 @@ static Z3_solver mk_tactic_solver(gb_z3_t *z, const char *name, unsigned timeout
 static Z3_solver mk_solver_for(gb_z3_t *z, int blast, unsigned timeout_ms)
 {
     Z3_context c = z->ctx;
-    Z3_solver s = blast         ? mk_tactic_solver(z, "qfbv", timeout_ms)
-                  : z->query_fp ? mk_tactic_solver(z, "qffpbv", timeout_ms)
-                                : Z3_mk_simple_solver(c);
+    Z3_solver s = blast     ? mk_tactic_solver(z, "qfbv", timeout_ms)
+                  : z->q.fp ? mk_tactic_solver(z, "qffpbv", timeout_ms)
+                            : Z3_mk_simple_solver(c);
     if (!s || z3_failed)
         return NULL;
     Z3_solver_inc_ref(c, s);
@@ -1001,7 +1163,7 @@ static Z3_solver mk_solver_for(gb_z3_t *z, int blast, unsigned timeout_ms)
      * timer thread to the inner one while the check still held it, and
      * the check waited on itself forever (a worker hung for 35 minutes in
      * bench/soak; symbolic_bounds z3_timers). */
-    if (!blast && !z->query_fp)
+    if (!blast && !z->q.fp)
         Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms);
     /* Else every check swaps in Z3's own SIGINT handler, which cancels the
      * check and swallows the signal: Ctrl-C never reached the caller. Only
@@ -1010,6 +1172,8 @@ static Z3_solver mk_solver_for(gb_z3_t *z, int blast, unsigned timeout_ms)
     Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
     Z3_solver_set_params(c, s, p);
     Z3_params_dec_ref(c, p);
+    for (size_t k = 0; k < z->q.ndefs && !z3_failed; k++) /* a chain's named sums */
+        Z3_solver_assert(c, s, z->q.defs[k]);
     if (z3_failed) {
         Z3_solver_dec_ref(c, s);
         return NULL;
@@ -1027,8 +1191,8 @@ static Z3_solver mk_solver(gb_z3_t *z, unsigned timeout_ms)
     return mk_solver_for(z, 0, timeout_ms);
 }
 
-static int read_model(gb_z3_t *z, Z3_solver s, const uint32_t *vars, size_t nvars,
-                      uint8_t *vals, gb_err_t *e)
+/* The model's values of the INPUT nodes v->nodes[i], into v->vals[i]. */
+static int read_model(gb_z3_t *z, Z3_solver s, const gb_z3_vars_t *v, gb_err_t *e)
 {
     Z3_context c = z->ctx;
     Z3_model m = Z3_solver_get_model(c, s);
@@ -1036,14 +1200,14 @@ static int read_model(gb_z3_t *z, Z3_solver s, const uint32_t *vars, size_t nvar
         return z3_fail(z, "getting a model", e);
     Z3_model_inc_ref(c, m);
     int r = 0;
-    for (size_t i = 0; i < nvars && r == 0; i++) {
-        Z3_ast v = NULL;
+    for (size_t i = 0; i < v->n && r == 0; i++) {
+        Z3_ast val = NULL;
         uint64_t u = 0;
-        Z3_ast var = vars[i] < z->ncache ? z->cache[vars[i]] : NULL;
-        if (!var || !Z3_model_eval(c, m, var, true, &v) || !v ||
-            !Z3_get_numeral_uint64(c, v, &u) || z3_failed)
+        Z3_ast var = v->nodes[i] < z->terms.ncache ? z->q.term[v->nodes[i]] : NULL;
+        if (!var || !Z3_model_eval(c, m, var, true, &val) || !val ||
+            !Z3_get_numeral_uint64(c, val, &u) || z3_failed)
             r = z3_fail(z, "reading a model value", e);
-        vals[i] = (uint8_t)u;
+        v->vals[i] = (uint8_t)u;
     }
     Z3_model_dec_ref(c, m);
     return r;
@@ -1075,7 +1239,7 @@ static int core_indices(Z3_context c, Z3_solver s, size_t nc, uint32_t *idx, siz
 /* Conjunct cj as a Z3 term: its node equals its value. */
 static Z3_ast conj_eq(gb_z3_t *z, const gb_conj_t *cj)
 {
-    return Z3_mk_eq(z->ctx, z->cache[cj->node], cj->value ? z->one : z->zero);
+    return Z3_mk_eq(z->ctx, z->q.term[cj->node], cj->value ? z->one : z->zero);
 }
 
 /* Asserts the conjuncts: hard ones as they are (Z3 simplifies with them:
@@ -1132,17 +1296,18 @@ static size_t drop_soft(const uint32_t *core, size_t ncore, uint32_t *act, size_
 #define GB_LEN_PREFS 6
 #define GB_LEN_PREF_MAX GB_MAX_INPUT /* no input is longer */
 
-static size_t len_prefs(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint32_t *vars,
-                        size_t nvars, size_t nc, Z3_ast *pl)
+static size_t len_prefs(gb_z3_t *z, Z3_solver s, const gb_z3_query_t *q, const gb_z3_vars_t *vs,
+                        Z3_ast *pl)
 {
     Z3_context c = z->ctx;
+    size_t nc = q->nc;
     int uses_len = 0;
-    for (size_t i = 0; i < nvars; i++)
-        uses_len |= gbt_is_len_offset(t->dag.nodes[vars[i]].imm);
+    for (size_t i = 0; i < vs->n; i++)
+        uses_len |= gbt_is_len_offset(q->t->dag.nodes[vs->nodes[i]].imm);
     if (!uses_len)
         return 0;
     gb_trace_info_t info;
-    gb_trace_get_info(t, &info);
+    gb_trace_get_info(q->t, &info);
     const uint64_t lmax = ((uint64_t)1 << (8 * GBT_LEN_BYTES)) - 1;
     uint64_t p = info.input_len < lmax ? info.input_len : lmax;
     /* Z3 tends to pick a bound itself: without the middle steps a chunk
@@ -1180,72 +1345,93 @@ static size_t len_prefs(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint
     return n;
 }
 
-/* The check loop: the soft conjuncts act[0..*nact) as assumptions; while
- * UNSAT with some in the core, drop those and check again. The current length preference
- * pl[lvl] is an assumption too; when it is in the core, the next (weaker)
- * one replaces it before any soft conjunct is dropped. `core` has room for
- * nc + 1 entries. On return *nact and *level say where it stopped. */
-static Z3_lbool check_loop(gb_z3_t *z, Z3_solver s, unsigned lim_ms, size_t nc, Z3_ast *lits,
-                           Z3_ast *as, uint32_t *act, size_t *nact, const Z3_ast *pl, size_t npl,
-                           size_t *level, uint32_t *core, gb_z3_out_t *o)
+/* One gb_z3_check call: what it was asked, and its working state. */
+typedef struct z3_call {
+    const gb_z3_query_t *q;
+    const gb_z3_vars_t *v;
+    const gb_z3_limits_t *lim;
+    gb_z3_out_t *o;
+    uint64_t t0;   /* gb_mono_ms when its checks began */
+    Z3_solver s;   /* the simple (or FP) solver of its rounds, or NULL */
+    Z3_ast *lits;  /* lits[i]: conjunct i's literal, or NULL (assert_query) */
+    Z3_ast *as;    /* a check's assumptions */
+    uint32_t *act; /* the soft conjuncts still active: act[0..na) */
+    size_t na;
+    uint32_t *core;          /* a check's unsat core: room for nc + 1 */
+    Z3_ast pl[GB_LEN_PREFS]; /* the length preferences (len_prefs), referenced */
+    size_t npl, lvl;         /* how many; the one in force */
+} z3_call_t;
+
+/* What is left of the call's time limit, in ms (may be negative). */
+static int64_t time_left(const z3_call_t *k)
+{
+    return (int64_t)k->lim->timeout_ms - (int64_t)(gb_mono_ms() - k->t0);
+}
+
+/* The check loop on k->s: the soft conjuncts k->act[0..na) as assumptions;
+ * while UNSAT with some in the core, drop those and check again, each check
+ * for lim_ms. The current length preference pl[lvl] is an assumption too;
+ * when it is in the core, the next (weaker) one replaces it before any
+ * soft conjunct is dropped. k->na and k->lvl say where it stopped. */
+static Z3_lbool check_loop(gb_z3_t *z, z3_call_t *k, unsigned lim_ms)
 {
     Z3_context c = z->ctx;
+    size_t nc = k->q->nc;
     Z3_lbool res = Z3_L_UNDEF;
-    size_t na = *nact, lvl = *level;
     for (unsigned round = 0; round < GB_MAX_CORE_ROUNDS + GB_LEN_PREFS && !z3_failed; round++) {
-        for (size_t i = 0; i < na; i++)
-            as[i] = lits[act[i]];
-        size_t nas = na;
-        if (lvl < npl)
-            as[nas++] = pl[lvl];
-        ++o->checks;
-        res = guarded_check(z, s, !z->query_fp, lim_ms, (unsigned)nas, as);
+        for (size_t i = 0; i < k->na; i++)
+            k->as[i] = k->lits[k->act[i]];
+        size_t nas = k->na;
+        if (k->lvl < k->npl)
+            k->as[nas++] = k->pl[k->lvl];
+        ++k->o->checks;
+        res = guarded_check(z, k->s, !z->q.fp, lim_ms, (unsigned)nas, k->as);
         if (res != Z3_L_FALSE || nas == 0)
             break;
         size_t ncore = 0, d = 0;
-        if (core_indices(c, s, nc + npl, core, &ncore) != 0)
+        if (core_indices(c, k->s, nc + k->npl, k->core, &ncore) != 0)
             break;
         int pref_in_core = 0;
-        for (size_t k = 0; k < ncore; k++)
-            pref_in_core |= core[k] >= nc;
+        for (size_t i = 0; i < ncore; i++)
+            pref_in_core |= k->core[i] >= nc;
         if (pref_in_core)
-            lvl++;
-        else if ((d = drop_soft(core, ncore, act, &na)) == 0)
+            k->lvl++;
+        else if ((d = drop_soft(k->core, ncore, k->act, &k->na)) == 0)
             break; /* the hard conjuncts alone conflict */
-        o->dropped += d;
+        k->o->dropped += d;
         res = Z3_L_UNDEF;
     }
-    *nact = na;
-    *level = lvl;
     return res;
 }
 
 /* The hard conjuncts conflict. The clause to learn is the unsat core of a
  * check with every hard conjunct as an assumption; assumptions keep Z3 from
  * simplifying with them, which can make that check far slower than the
- * query, so it gets its own short time limit (o->core_ms). Without a core,
+ * query, so it gets its own short time limit (core_ms). Without a core,
  * the clause is every hard conjunct (sound, only less general). */
-static void find_core(gb_z3_t *z, const gb_conj_t *cj, size_t nc, gb_z3_out_t *o)
+static void find_core(gb_z3_t *z, const gb_z3_query_t *q, unsigned core_ms, gb_z3_out_t *o)
 {
     Z3_context c = z->ctx;
+    const gb_conj_t *cj = q->cj;
+    size_t nc = q->nc;
     size_t nh = 0;
     for (size_t i = 0; i < nc; i++)
         if (!cj[i].soft)
             o->core[nh++] = (uint32_t)i;
     o->ncore = nh;
-    if (nh < 2 || !o->core_ms)
+    if (nh < 2 || !core_ms)
         return;
     gb_conj_t *hard = gb_malloc(nh * sizeof *hard);
     Z3_ast *lits = gb_calloc(nh, sizeof *lits);
     uint32_t *k = gb_malloc(nh * sizeof *k);
-    Z3_solver s = hard && lits && k ? mk_solver(z, o->core_ms) : NULL;
+    Z3_solver s = hard && lits && k ? mk_solver(z, core_ms) : NULL;
     if (s) {
         for (size_t i = 0; i < nh; i++)
             hard[i] = (gb_conj_t){cj[o->core[i]].node, cj[o->core[i]].value, 1};
         size_t nk = 0;
         ++o->checks;
         if (assert_query(z, s, hard, nh, 1, lits) == 0 &&
-            guarded_check(z, s, !z->query_fp, o->core_ms, (unsigned)nh, lits) == Z3_L_FALSE &&
+            guarded_check(z, s, !z->q.fp, core_ms, (unsigned)nh, lits) == Z3_L_FALSE &&
             core_indices(c, s, nh, k, &nk) == 0 && nk > 0) {
             for (size_t i = 0; i < nk; i++) /* indices into hard[] -> into cj[] */
                 k[i] = o->core[k[i]];
@@ -1265,17 +1451,16 @@ static void find_core(gb_z3_t *z, const gb_conj_t *cj, size_t nc, gb_z3_out_t *o
 }
 
 /* The kept bytes among the query's variables, as hard equalities. */
-static void assert_keep(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint32_t *vars,
-                        size_t nvars)
+static void assert_keep(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const gb_z3_vars_t *vs)
 {
     Z3_context c = z->ctx;
-    for (size_t i = 0; i < nvars && z->nkeep && !z3_failed; i++) {
-        uint64_t off = t->dag.nodes[vars[i]].imm;
-        size_t lo = gb_lower_u64(z->keep_off, z->nkeep, off);
-        Z3_ast v = vars[i] < z->ncache ? z->cache[vars[i]] : NULL;
-        if (lo < z->nkeep && z->keep_off[lo] == off && v)
-            Z3_solver_assert(c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, z->keep_val[lo],
-                                                                        bv_sort(z, 8))));
+    for (size_t i = 0; i < vs->n && z->keep.n && !z3_failed; i++) {
+        uint64_t off = t->dag.nodes[vs->nodes[i]].imm;
+        size_t lo = gb_lower_u64(z->keep.off, z->keep.n, off);
+        Z3_ast v = vs->nodes[i] < z->terms.ncache ? z->q.term[vs->nodes[i]] : NULL;
+        if (lo < z->keep.n && z->keep.off[lo] == off && v)
+            Z3_solver_assert(
+                c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, z->keep.val[lo], bv_sort(z, 8))));
     }
 }
 
@@ -1299,20 +1484,19 @@ static void assert_keep(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const uint
  * first there next time (o->bitblast). */
 #define GB_Z3_SIMPLE_SHARE 8
 
-/* One round of check_loop as the tactic: the hard conjuncts, the soft
- * ones still active (act[0..na)) as hard, the kept bytes and length
- * preference `lvl`. 1: SAT, the model in vals; 2: UNSAT and exact (no
- * soft conjunct, no weaker preference left); 0: anything else; -1 with
- * `e`. */
-static int blast_round(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
-                       const uint32_t *act, size_t na, size_t lvl, const uint32_t *vars,
-                       size_t nvars, unsigned timeout_ms, uint8_t *vals, gb_z3_out_t *o,
+/* One round of check_loop as the tactic, for at most timeout_ms: the hard
+ * conjuncts, the soft ones k->act[0..na) as hard, the kept bytes and
+ * length preference `lvl`. 1: SAT, the model in k->v->vals; 2: UNSAT and
+ * exact (no soft conjunct, no weaker preference left); 0: anything else;
+ * -1 with `e`. */
+static int blast_round(gb_z3_t *z, z3_call_t *k, size_t na, size_t lvl, unsigned timeout_ms,
                        gb_err_t *e)
 {
     Z3_context c = z->ctx;
+    const gb_z3_query_t *q = k->q;
     unsigned ms = check_window(z, timeout_ms, gb_mono_ms()); /* try_for: the tactic's one timer */
     if (ms == 0) {
-        z->cut = 1;
+        z->clock.cut = 1;
         return 0;
     }
     Z3_solver s = mk_solver_for(z, 1, ms);
@@ -1320,163 +1504,192 @@ static int blast_round(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, siz
         z3_failed = 0;
         return 0;
     }
-    for (size_t i = 0; i < nc && !z3_failed; i++)
-        if (!cj[i].soft)
-            Z3_solver_assert(c, s, conj_eq(z, &cj[i]));
-    for (size_t k = 0; k < na && !z3_failed; k++)
-        Z3_solver_assert(c, s, conj_eq(z, &cj[act[k]]));
-    assert_keep(z, s, t, vars, nvars);
+    for (size_t i = 0; i < q->nc && !z3_failed; i++)
+        if (!q->cj[i].soft)
+            Z3_solver_assert(c, s, conj_eq(z, &q->cj[i]));
+    for (size_t i = 0; i < na && !z3_failed; i++)
+        Z3_solver_assert(c, s, conj_eq(z, &q->cj[k->act[i]]));
+    assert_keep(z, s, q->t, k->v);
     Z3_ast pl[GB_LEN_PREFS];
-    size_t npl = z3_failed ? 0 : len_prefs(z, s, t, vars, nvars, nc, pl);
+    size_t npl = z3_failed ? 0 : len_prefs(z, s, q, k->v, pl);
     if (lvl < npl && !z3_failed)
         Z3_solver_assert(c, s, pl[lvl]);
-    ++o->checks;
+    ++k->o->checks;
     Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, 0, ms, 0, NULL);
     int r = 0;
     if (res == Z3_L_TRUE && !z3_failed)
-        r = read_model(z, s, vars, nvars, vals, e) == 0 ? 1 : -1;
+        r = read_model(z, s, k->v, e) == 0 ? 1 : -1;
     else if (res == Z3_L_FALSE && !z3_failed)
         r = na == 0 && lvl + 1 >= npl ? 2 : 0;
-    for (size_t k = 0; k < npl; k++)
-        Z3_dec_ref(c, pl[k]);
+    for (size_t i = 0; i < npl; i++)
+        Z3_dec_ref(c, pl[i]);
     Z3_solver_dec_ref(c, s);
     if (r >= 0)
         z3_failed = 0; /* a failed tactic only loses its answer */
-    o->blasted |= r > 0;
+    k->o->blasted |= r > 0;
     return r;
 }
 
-int gb_z3_check(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
-                const uint32_t *vars, size_t nvars, unsigned timeout_ms, gb_qstatus_t *st,
-                uint8_t *vals, gb_z3_out_t *o, gb_err_t *e)
+/* The call's working arrays, every soft conjunct active; 0 or -1 (out of
+ * memory) with `e`. */
+static int call_open(z3_call_t *k, gb_err_t *e)
 {
-    z3_failed = 0;
-    o->dropped = 0;
-    o->checks = 0;
-    o->ncore = 0;
-    o->core_found = 0;
-    o->blasted = 0;
-    o->varmul = 0;
-    if (translate_query(z, t, cj, nc, e) != 0)
-        return -1;
-    /* all the call's checks share its limit (a query had up to 22 of them) */
-    z->call_end = gb_mono_ms() + timeout_ms;
-    o->varmul = z->query_varmul && !z->query_fp && nvars > 0;
-    /* Z3's rewriter flattens nested sums, read when a check starts: a
-     * chain r' = r - min(r, 1024) over k steps (a parser skipping a chunk
-     * in 1 KiB pieces) became k sums of up to k terms, which the simple
-     * solver blasted for seconds past its limit and the guard's interrupt
-     * (90 steps: 4 s past 500 ms, 2 GiB; kept nested: 502 ms, 258 MiB).
-     * Flat sums are faster elsewhere (lz4's seed traces took 3.7x as long
-     * with them off everywhere), so only such chains keep them nested. */
-    int nested = z->query_sums >= GB_Z3_SUM_CHAIN;
-    if (nested)
-        Z3_global_param_set("rewriter.flat", "false");
-    Z3_context c = z->ctx;
-    size_t m = nc ? nc : 1;
-    Z3_ast *lits = gb_calloc(m, sizeof *lits), *as = gb_malloc((m + 1) * sizeof *as);
-    uint32_t *act = gb_malloc(m * sizeof *act), *core = gb_malloc((m + 1) * sizeof *core);
-    Z3_ast pl[GB_LEN_PREFS];
-    size_t npl = 0, na = 0, lvl = 0;
-    int ok = lits && as && act && core;
-    int r = 0, got = 0;
-    Z3_solver s = NULL;
-    if (!ok) {
-        r = gb_err_set(e, "out of memory");
-        goto done;
+    size_t m = k->q->nc ? k->q->nc : 1;
+    k->lits = gb_calloc(m, sizeof *k->lits);
+    k->as = gb_malloc((m + 1) * sizeof *k->as);
+    k->act = gb_malloc(m * sizeof *k->act);
+    k->core = gb_malloc((m + 1) * sizeof *k->core);
+    if (!k->lits || !k->as || !k->act || !k->core)
+        return gb_err_set(e, "out of memory");
+    for (size_t i = 0; i < k->q->nc; i++)
+        if (k->q->cj[i].soft)
+            k->act[k->na++] = (uint32_t)i;
+    return 0;
+}
+
+static void drop_solver(gb_z3_t *z, z3_call_t *k)
+{
+    if (k->s)
+        Z3_solver_dec_ref(z->ctx, k->s);
+    k->s = NULL;
+}
+
+/* Releases what call_open and the rounds made. */
+static void call_close(gb_z3_t *z, z3_call_t *k)
+{
+    drop_solver(z, k);
+    for (size_t i = 0; k->lits && i < k->q->nc; i++)
+        if (k->lits[i])
+            Z3_dec_ref(z->ctx, k->lits[i]);
+    for (size_t i = 0; i < k->npl; i++)
+        Z3_dec_ref(z->ctx, k->pl[i]);
+    gb_free(k->lits);
+    gb_free(k->as);
+    gb_free(k->act);
+    gb_free(k->core);
+}
+
+/* The simple solver's rounds (check_loop), each check for ms; when they
+ * run out of time on a query that may be blasted (`blast`), the tactic
+ * for what is left of the call's limit: on the round the loop was on, then
+ * with every soft conjunct and weaker length preference dropped. The
+ * tactic's answer as blast_round's, or 0 with *res the loop's. */
+static int simple_rounds(gb_z3_t *z, z3_call_t *k, int blast, unsigned ms, Z3_lbool *res,
+                         gb_err_t *e)
+{
+    const gb_z3_query_t *q = k->q;
+    k->s = mk_solver(z, ms ? ms : 1);
+    if (!k->s)
+        return z3_fail(z, "creating a solver", e);
+    if (assert_query(z, k->s, q->cj, q->nc, 0, k->lits) != 0)
+        return 0;
+    assert_keep(z, k->s, q->t, k->v);
+    k->npl = len_prefs(z, k->s, q, k->v, k->pl);
+    *res = check_loop(z, k, ms ? ms : 1);
+    int64_t left = time_left(k);
+    if (*res != Z3_L_UNDEF || !blast || z3_failed || z->clock.cut || left < 1)
+        return 0;
+    int got = blast_round(z, k, k->na, k->lvl, (unsigned)left, e);
+    left = time_left(k);
+    if (got == 0 && !z->clock.cut && left >= 1 && (k->na > 0 || k->lvl + 1 < k->npl)) {
+        got = blast_round(z, k, 0, k->npl ? k->npl - 1 : 0, (unsigned)left, e);
+        k->o->dropped += got == 1 ? k->na : 0;
     }
-    for (size_t i = 0; i < nc; i++)
-        if (cj[i].soft)
-            act[na++] = (uint32_t)i;
+    return got;
+}
+
+/* The call's answer into k->o->status (a model into k->v->vals): the
+ * tactic's (`got`, as blast_round's), else the simple solver's (`res`). */
+static int call_answer(gb_z3_t *z, z3_call_t *k, int got, Z3_lbool res, gb_err_t *e)
+{
+    gb_z3_out_t *o = k->o;
+    if (got < 0)
+        return -1;
+    if (got) {
+        o->status = got == 1 ? GB_Q_SAT : GB_Q_UNSAT;
+        return 0;
+    }
+    if (z3_failed)
+        return z3_fail(z, "checking a query", e);
+    if (res == Z3_L_TRUE) {
+        o->status = GB_Q_SAT;
+        return read_model(z, k->s, k->v, e);
+    }
+    o->status = res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
+    return 0;
+}
+
+/* The query's answer: the tactic first when the caller asks
+ * (lim->bitblast), then the simple solver's rounds (simple_rounds). */
+static int call_solve(gb_z3_t *z, z3_call_t *k, gb_err_t *e)
+{
+    const gb_z3_limits_t *lim = k->lim;
     /* bit-blasting is for a flip's query (one with variables to read),
      * not the neighbour checks, which are there for their cores */
-    int blast = !z->query_fp && !z->query_varmul && nvars > 0 &&
-                timeout_ms >= GB_Z3_SIMPLE_SHARE;
-    uint64_t t0 = gb_mono_ms();
-    int64_t left = timeout_ms;
-    if (blast && o->bitblast) {
-        got = blast_round(z, t, cj, nc, act, na, 0, vars, nvars, timeout_ms, vals, o, e);
+    int blast = !z->q.fp && !z->q.varmul && k->v->n > 0 && lim->timeout_ms >= GB_Z3_SIMPLE_SHARE;
+    int64_t left = lim->timeout_ms;
+    int got = 0;
+    k->t0 = gb_mono_ms();
+    if (blast && lim->bitblast) {
+        got = blast_round(z, k, k->na, 0, lim->timeout_ms, e);
         blast = 0;
-        left = (int64_t)timeout_ms - (int64_t)(gb_mono_ms() - t0);
+        left = time_left(k);
         if (got == 0 && left < 1) {
-            *st = GB_Q_TIMEOUT;
-            goto done;
+            k->o->status = GB_Q_TIMEOUT;
+            return 0;
         }
-    }
-    unsigned lim = got ? 0 : blast ? timeout_ms / GB_Z3_SIMPLE_SHARE : (unsigned)left;
-    s = got ? NULL : mk_solver(z, lim ? lim : 1);
-    if (!got && !s) {
-        r = z3_fail(z, "creating a solver", e);
-        goto done;
     }
     Z3_lbool res = Z3_L_UNDEF;
-    if (!got && assert_query(z, s, cj, nc, 0, lits) == 0) {
-        assert_keep(z, s, t, vars, nvars);
-        npl = len_prefs(z, s, t, vars, nvars, nc, pl);
-        res = check_loop(z, s, lim ? lim : 1, nc, lits, as, act, &na, pl, npl, &lvl, core, o);
-        left = (int64_t)timeout_ms - (int64_t)(gb_mono_ms() - t0);
-        if (res == Z3_L_UNDEF && blast && !z3_failed && !z->cut && left >= 1) {
-            got = blast_round(z, t, cj, nc, act, na, lvl, vars, nvars, (unsigned)left, vals, o, e);
-            left = (int64_t)timeout_ms - (int64_t)(gb_mono_ms() - t0);
-            if (got == 0 && !z->cut && left >= 1 && (na > 0 || lvl + 1 < npl)) {
-                got = blast_round(z, t, cj, nc, act, 0, npl ? npl - 1 : 0, vars, nvars,
-                                  (unsigned)left, vals, o, e);
-                o->dropped += got == 1 ? na : 0;
-            }
-        }
+    if (!got) {
+        unsigned ms = blast ? lim->timeout_ms / GB_Z3_SIMPLE_SHARE : (unsigned)left;
+        got = simple_rounds(z, k, blast, ms, &res, e);
     }
-    if (got < 0)
-        r = -1;
-    else if (got)
-        *st = got == 1 ? GB_Q_SAT : GB_Q_UNSAT;
-    else if (z3_failed)
-        r = z3_fail(z, "checking a query", e);
-    else if (res == Z3_L_TRUE) {
-        *st = GB_Q_SAT;
-        r = read_model(z, s, vars, nvars, vals, e);
-    } else
-        *st = res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
-    if (s)
-        Z3_solver_dec_ref(c, s);
-    z->call_end = 0; /* the core has its own limit (core_ms), within the query's budget */
-    if (r == 0 && *st == GB_Q_UNSAT && o->core && !z->nkeep)
-        find_core(z, cj, nc, o);
-done:
-    for (size_t i = 0; lits && i < nc; i++)
-        if (lits[i])
-            Z3_dec_ref(c, lits[i]);
-    for (size_t k = 0; k < npl; k++)
-        Z3_dec_ref(c, pl[k]);
-    gb_free(lits);
-    gb_free(as);
-    gb_free(act);
-    gb_free(core);
-    if (nested)
-        Z3_global_param_set("rewriter.flat", "true");
+    return call_answer(z, k, got, res, e);
+}
+
+int gb_z3_check(gb_z3_t *z, const gb_z3_query_t *q, const gb_z3_vars_t *v,
+                const gb_z3_limits_t *lim, gb_z3_out_t *o, gb_err_t *e)
+{
+    z3_failed = 0;
+    *o = (gb_z3_out_t){.status = GB_Q_TIMEOUT, .core = o->core};
+    if (translate_query(z, q, e) != 0)
+        return -1;
+    /* all the call's checks share its limit (a query had up to 22 of them) */
+    z->clock.call_end = gb_mono_ms() + lim->timeout_ms;
+    o->varmul = z->q.varmul && !z->q.fp && v->n > 0;
+    z3_call_t k = {.q = q, .v = v, .lim = lim, .o = o};
+    int r = call_open(&k, e);
+    if (r == 0)
+        r = call_solve(z, &k, e);
+    drop_solver(z, &k);
+    z->clock.call_end = 0; /* the core has its own limit (core_ms), within the query's budget */
+    if (r == 0 && o->status == GB_Q_UNSAT && o->core && !z->keep.n)
+        find_core(z, q, lim->core_ms, o);
+    call_close(z, &k);
     if (end_query(z, e) != 0 && r == 0)
         r = -1;
     return r;
 }
 
-int gb_z3_holds(gb_z3_t *z, const gb_trace_t *t, const gb_conj_t *cj, size_t nc,
-                const uint32_t *vars, const uint8_t *vals, size_t nvars, unsigned timeout_ms,
+int gb_z3_holds(gb_z3_t *z, const gb_z3_query_t *q, const gb_z3_vars_t *v, unsigned timeout_ms,
                 gb_qstatus_t *st, gb_err_t *e)
 {
     z3_failed = 0;
-    if (translate_query(z, t, cj, nc, e) != 0)
+    if (translate_query(z, q, e) != 0)
         return -1;
     Z3_context c = z->ctx;
     Z3_solver s = mk_solver(z, timeout_ms);
     if (!s)
         return z3_fail(z, "creating a solver", e);
-    for (size_t i = 0; i < nc && !z3_failed; i++)
-        Z3_solver_assert(c, s, conj_eq(z, &cj[i]));
-    for (size_t i = 0; i < nvars && !z3_failed; i++) {
-        Z3_ast v = vars[i] < z->ncache ? z->cache[vars[i]] : NULL;
-        if (v) /* a byte no conjunct reads is free anyway */
-            Z3_solver_assert(c, s, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, vals[i], bv_sort(z, 8))));
+    for (size_t i = 0; i < q->nc && !z3_failed; i++)
+        Z3_solver_assert(c, s, conj_eq(z, &q->cj[i]));
+    for (size_t i = 0; i < v->n && !z3_failed; i++) {
+        Z3_ast a = v->nodes[i] < z->terms.ncache ? z->q.term[v->nodes[i]] : NULL;
+        if (a) /* a byte no conjunct reads is free anyway */
+            Z3_solver_assert(c, s,
+                             Z3_mk_eq(c, a, Z3_mk_unsigned_int64(c, v->vals[i], bv_sort(z, 8))));
     }
-    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, !z->query_fp, timeout_ms, 0, NULL);
+    Z3_lbool res = z3_failed ? Z3_L_UNDEF : guarded_check(z, s, !z->q.fp, timeout_ms, 0, NULL);
     int r = z3_failed ? z3_fail(z, "checking a model", e) : 0;
     *st = res == Z3_L_TRUE ? GB_Q_SAT : res == Z3_L_FALSE ? GB_Q_UNSAT : GB_Q_TIMEOUT;
     Z3_solver_dec_ref(c, s);

@@ -10,42 +10,78 @@
 
 #include "symbolic_int.h"
 
-/* The bridge's state. Defined here, with the accessors below inline, so
- * that z3_fp.c uses it without calling back into z3_bridge.c, which calls
- * z3_fp.c (no file-level cycle, scripts/check-cycles). */
+/* The terms of the trace whose DAG was translated last, kept across its
+ * queries (translate_query). */
+struct gb_z3_terms {
+    uint64_t serial;   /* trace whose terms `cache` holds; 0 = none */
+    Z3_ast *cache;     /* DAG index -> term (referenced) or NULL */
+    gb_range_t *range; /* DAG index -> its values' bounds, set with a term */
+    size_t ncache;
+    int no_narrow;     /* gb_z3_set_narrow(z, 0) */
+    uint64_t narrowed; /* terms translate_narrow narrowed */
+};
+
+/* What the query being checked is made of (translate_query), which picks
+ * its solvers and how its terms are built; a query's own, reset by the next. */
+struct gb_z3_qstate {
+    int fp;        /* it has FP nodes */
+    int varmul;    /* ... a product of two input-dependent values */
+    unsigned sums; /* ... its longest chain of nested sums (ADD/SUB) */
+    int chain;     /* sums >= GB_Z3_SUM_CHAIN: its long sums are named (name_sum) */
+    Z3_ast *term;  /* DAG index -> the query's term: terms.cache, or `own` */
+    Z3_ast *own;   /* a chain query's terms (referenced), not cached; or NULL */
+    Z3_ast *defs;  /* a chain query's definitions name == sum (referenced) */
+    uint16_t *flat; /* a chain query's sums: terms each would be flattened (flat_terms) */
+    size_t ndefs;
+};
+
+/* Input bytes the next checks keep at given values (gb_z3_set_keep). */
+struct gb_z3_keep {
+    const uint64_t *off; /* ascending */
+    const uint8_t *val;
+    size_t n;
+};
+
+/* When checks stop: the caller's stop request and end of run, the budgets
+ * of a query and of a call, and what the guard did about them. */
+struct gb_z3_clock {
+    const volatile sig_atomic_t *stop; /* gb_z3_set_stop: the caller's stop request, or NULL */
+    uint64_t stop_at;   /* gb_z3_set_stop: monotonic ms every check ends at; 0 = never */
+    uint64_t query_end; /* gb_z3_set_query_end: no check starts after; 0 = none */
+    uint64_t call_end;  /* the same for the gb_z3_check running; 0 = none */
+    int cut;            /* the current call's time is spent: no further check */
+    int killed;         /* the guard interrupted a check: the context is cancelled */
+    uint64_t overruns;  /* checks the guard interrupted at their deadline */
+};
+
+/* Z3's memory: the context's renewals, the guard's cap on one check, and
+ * the ceiling past which the caller's on_runaway is called. */
+struct gb_z3_mem {
+    uint64_t renewals; /* contexts made anew to give memory back */
+    size_t base_bytes; /* Z3's estimate right after the context was made */
+    int memout;        /* the guard stopped a check of the current query */
+    size_t query_cap;  /* bytes one check may add; 0 = GB_Z3_QUERY_MAX_MB */
+    uint64_t memouts;  /* checks the guard stopped (GB_Z3_QUERY_MAX_MB) */
+    size_t ceiling;    /* Z3's estimate at which on_runaway is called; 0 = none */
+    void (*on_runaway)(size_t bytes, void *ctx); /* gb_z3_set_ceiling */
+    void *runaway_ctx;
+};
+
+/* The bridge's state, a set of owned parts. Defined here, with the
+ * accessors below inline, so that z3_fp.c uses it without calling back
+ * into z3_bridge.c, which calls z3_fp.c (no file-level cycle,
+ * scripts/check-cycles). */
 struct gb_z3 {
     Z3_context ctx;
     Z3_sort sort[GBT_MAX_WIDTH + 1]; /* bit-vector sorts by width, referenced */
     Z3_ast one, zero;                /* #b1 and #b0 */
-    uint64_t serial;                 /* trace whose terms `cache` holds; 0 = none */
-    Z3_ast *cache;                   /* DAG index -> term (referenced) or NULL */
-    gb_range_t *range;               /* DAG index -> its values' bounds, set with cache */
-    size_t ncache;
-    int no_narrow;                   /* gb_z3_set_narrow(z, 0) */
-    uint64_t narrowed;               /* terms translate_narrow narrowed */
-    int query_fp;                    /* the last translated query has FP nodes */
-    int query_varmul;                /* ... a product of two input-dependent values */
-    unsigned query_sums;             /* ... its longest chain of nested sums (ADD/SUB) */
-    const uint64_t *keep_off;        /* gb_z3_set_keep */
-    const uint8_t *keep_val;
-    size_t nkeep;
-    uint64_t renewals;               /* contexts made anew to give memory back */
-    size_t base_bytes;               /* Z3's estimate right after the context was made */
-    struct gb_z3_guard *guard;       /* the memory watchdog of checks (z3_bridge.c), or NULL */
-    int memout;                      /* the guard stopped a check of the current query */
-    size_t query_cap;                /* bytes one check may add; 0 = GB_Z3_QUERY_MAX_MB */
-    uint64_t memouts;                /* checks the guard stopped (GB_Z3_QUERY_MAX_MB) */
-    size_t ceiling;                  /* Z3's estimate at which on_runaway is called; 0 = none */
-    void (*on_runaway)(size_t bytes, void *ctx); /* gb_z3_set_ceiling */
-    void *runaway_ctx;
-    FILE *check_log;                 /* gb_z3_set_check_log, or NULL */
-    const volatile sig_atomic_t *stop; /* gb_z3_set_stop: the caller's stop request, or NULL */
-    uint64_t stop_at;                /* gb_z3_set_stop: monotonic ms every check ends at; 0 = never */
-    uint64_t query_end;              /* gb_z3_set_query_end: no check starts after; 0 = none */
-    uint64_t call_end;               /* the same for the gb_z3_check running; 0 = none */
-    int cut;                         /* the current call's time is spent: no further check */
-    int killed;                      /* the guard interrupted a check: the context is cancelled */
-    uint64_t overruns;               /* checks the guard interrupted at their deadline */
+    struct gb_z3_terms terms;
+    struct gb_z3_qstate q;
+    struct gb_z3_keep keep;
+    struct gb_z3_clock clock;
+    struct gb_z3_mem mem;
+    struct gb_z3_guard *guard; /* the watchdog of checks (z3_bridge.c), or NULL */
+    FILE *check_log;           /* gb_z3_set_check_log, or NULL */
 };
 
 static inline Z3_context gb_z3_ctx(gb_z3_t *z) { return z->ctx; }

@@ -184,7 +184,8 @@ static void one_case(gb_z3_t *z, unsigned w, uint64_t va, uint64_t vc)
         gb_conj_t cj = {t->pcs[i].node, 1, 0};
         gb_qstatus_t st = GB_Q_SKIP;
         gb_err_t e;
-        int r = gb_z3_holds(z, t, &cj, 1, vars, in, 16, 20000, &st, &e);
+        int r = gb_z3_holds(z, &(gb_z3_query_t){t, &cj, 1}, &(gb_z3_vars_t){vars, 16, in}, 20000,
+                            &st, &e);
         CHECK_MSG(r == 0 && st == GB_Q_SAT,
                   "op %u width %u a=0x%llx b=0x%llx: Z3 disagrees (status %d)", cs[i].op, w,
                   (unsigned long long)(va & gb_mask(w)), (unsigned long long)(vc & gb_mask(w)),

@@ -105,7 +105,10 @@ static gb_qstatus_t hard_check(hard_t *h, const gb_conj_t *cj, unsigned ms, doub
     uint8_t vals[16];
     gb_err_t e;
     double t0 = now_s();
-    CHECK(h->t && gb_z3_check(h->z, h->t, cj, 2, h->vars, 16, ms, &st, vals, &o, &e) == 0);
+    CHECK(h->t &&
+          gb_z3_check(h->z, &(gb_z3_query_t){h->t, cj, 2}, &(gb_z3_vars_t){h->vars, 16, vals},
+                      &(gb_z3_limits_t){.timeout_ms = ms}, &o, &e) == 0);
+    st = o.status;
     *took = now_s() - t0;
     return st;
 }
@@ -143,7 +146,10 @@ static void stop_from_thread(void)
     gb_qstatus_t st = GB_Q_SKIP;
     uint8_t vals[16];
     gb_err_t e;
-    CHECK(h.t && gb_z3_check(h.z, h.t, &easy, 1, h.vars, 16, 5000, &st, vals, &o, &e) == 0);
+    CHECK(h.t &&
+          gb_z3_check(h.z, &(gb_z3_query_t){h.t, &easy, 1}, &(gb_z3_vars_t){h.vars, 16, vals},
+                      &(gb_z3_limits_t){.timeout_ms = 5000}, &o, &e) == 0);
+    st = o.status;
     CHECK(st == GB_Q_SAT);
     hard_close(&h);
 }
