@@ -107,9 +107,9 @@ static gb_parsed_t parse_fuzz(int argc, char **argv, fuzz_cli_t *f)
         GB_OPTION_UINT_EX(0, "z3-mem-max", "MB", "GLASSBOX_Z3_MEM_MAX", GB_Z3_MEM_MAX_MB, &f->zmax,
                        GB_OPT_NONE_IS_0, NULL,
                        "Z3's memory ceiling, 0 or none = none: a check over it did not stop "
-                       "at its interrupt, so the input it is on is marked expanded and the "
-                       "process exits with status " GB_OPT_XSTR(GB_SEARCH_EXIT_MEMORY)
-                       " (--resume goes on; a campaign restarts its workers)"),
+                       "at its interrupt, so the process exits with status "
+                       GB_OPT_XSTR(GB_SEARCH_EXIT_MEMORY) " (--resume goes on without the "
+                       "input it was on; a campaign restarts its workers)"),
         GB_OPTION_UINT(0, "solver-budget", "MS", NULL, GB_SOLVER_BUDGET_MS, &f->sb,
                        "Z3 time per expanded input; once spent, only sites where Z3 found a "
                        "model before are still solved"),

@@ -784,32 +784,6 @@ static int journal(gb_search_t *s, const gb_item_t *it, gb_err_t *e)
     return journal_rec(s, J_DONE, kind, id, e);
 }
 
-void gb_expand_runaway(size_t mib, void *search)
-{
-    gb_search_t *s = search;
-    const gb_item_t *it = s->exp.expanding;
-    gb_err_t e;
-    char what[64] = "no input was being expanded";
-    if (it && (it->queue_id >= 0 || it->crash_id >= 0)) {
-        int crash = it->queue_id < 0;
-        int64_t id = crash ? it->crash_id : it->queue_id;
-        gb_stored_t kind = crash ? GB_STORED_CRASH : GB_STORED_QUEUE;
-        /* once, without waiting for space: the main thread is inside Z3 (a
-         * retry's input is journaled already) */
-        int done = gb_journal_done(s->journal, kind, (uint32_t)id) ||
-                   gb_journal_append(s->journal, kind, (uint32_t)id, &e) == 0;
-        snprintf(what, sizeof what, "%s id %lld %s", crash ? "crash" : "input", (long long)id,
-                 done ? "marked expanded" : "not marked (journal unwritable)");
-    } else if (it) {
-        snprintf(what, sizeof what, "its input was not stored");
-    }
-    fprintf(stderr,
-            "glassbox fuzz: Z3 went over --z3-mem-max (%u MiB; it held %zu) in a check, which "
-            "only the process's end stops; %s; exiting with status %d (--resume goes on)\n",
-            s->o.z3_mem_max_mb, mib, what, GB_SEARCH_EXIT_MEMORY);
-    _exit(GB_SEARCH_EXIT_MEMORY);
-}
-
 int gb_expand_start(gb_search_t *s, gb_err_t *e)
 {
     gb_expand_state_t *x = &s->exp;
@@ -886,7 +860,6 @@ static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     uint8_t *over = s->reach.on ? gb_reach_over_bound(s, t, info.pcs) : NULL;
     int rc = order && (over || !s->reach.on) ? 0 : gb_err_set(e, "out of memory");
     gb_solver_set_patience(s->solver, it->retries); /* a retry's timeouts grow */
-    s->exp.expanding = it;
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
         rc = flip_one(s, it, t, order[k].j, over, e);
         gb_pulse(s);
@@ -895,7 +868,6 @@ static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
             k = n;
         }
     }
-    s->exp.expanding = NULL;
     s->exp.progress_now = 0;
     gb_solver_set_patience(s->solver, 0);
     gb_free(over);

@@ -55,10 +55,10 @@ typedef struct gb_search_opts {
                                    runs get GB_TRACE_MEM_FACTOR times as much */
     /* Z3's memory ceiling (--z3-mem-max), 0 = none: a Z3 check that holds
      * more goes on past the interrupt it was sent (GB_Z3_QUERY_MAX_MB), and
-     * only the process's end takes the memory back. The search then
-     * journals the input it was expanding as expanded (a resume skips it)
-     * and exits at once with GB_SEARCH_EXIT_MEMORY; what it saved is whole,
-     * as after a kill -9, and --resume goes on. */
+     * only the process's end takes the memory back. The process then exits
+     * at once with GB_SEARCH_EXIT_MEMORY and one line; what it saved is
+     * whole, as after a kill -9, and --resume goes on without the input
+     * it was expanding (the journal's open begin record). */
     unsigned z3_mem_max_mb;
     unsigned status_every_ms;   /* default GB_STATUS_EVERY_MS */
     /* Distinct bugs among the crashes so far (live triage, which the

@@ -64,7 +64,8 @@ static int open_parts(gb_search_t *s, gb_err_t *e)
         gb_journal_open(s->camp, &s->journal, e) != 0 || gb_solver_new(&so, &s->solver, e) != 0)
         return -1;
     if (o->z3_mem_max_mb)
-        gb_solver_set_ceiling(s->solver, o->z3_mem_max_mb, gb_expand_runaway, s);
+        gb_solver_set_ceiling(s->solver, o->z3_mem_max_mb, GB_SEARCH_EXIT_MEMORY,
+                              "glassbox fuzz: Z3 went over --z3-mem-max");
     const char *dir = gb_campaign_dir(s->camp);
     gb_peers_opts_t po = {.sync_dir = o->out, .name = o->name, .state_dir = dir,
                           .tmp_dir = gb_campaign_tmpdir(s->camp),

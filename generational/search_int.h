@@ -261,8 +261,6 @@ typedef struct gb_expand_state {
     gb_hset_t dirs;             /* (site, direction) pairs some trace took, + 1 */
     gb_hset_t depths;           /* (site, direction, n) for n >= 2: some trace took it n times */
     int progress_now;           /* the input being expanded made progress (its children's hint) */
-    const gb_item_t *expanding; /* the input whose flips are being solved, or NULL: what
-                                   gb_expand_runaway journals */
     uint64_t trace_missing, trace_seen; /* trace runs that wrote no trace / a usable one */
 } gb_expand_state_t;
 
@@ -377,12 +375,6 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);
 /* Names the trace's files: once, at the start. */
 int gb_expand_start(gb_search_t *s, gb_err_t *e);
 void gb_expand_free(gb_expand_state_t *x);
-/* The solver's ceiling function (gb_solver_set_ceiling, o.z3_mem_max_mb),
- * called from Z3's memory guard thread while the main thread is inside a
- * Z3 check that went past the ceiling: journals the input being expanded
- * and ends the process with GB_SEARCH_EXIT_MEMORY. */
-void gb_expand_runaway(size_t mib, void *search);
-
 /* reach.c: directed mode. Resolves the targets, the goal set, the
  * distances and what rules a proof out from the start (after the CFG is
  * loaded). */

@@ -44,13 +44,6 @@ typedef struct adapt {
     uint8_t skips;   /* whole queries not sent to Z3 for it (a counter) */
 } adapt_t;
 
-/* gb_solver_set_ceiling's function: the caller's takes MiB, the bridge's
- * bytes. */
-typedef struct ceiling_fn {
-    void (*fn)(size_t mib, void *ctx);
-    void *ctx;
-} ceiling_fn_t;
-
 struct gb_solver {
     gb_solver_opts_t opts;
     gb_z3_t *z3;
@@ -64,7 +57,6 @@ struct gb_solver {
     int no_last_resort; /* gb_solver_set_last_resort(s, 0) */
     int relax_first;    /* this query: not to Z3 (solve_entry) */
     unsigned patience;  /* gb_solver_set_patience */
-    ceiling_fn_t ceiling; /* gb_solver_set_ceiling */
     uint64_t *keep_off; /* gb_solver_set_keep: offsets ascending */
     uint8_t *keep_val;
     size_t nkeep;
@@ -955,18 +947,9 @@ void gb_solver_set_last_resort(gb_solver_t *s, int on)
     s->no_last_resort = !on;
 }
 
-static void on_runaway(size_t bytes, void *arg)
+void gb_solver_set_ceiling(gb_solver_t *s, unsigned mb, int exit_status, const char *what)
 {
-    ceiling_fn_t *c = arg;
-    c->fn((bytes + (1u << 20) - 1) >> 20, c->ctx); /* rounded up: over the ceiling */
-}
-
-void gb_solver_set_ceiling(gb_solver_t *s, unsigned mb, void (*fn)(size_t mib, void *ctx),
-                           void *ctx)
-{
-    s->ceiling.fn = fn;
-    s->ceiling.ctx = ctx;
-    gb_z3_set_ceiling(s->z3, (size_t)mb << 20, fn && mb ? on_runaway : NULL, &s->ceiling);
+    gb_z3_set_ceiling(s->z3, (size_t)mb << 20, exit_status, what);
 }
 
 void gb_solver_set_patience(gb_solver_t *s, unsigned shift)

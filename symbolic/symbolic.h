@@ -240,13 +240,13 @@ void gb_solver_set_stop(gb_solver_t *s, const volatile sig_atomic_t *flag, uint6
  * at GB_Z3_GROWTH_MAX_MB + GB_Z3_QUERY_MAX_MB; one that goes on allocating
  * after that (Z3 reads the interrupt only between steps) cannot be made to
  * give the memory back. Once Z3 holds more than `mb` MiB during a check,
- * fn(MiB held, ctx) is called from another thread while the check runs,
- * once a check (the check does not return before fn does): the caller
- * saves what it must and ends the process (it must not touch the
- * solver). fn NULL or mb 0: no ceiling (the
+ * the guard's thread writes one line to stderr, "WHAT (MB MiB; it held N)
+ * in a check, which only the process's end stops; exiting with status S",
+ * and ends the process with _exit(exit_status). No code of the caller's
+ * runs then: what must survive such an end is recorded before (a search
+ * brackets each expansion in its journal). mb 0: no ceiling (the
  * default). */
-void gb_solver_set_ceiling(gb_solver_t *s, unsigned mb, void (*fn)(size_t mib, void *ctx),
-                           void *ctx);
+void gb_solver_set_ceiling(gb_solver_t *s, unsigned mb, int exit_status, const char *what);
 
 /* Input bytes the flips that follow must leave as they are (n = 0: none):
  * a repair keeps the bytes whose change made its child, which a checksum

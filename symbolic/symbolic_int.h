@@ -180,10 +180,11 @@ uint64_t gb_z3_memouts(const gb_z3_t *z);
 /* What one check may allocate before the guard stops it; 0 restores
  * GB_Z3_QUERY_MAX_MB (tests set a small cap). */
 void gb_z3_set_query_cap(gb_z3_t *z, size_t bytes);
-/* While a check runs, once Z3 holds more than `bytes` (its estimate),
- * fn(bytes held, ctx) is called from the memory guard's thread, once a
- * check; fn NULL: no ceiling (z3_bridge.c, "The memory guard"). */
-void gb_z3_set_ceiling(gb_z3_t *z, size_t bytes, void (*fn)(size_t bytes, void *ctx), void *ctx);
+/* While a check runs, once Z3 holds more than `bytes` (its estimate), the
+ * memory guard's thread writes one line to stderr, `what` followed by the
+ * figures, and ends the process with _exit(exit_status); bytes 0: no
+ * ceiling (z3_bridge.c, "The memory guard"). */
+void gb_z3_set_ceiling(gb_z3_t *z, size_t bytes, int exit_status, const char *what);
 /* Makes the context anew (every term and cached translation dropped) when
  * Z3 holds more than `growth` bytes above what it held right after the
  * context was made: 1 if it did, 0 if not, -1 with `e`. The bridge calls it

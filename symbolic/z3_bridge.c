@@ -170,11 +170,12 @@ uint64_t gb_z3_memouts(const gb_z3_t *z) { return z ? z->mem.memouts : 0; }
 
 void gb_z3_set_query_cap(gb_z3_t *z, size_t bytes) { z->mem.query_cap = bytes; }
 
-void gb_z3_set_ceiling(gb_z3_t *z, size_t bytes, void (*fn)(size_t bytes, void *ctx), void *ctx)
+void gb_z3_set_ceiling(gb_z3_t *z, size_t bytes, int exit_status, const char *what)
 {
-    z->mem.ceiling = fn ? bytes : 0;
-    z->mem.on_runaway = fn;
-    z->mem.runaway_ctx = ctx;
+    z->mem.ceiling = bytes;
+    z->mem.ceiling_exit = exit_status;
+    snprintf(z->mem.ceiling_what, sizeof z->mem.ceiling_what, "%s",
+             what ? what : "glassbox: Z3 went over its memory ceiling");
 }
 
 uint64_t gb_z3_mem_bytes(void) { return Z3_get_estimated_alloc_size(); }
@@ -841,10 +842,12 @@ static int translate_query(gb_z3_t *z, const gb_z3_query_t *q, gb_err_t *e)
  * A check may go on allocating after the interrupt (the simple solver
  * blasting a large term reads it only between steps). Nothing can take
  * that memory back from inside Z3, so past the ceiling of
- * gb_z3_set_ceiling the guard calls its function from the guard's thread,
- * once a check, while the check runs (the checking thread waits for it
- * at the check's end): the search saves what it must and ends the process
- * (generational/, docs/reliability.md). */
+ * gb_z3_set_ceiling the guard ends the process from its own thread, with
+ * one line and the caller's exit status. It calls nothing of the caller's:
+ * code of another module running beside a thread that is inside Z3 would
+ * have to be written for that; what the caller must keep across such an
+ * end it records before the check (generational/ brackets each expansion
+ * in its journal; docs/reliability.md). */
 enum { GB_GUARD_NONE, GB_GUARD_MEMORY, GB_GUARD_TIME, GB_GUARD_STOP };
 
 struct gb_z3_guard {
@@ -857,10 +860,25 @@ struct gb_z3_guard {
     uint64_t deadline; /* gb_mono_ms at which the check is stopped */
     const volatile sig_atomic_t *stop; /* the caller's stop request, or NULL */
     uint64_t stop_at; /* gb_mono_ms at which any check is stopped; 0 = never */
-    size_t ceiling; /* Z3's estimate that calls `runaway` (0 = none) */
-    void (*runaway)(size_t bytes, void *ctx);
-    void *runaway_ctx;
+    size_t ceiling; /* Z3's estimate that ends the process (0 = none) */
+    int ceiling_exit;
+    const char *ceiling_what; /* the bridge's copy, alive while the guard is */
 };
+
+/* Past the ceiling: one line, then the process ends. write(2), not stdio:
+ * the main thread may hold stderr's lock. */
+static void guard_end_process(const struct gb_z3_guard *g, size_t bytes)
+{
+    char line[256];
+    int n = snprintf(line, sizeof line,
+                     "%s (%zu MiB; it held %zu) in a check, which only the process's end "
+                     "stops; exiting with status %d\n",
+                     g->ceiling_what, g->ceiling >> 20, (bytes + (1u << 20) - 1) >> 20,
+                     g->ceiling_exit);
+    if (n > 0 && write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+        n = 0; /* nothing else to tell */
+    _exit(g->ceiling_exit);
+}
 
 static int stop_requested(const volatile sig_atomic_t *stop, uint64_t stop_at, uint64_t now)
 {
@@ -890,13 +908,8 @@ static void *guard_main(void *arg)
         size_t now = Z3_get_estimated_alloc_size();
         if (!g->fired && (g->fired = guard_reason(g, now)) != GB_GUARD_NONE)
             Z3_interrupt(g->ctx); /* only while armed: the check is running */
-        if (g->ceiling && now > g->ceiling) {
-            g->ceiling = 0; /* once a check */
-            /* with the lock held: the checking thread cannot leave
-             * guarded_check, so what the function reads stays as it was
-             * during the check (a search's does not return) */
-            g->runaway(now, g->runaway_ctx);
-        }
+        if (g->ceiling && now > g->ceiling)
+            guard_end_process(g, now);
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += GB_Z3_GUARD_POLL_MS * 1000000L;
@@ -1023,8 +1036,8 @@ static void guard_arm(gb_z3_t *z, struct gb_z3_guard *g, unsigned ms, uint64_t n
     g->stop_at = z->clock.stop_at;
     g->fired = GB_GUARD_NONE;
     g->ceiling = z->mem.ceiling;
-    g->runaway = z->mem.on_runaway;
-    g->runaway_ctx = z->mem.runaway_ctx;
+    g->ceiling_exit = z->mem.ceiling_exit;
+    g->ceiling_what = z->mem.ceiling_what;
     g->armed = 1;
     pthread_cond_signal(&g->cv);
     pthread_mutex_unlock(&g->mu);

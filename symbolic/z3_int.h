@@ -55,16 +55,16 @@ struct gb_z3_clock {
 };
 
 /* Z3's memory: the context's renewals, the guard's cap on one check, and
- * the ceiling past which the caller's on_runaway is called. */
+ * the ceiling past which the guard ends the process. */
 struct gb_z3_mem {
     uint64_t renewals; /* contexts made anew to give memory back */
     size_t base_bytes; /* Z3's estimate right after the context was made */
     int memout;        /* the guard stopped a check of the current query */
     size_t query_cap;  /* bytes one check may add; 0 = GB_Z3_QUERY_MAX_MB */
     uint64_t memouts;  /* checks the guard stopped (GB_Z3_QUERY_MAX_MB) */
-    size_t ceiling;    /* Z3's estimate at which on_runaway is called; 0 = none */
-    void (*on_runaway)(size_t bytes, void *ctx); /* gb_z3_set_ceiling */
-    void *runaway_ctx;
+    size_t ceiling;    /* Z3's estimate that ends the process; 0 = none */
+    int ceiling_exit;  /* its exit status (gb_z3_set_ceiling) */
+    char ceiling_what[128]; /* the start of its one line */
 };
 
 /* The bridge's state, a set of owned parts. Defined here, with the

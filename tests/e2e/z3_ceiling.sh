@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Z3's memory ceiling (--z3-mem-max): a worker whose Z3 check goes over it
-# marks the input it is expanding as expanded, exits with status 3 and one
-# line, and loses nothing; --resume goes on without that input; a campaign
-# starts the worker again with --resume. A ceiling of 1 MiB is below what
+# exits with status 3 and one line, and loses nothing; its journal's last
+# begin record names the input it was expanding, and --resume marks that
+# input expanded (one note) and goes on without it; a campaign starts the
+# worker again with --resume. A ceiling of 1 MiB is below what
 # a fresh Z3 context holds, so the first check of an input goes over it
 # (magiccrc: a CRC that only Z3 answers).
 . "$(dirname "$0")/lib.sh"
@@ -15,21 +16,31 @@ contiguous() {
     awk '{ if ($1 != NR - 1) bad = 1 } END { print bad ? "gap" : "ok" }'
 }
 T=("$H/magiccrc.trace" "$H/magiccrc.cov")
+# died_in DIR: the id of the journal's begin record that neither a finished
+# nor a stop record closed (docs/campaign.md), or nothing.
+died_in() {
+  awk '$1 == "Q" || $1 == "C" { open = $1 " " $2; next }
+       $1 == "x" { open = ""; next }
+       ($1 == "q" || $1 == "c") && toupper($1) " " $2 == open { open = "" }
+       END { if (open != "") print substr(open, 3) }' "$1/.expanded"
+}
 # fuzz_over_ceiling ROUND ARGS...: one run that must end at the ceiling
 # (or, when ROUND is "last", may also run out of inputs: status 0); prints
-# the id it marked, if any.
+# the id it died in, if any.
 fuzz_over_ceiling() {
   local round=$1 rc=0
   shift
   "$BIN/glassbox" fuzz -q --z3-mem-max 1 -V 60 "$@" -o "$OUT" -- "${T[@]}" 2>"$WORK/err.$round" || rc=$?
   [ "$rc" -eq 0 ] && [ "$round" = last ] && return 0
   [ "$rc" -eq 3 ] || fail "round $round: exit status $rc, want 3 (stderr: $(head -c 300 "$WORK/err.$round"))"
-  [ "$(wc -l <"$WORK/err.$round")" -eq 1 ] || fail "round $round: not one line on stderr: $(head -c 400 "$WORK/err.$round")"
-  grep -q 'went over --z3-mem-max (1 MiB' "$WORK/err.$round" || fail "round $round: no ceiling line: $(cat "$WORK/err.$round")"
+  [ "$(grep -vc 'was being expanded when the last session died' "$WORK/err.$round")" -eq 1 ] ||
+    fail "round $round: not one line on stderr (a resume's note aside): $(head -c 400 "$WORK/err.$round")"
+  grep -q '^glassbox fuzz: Z3 went over --z3-mem-max (1 MiB; it held [0-9]*) in a check, .* exiting with status 3$' \
+    "$WORK/err.$round" || fail "round $round: no ceiling line: $(cat "$WORK/err.$round")"
   local id
-  id=$(sed -n 's/.*; input id \([0-9]*\) marked expanded;.*/\1/p' "$WORK/err.$round")
-  [ -n "$id" ] || fail "round $round: no input marked: $(cat "$WORK/err.$round")"
-  grep -qx "q $id" "$D/.expanded" || fail "round $round: input $id is not in the journal"
+  id=$(died_in "$D")
+  [ -n "$id" ] || fail "round $round: the journal names no input it died in: $(tail -3 "$D/.expanded")"
+  ! grep -qx "q $id" "$D/.expanded" || fail "round $round: input $id was journaled as finished"
   echo "$id"
 }
 first=$(fuzz_over_ceiling 1 -i "$SRC/harnesses/magiccrc/seeds")
@@ -38,7 +49,11 @@ before=$(snapshot "$D")
 # Had the resume expanded input $first again, its first check would have
 # gone over the ceiling on it again.
 second=$(fuzz_over_ceiling last --resume)
+grep -q "^glassbox fuzz: note: --resume: input id $first was being expanded when the last session died" \
+  "$WORK/err.last" || fail "the resume did not say it skips input $first: $(head -c 400 "$WORK/err.last")"
+grep -qx "q $first" "$D/.expanded" || fail "the resume did not mark input $first expanded"
 [ "$second" != "$first" ] || fail "--resume expanded input $first again after the ceiling"
+[ "$(grep -c "^Q $first\$" "$D/.expanded")" -eq 1 ] || fail "--resume began input $first again"
 after=$(snapshot "$D")
 lost=$(comm -23 <(echo "$before") <(echo "$after") | wc -l)
 [ "$lost" -eq 0 ] || fail "$lost saved files lost or changed at the ceiling"
@@ -57,8 +72,8 @@ rc=0
 LOG=$C/.logs/glassbox.log
 grep -q "restart 1 of glassbox after Z3's memory ceiling" "$LOG" || fail "the worker was not restarted: $(tail -5 "$LOG")"
 grep "running .* fuzz " "$LOG" | sed -n 2p | grep -q -- " --resume " || fail "the restarted worker was not given --resume"
-marked=$(sed -n 's/.*; input id \([0-9]*\) marked expanded;.*/\1/p' "$LOG")
-[ -n "$marked" ] || fail "no input marked in the worker's log"
+marked=$(sed -n 's/.*--resume: input id \([0-9]*\) was being expanded when the last session died.*/\1/p' "$LOG")
+[ -n "$marked" ] || fail "no restarted worker skipped the input its last session died in: $(tail -5 "$LOG")"
 for id in $marked; do
   grep -qx "q $id" "$C/glassbox/.expanded" || fail "the campaign's journal lacks input $id"
 done
