@@ -227,9 +227,28 @@
 #define GB_Z3_MEM_MAX_MB 512
 
 /* A query with a chain of at least this many nested sums (ADD/SUB) keeps
- * them nested in Z3 (its rewriter's `flat` off for the query): flattened,
- * k nested sums become k sums of up to k terms (z3_bridge.c, gb_z3_check). */
+ * them nested in Z3 (its sums named by constants, z3_bridge.c, name_sum):
+ * flattened, k nested sums become k sums of up to k terms, which the simple
+ * solver blasts past its limit and its interrupt. */
 #define GB_Z3_SUM_CHAIN 32
+
+/* In such a query, flattened sums of up to this many variable terms are
+ * left to Z3 and longer ones named (z3_bridge.c, name_sum): the 90-step
+ * chain of symbolic_bounds ran past its limit with 32 (0.9 s, 100 MiB) and
+ * not with 16; zlib's seed traces' chain queries took as long with 16 as
+ * with `flat` off process-wide, and 1.5x as long with 8. */
+#define GB_Z3_NAME_TERMS 16
+
+/* Core-guided rounds of one query (dropping the soft conjuncts and length
+ * preferences in its unsat core) before it answers as it stands: each
+ * round is a check, and a query rarely needs more than a few. */
+#define GB_MAX_CORE_ROUNDS 16
+
+/* A flip's query with bit-blasting on gives the simple solver 1/SHARE of
+ * its limit before the qfbv tactic gets the rest (z3_bridge.c,
+ * blast_round): a quarter for the simple solver, or no second round, lost
+ * answers on libpng (bench/RESULTS.md). */
+#define GB_Z3_SIMPLE_SHARE 8
 
 /* Inputs waiting in a worker's worklist at most: beyond, the last in its
  * order are dropped from memory (`worklist_dropped`; each is in queue/

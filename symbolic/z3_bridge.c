@@ -736,12 +736,6 @@ static Z3_ast name_sum(gb_z3_t *z, Z3_ast sum)
     return v;
 }
 
-/* Flattened sums of up to this many variable terms are left to Z3: the
- * 90-step chain above ran past its limit with 32 (0.9 s, 100 MiB) and not
- * with 16; zlib's seed traces' chain queries took as long with 16 as with
- * `flat` off process-wide, and 1.5x as long with 8. */
-#define GB_Z3_NAME_TERMS 16
-
 /* The variable terms node x (index i) would be a sum of, flattened: its
  * arguments', a sum's counted as its own (a named one as one term), a
  * constant as none (the rewriter folds constants: a chain of constant
@@ -1226,8 +1220,6 @@ static int read_model(gb_z3_t *z, Z3_solver s, const gb_z3_vars_t *v, gb_err_t *
     return r;
 }
 
-#define GB_MAX_CORE_ROUNDS 16 /* core-guided drops before giving up */
-
 /* Assumption literal i is the Boolean constant named by the integer i, so
  * a core maps back to conjunct indices without a search. */
 static int core_indices(Z3_context c, Z3_solver s, size_t nc, uint32_t *idx, size_t *n)
@@ -1494,8 +1486,8 @@ static void assert_keep(gb_z3_t *z, Z3_solver s, const gb_trace_t *t, const gb_z
  * check_loop's would be). A quarter instead of an eighth for the simple
  * solver, or no second round, lost answers on libpng (bench/RESULTS.md).
  * The caller remembers the (site, direction) and asks for the tactic
- * first there next time (o->bitblast). */
-#define GB_Z3_SIMPLE_SHARE 8
+ * first there next time (o->bitblast). The share is GB_Z3_SIMPLE_SHARE
+ * (gb_config.h). */
 
 /* One round of check_loop as the tactic, for at most timeout_ms: the hard
  * conjuncts, the soft ones k->act[0..na) as hard, the kept bytes and
