@@ -46,7 +46,10 @@ done
 # installed (TIF004 is in tif_ojpeg.c), uninstrumented.
 case $TARGET in
 libtiff)
-  HARNESSES=(tiff_read_rgba_fuzzer:tiff_read_rgba_fuzzer.cc:-std=c++11)
+  # Magma's harness, and the same on TIFFClientOpen (tiff_read_rgba_mem.cc:
+  # a trace of Magma's loses the input's bytes inside libstdc++'s stream)
+  HARNESSES=(tiff_read_rgba_fuzzer:tiff_read_rgba_fuzzer.cc:-std=c++11
+    tiff_read_rgba_mem:tiff_read_rgba_mem.cc:-std=c++11)
   DICT_NAME=tiff.dict
   lib_build() {
     CXX=clang++-14
@@ -62,7 +65,7 @@ libtiff)
   }
   lib_link_args() {
     local jpeg=""
-    grep -q '^#define JPEG_SUPPORT 1' "$1/gbbuild/libtiff/tif_config.h" && jpeg=-ljpeg
+    grep -q "^#define JPEG_SUPPORT 1" "$1/gbbuild/libtiff/tiffconf.h" && jpeg=-ljpeg
     echo "-I$1/libtiff -I$1/gbbuild/libtiff $1/gbbuild/libtiff/libtiffxx.a $1/gbbuild/libtiff/libtiff.a" \
       "$GB_OUT/zlib/$GB_KIND/libz.a $jpeg -lm"
   }
@@ -194,20 +197,25 @@ runtime_objects() {
   done
 }
 
-# seeds_and_dict: OUT/seeds/NAME/ from Magma's corpus; OUT/NAME.dict links
-# to AFL++'s dictionary (Debian's afl++-doc) when it is installed.
+# seeds_and_dict: OUT/seeds/NAME/ from Magma's corpus of its harness (every
+# harness gets the first one's); OUT/NAME.dict links to AFL++'s dictionary
+# (Debian's afl++-doc) when it is installed.
 seeds_and_dict() {
-  local name file d
-  IFS=: read -r name file _ <<<"${HARNESSES[0]}"
-  rm -rf "$GB_OUT/seeds" && mkdir -p "$GB_OUT/seeds/$name"
-  d=$MFILES/corpus/${file%.cc}
-  [ -d "$d" ] && find "$d" -maxdepth 1 -type f -exec cp {} "$GB_OUT/seeds/$name/" +
-  [ -n "$(ls -A "$GB_OUT/seeds/$name")" ] || die "no seeds in targets/$TARGET/corpus"
-  rm -f "$GB_OUT/$name.dict"
+  local name file d dict="" h
+  IFS=: read -r _ file _ <<<"${HARNESSES[0]}"
   for d in /usr/share/doc/afl++-doc/afl/dictionaries /usr/share/afl/dictionaries; do
-    [ -f "$d/$DICT_NAME" ] && { ln -s "$d/$DICT_NAME" "$GB_OUT/$name.dict"; return 0; }
+    [ -f "$d/$DICT_NAME" ] && { dict=$d/$DICT_NAME; break; }
   done
-  echo "bench/magma/build.sh: no AFL++ $DICT_NAME (install afl++-doc): runs go without a dictionary" >&2
+  [ -n "$dict" ] || echo "bench/magma/build.sh: no AFL++ $DICT_NAME (install afl++-doc): runs go without a dictionary" >&2
+  rm -rf "$GB_OUT/seeds"
+  for h in "${HARNESSES[@]}"; do
+    name=${h%%:*}
+    mkdir -p "$GB_OUT/seeds/$name"
+    find "$MFILES/corpus/${file%.cc}" -maxdepth 1 -type f -exec cp {} "$GB_OUT/seeds/$name/" + 2>/dev/null || true
+    [ -n "$(ls -A "$GB_OUT/seeds/$name")" ] || die "no seeds in targets/$TARGET/corpus/${file%.cc}"
+    rm -f "$GB_OUT/$name.dict"
+    [ -z "$dict" ] || ln -s "$dict" "$GB_OUT/$name.dict"
+  done
 }
 
 main() {
@@ -225,6 +233,7 @@ main() {
     die "harnesses/zlib/fetch-build.sh failed (exit $?)"
   prepare_source
   rm -rf "$GB_HERE" && cp -a "$GB_DIR/src/gb-harness" "$GB_HERE"
+  cp -p "$GB_ROOT"/bench/magma/*.cc "$GB_HERE/"
   runtime_objects
   local k
   for k in $KINDS; do
@@ -235,3 +244,4 @@ main() {
   echo "$TARGET $COMMIT, Magma $(magma_commit) patches $GB_VER" >"$GB_OUT/VERSION"
 }
 main
+exit 0 # nothing after this line is read, should the file change during a build
