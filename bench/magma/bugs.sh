@@ -60,17 +60,19 @@ awk -v start="$START" -v out="${OUT:-/dev/stdout}" '
     if (!($2 in first) || t < first[$2]) { first[$2] = t; ffile[$2] = cur }
     next
   }
-  $1 == "end" { if (crash && !hit) { other++; print "no canary: " cur " (" substr($0, 5) ")" > "/dev/stderr" } }
+  $1 == "end" { if (crash && !hit) nocan[++other] = cur " (" substr($0, 5) ")" }
   END {
     print "bug\treached\ttriggered\tfirst_trigger_s\ttrigger_files\tfirst_file" > out
     n = 0; for (b in known) names[++n] = b
     for (i = 2; i <= n; i++) { v = names[i]; for (j = i - 1; j >= 1 && names[j] > v; j--) names[j + 1] = names[j]; names[j + 1] = v }
     for (i = 1; i <= n; i++) {
       b = names[i]
-      printf "%s\t%s\t%s\t%s\t%d\t%s\n", b, (b in reached) ? "yes" : "no", (b in trig) ? "yes" : "no",
-        (b in first) ? sprintf("%.1f", first[b]) : "NA", trig[b], (b in ffile) ? ffile[b] : "NA" > out
       nr += (b in reached); nt += (b in trig)
+      printf "%s\t%s\t%s\t%s\t%d\t%s\n", b, (b in reached) ? "yes" : "no", (b in trig) ? "yes" : "no",
+        (b in first) ? sprintf("%.1f", first[b]) : "NA", (b in trig) ? trig[b] : 0, (b in ffile) ? ffile[b] : "NA" > out
     }
+    close(out)
+    for (i = 1; i <= other; i++) print "bench/magma/bugs.sh: no canary: " nocan[i] > "/dev/stderr"
     printf "bench/magma/bugs.sh: %d bugs, %d reached, %d triggered; %d crash files, %d with no canary\n",
       n, nr, nt, ncrash, other > "/dev/stderr"
   }' "$work/files" "$work/bugs" "$work/log"
