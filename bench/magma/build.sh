@@ -211,7 +211,7 @@ seeds_and_dict() {
   for h in "${HARNESSES[@]}"; do
     name=${h%%:*}
     mkdir -p "$GB_OUT/seeds/$name"
-    find "$MFILES/corpus/${file%.cc}" -maxdepth 1 -type f -exec cp {} "$GB_OUT/seeds/$name/" + 2>/dev/null || true
+    find "$MFILES/corpus/${file%.cc}" -maxdepth 1 -type f -exec cp -t "$GB_OUT/seeds/$name/" {} + 2>/dev/null || true
     [ -n "$(ls -A "$GB_OUT/seeds/$name")" ] || die "no seeds in targets/$TARGET/corpus/${file%.cc}"
     rm -f "$GB_OUT/$name.dict"
     [ -z "$dict" ] || ln -s "$dict" "$GB_OUT/$name.dict"
