@@ -71,23 +71,28 @@ static void rp_one(const char *path)
     rp_note("end", st);
 }
 
-/* A directory's regular files, dot files left out (AFL++'s .state etc.). */
+static int rp_visible(const struct dirent *e)
+{
+    return e->d_name[0] != '.'; /* AFL++'s .state, .synced etc. */
+}
+
+/* A file, or a directory's files in name order (not recursively). */
 static void rp_arg(const char *arg)
 {
-    DIR *d = opendir(arg);
-    if (!d) {
+    struct dirent **names;
+    int n = scandir(arg, &names, rp_visible, alphasort);
+    if (n < 0) {
         rp_one(arg);
         return;
     }
-    struct dirent *e;
     char p[4096];
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.' || (e->d_type != DT_REG && e->d_type != DT_UNKNOWN))
-            continue;
-        snprintf(p, sizeof p, "%s/%s", arg, e->d_name);
-        rp_one(p);
+    for (int i = 0; i < n; i++) {
+        snprintf(p, sizeof p, "%s/%s", arg, names[i]->d_name);
+        if (names[i]->d_type == DT_REG || names[i]->d_type == DT_UNKNOWN)
+            rp_one(p);
+        free(names[i]);
     }
-    closedir(d);
+    free(names);
 }
 
 int main(int argc, char **argv)
