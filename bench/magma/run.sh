@@ -59,6 +59,9 @@ one_run() {
   local d=$OUT/runs/$1/rep$2 afl=2 workers=0 start
   [ "$1" = afl+glassbox ] && afl=1 workers=1
   rm -rf "$d" && mkdir -p "$d"
+  # a rerun of this target, config and rep replaces its rows
+  awk -F'\t' -v t="$N" -v c="$1" -v r="$2" '!($1 == t && $2 == c && $3 == r)' "$OUT/bugs.tsv" >"$OUT/bugs.tsv.tmp" &&
+    mv "$OUT/bugs.tsv.tmp" "$OUT/bugs.tsv"
   local cmd=("$BIN/glassbox" campaign -i "$B/seeds/$N" -o "$d/sync" --afl "$afl" --workers "$workers"
     -V "$SECS" "${DICT[@]}" -- "$B/$N.trace" "$B/$N.cov")
   printf '%q ' "${cmd[@]}" >"$d/command"
