@@ -78,6 +78,10 @@ libxml2)
       -DLIBXML2_WITH_LZMA=OFF -DLIBXML2_WITH_ZLIB=ON -DLIBXML2_WITH_PYTHON=OFF \
       -DLIBXML2_WITH_THREADS=OFF -DLIBXML2_WITH_HTTP=OFF -DLIBXML2_WITH_ICU=OFF \
       -DLIBXML2_WITH_TESTS=OFF -DLIBXML2_WITH_PROGRAMS=OFF
+    # Threads off (as Magma builds it) but pthread.h found: threads.c then
+    # calls xmlOnceInit, which only a threaded build declares.
+    sed -i 's|^#define HAVE_PTHREAD_H.*|/* HAVE_PTHREAD_H: off with the threads */|' gbbuild/config.h
+    ! grep -q '^#define HAVE_PTHREAD_H' gbbuild/config.h
     cmake --build gbbuild --target LibXml2 -j "$JOBS"
   }
   lib_link_args() {
