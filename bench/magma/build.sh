@@ -81,7 +81,7 @@ libxml2)
     # Threads off (as Magma builds it) but pthread.h found: threads.c then
     # calls xmlOnceInit, which only a threaded build declares.
     sed -i 's|^#define HAVE_PTHREAD_H.*|/* HAVE_PTHREAD_H: off with the threads */|' gbbuild/config.h
-    ! grep -q '^#define HAVE_PTHREAD_H' gbbuild/config.h
+    if grep -q '^#define HAVE_PTHREAD_H' gbbuild/config.h; then exit 1; fi # (! grep: errexit ignores it)
     cmake --build gbbuild --target LibXml2 -j "$JOBS"
   }
   lib_link_args() {
