@@ -56,7 +56,7 @@ meta target "$N: $(cat "$B/VERSION" 2>/dev/null || echo '?')"
 
 # one_run CONFIG REP: the campaign (with a backstop past its -V), then bugs.sh.
 one_run() {
-  local d=$OUT/runs/$1/rep$2 afl=2 workers=0 start
+  local d=$OUT/runs/$N/$1/rep$2 afl=2 workers=0 start
   [ "$1" = afl+glassbox ] && afl=1 workers=1
   rm -rf "$d" && mkdir -p "$d"
   # a rerun of this target, config and rep replaces its rows
