@@ -175,8 +175,12 @@ static int append_line(gb_journal_t *j, const char *line, size_t n, gb_err_t *e)
     }
     off_t end = lseek(j->fd, 0, SEEK_END);
     ssize_t w = write(j->fd, line, n);
-    if (w == (ssize_t)n)
-        return parse_line(j, line, n - 1) == 0 ? 0 : gb_err_set(e, "out of memory");
+    if (w == (ssize_t)n) {
+        if (parse_line(j, line, n - 1) == 0)
+            return 0;
+        errno = ENOMEM; /* not a full disk: the caller must not wait for space */
+        return gb_err_set(e, "out of memory");
+    }
     int err = w < 0 ? errno : ENOSPC; /* a short write: the disk filled up */
     if (w > 0 && end >= 0 && ftruncate(j->fd, end) != 0)
         err = errno; /* a partial line stays; parse() skips it as malformed */
