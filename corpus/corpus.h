@@ -157,6 +157,11 @@ typedef struct gb_plot_row {
 } gb_plot_row_t;
 
 int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *row, gb_err_t *e);
+/* Appends `row` (n bytes, one line or more) to the instance's own file
+ * `name` with one write, `header` first when the file is new or empty
+ * (expansions.tsv; docs/campaign.md). */
+int gb_campaign_append_row(gb_campaign_t *c, const char *name, const char *header,
+                           const char *row, size_t n, gb_err_t *e);
 
 /* Reads the numbers of an earlier session's fuzzer_stats (resume): for each
  * of the n keys found with a number, vals[i] is set; others are left as

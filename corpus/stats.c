@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* fuzzer_stats and plot_data of a campaign directory, in AFL++ 4.04c's
- * formats: the stats file is replaced atomically, plot rows are appended
- * one write each. Also reads an earlier session's fuzzer_stats (resume). */
+ * formats, and Glassbox's own expansions.tsv: the stats file is replaced
+ * atomically, rows are appended one write each. Also reads an earlier
+ * session's fuzzer_stats (resume). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -34,7 +35,7 @@ static int valid_stat(const gb_stat_t *s, gb_err_t *e)
     return 0;
 }
 
-/* fuzzer_stats and plot_data are ours alone: a symlink planted in their
+/* fuzzer_stats, plot_data and expansions.tsv are ours alone: a symlink planted in their
  * place is removed (the link, never what it points to), so the campaign
  * goes on with a file of its own. A FIFO or a directory there stays, and
  * the write refuses it. */
@@ -83,11 +84,38 @@ static int write_once(int fd, const char *s, size_t n)
     return w == (ssize_t)n ? 0 : -1;
 }
 
+/* Appends one row to the instance's file `name`, with one write (O_APPEND
+ * keeps it whole for a reader tailing it); a new or empty file gets
+ * `header` first. */
+int gb_campaign_append_row(gb_campaign_t *c, const char *name, const char *header,
+                           const char *row, size_t n, gb_err_t *e)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", gb_campaign_dir(c), name);
+    gb_err_t sub = {{0}};
+    unplant(gb_campaign_dirfd(c), name);
+    int fd = gb_file_open_at(gb_campaign_dirfd(c), name, GB_OPEN_APPEND, &sub);
+    if (fd < 0) {
+        int err = errno;
+        gb_err_set(e, "%s: %s", path, sub.msg);
+        errno = err;
+        return -1;
+    }
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) != 0)
+        rc = gb_err_sys(e, "cannot stat %s", path);
+    else if (st.st_size == 0 && write_once(fd, header, strlen(header)) != 0)
+        rc = gb_err_sys(e, "cannot write %s", path);
+    if (rc == 0 && write_once(fd, row, n) != 0)
+        rc = gb_err_sys(e, "cannot write %s", path);
+    close(fd);
+    return rc;
+}
+
 int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *r, gb_err_t *e)
 {
-    char path[PATH_MAX], row[512];
-    snprintf(path, sizeof path, "%s/plot_data", gb_campaign_dir(c));
-    gb_err_t sub = {{0}};
+    char row[512];
     /* Same field formats as AFL++ 4.04c's plot_data rows. */
     int n = snprintf(row, sizeof row,
                      "%llu, %llu, %llu, %llu, %llu, %llu, %0.02f%%, %llu, %llu, %llu, %0.02f, "
@@ -101,25 +129,7 @@ int gb_campaign_plot(gb_campaign_t *c, const gb_plot_row_t *r, gb_err_t *e)
                      (unsigned long long)r->edges_found);
     if (n < 0 || (size_t)n >= sizeof row)
         return gb_err_set(e, "plot_data row too long");
-    unplant(gb_campaign_dirfd(c), "plot_data");
-    int fd = gb_file_open_at(gb_campaign_dirfd(c), "plot_data", GB_OPEN_APPEND, &sub);
-    if (fd < 0) {
-        int err = errno;
-        gb_err_set(e, "%s: %s", path, sub.msg);
-        errno = err;
-        return -1;
-    }
-    struct stat st;
-    int rc = 0;
-    if (fstat(fd, &st) != 0)
-        rc = gb_err_sys(e, "cannot stat %s", path);
-    else if (st.st_size == 0 && write_once(fd, PLOT_HEADER, sizeof PLOT_HEADER - 1) != 0)
-        rc = gb_err_sys(e, "cannot write %s", path);
-    /* One write per row: O_APPEND keeps it whole for a reader tailing it. */
-    if (rc == 0 && write_once(fd, row, (size_t)n) != 0)
-        rc = gb_err_sys(e, "cannot write %s", path);
-    close(fd);
-    return rc;
+    return gb_campaign_append_row(c, "plot_data", PLOT_HEADER, row, (size_t)n, e);
 }
 
 /* The first of the "key : value" lines of `text` whose key is `key`, or

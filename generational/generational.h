@@ -99,6 +99,9 @@ typedef struct gb_search_stats {
                                    reaches no uncovered block */
     uint64_t imported;     /* new inputs read from peers' queues */
     uint64_t claimed_elsewhere; /* inputs another worker expands instead */
+    uint64_t own_finds;    /* inputs this worker made (children) that covered a new block */
+    uint64_t own_blocks;   /* the new blocks they covered */
+    uint64_t own_last_find_ms; /* wall clock of the last of them; 0 = none */
     uint64_t crashes_seen; /* crashing runs, saved or not */
     uint64_t hangs_seen;
     uint32_t queue;        /* entries in queue/ */

@@ -124,6 +124,9 @@ static void fill_search(gb_search_t *s, kvs_t *k, const gb_search_stats_t *st)
     }
     kv(k, "first_crash_ms", "%llu", (unsigned long long)st->first_crash_ms);
     kv(k, "blocks_covered", "%u", st->blocks);
+    kv(k, "own_finds", "%llu", (unsigned long long)st->own_finds);
+    kv(k, "own_blocks", "%llu", (unsigned long long)st->own_blocks);
+    kv(k, "last_own_find", "%llu", secs(st->own_last_find_ms));
     kv(k, "children_generated", "%llu", (unsigned long long)st->children);
     kv(k, "children_inserted", "%llu", (unsigned long long)st->inserted);
     kv(k, "children_duplicate", "%llu", (unsigned long long)st->duplicates);
@@ -233,10 +236,69 @@ void gb_report_free(gb_report_state_t *r)
     r->command_line = NULL;
 }
 
-void gb_report_expansion(gb_report_state_t *r, uint64_t ms)
+void gb_report_mark(const gb_search_t *s, const gb_item_t *it, gb_exp_mark_t *m)
 {
-    r->exp_ms[r->nexp_ms++ % GB_EXP_TIMES] = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
+    m->mono_ms = gb_mono_ms();
+    m->wall_ms = gb_time_ms();
+    m->st = s->st;
+    gb_solver_get_stats(s->solver, &m->q);
+    m->part = it->pending ? 's' : it->retries ? 'r' : 'f';
+    m->retries = it->retries;
 }
+
+static const char EXP_HEADER[] =
+    "time_s\tms\tinput\torigin\tpart\tlen\tdepth\tscore\tflips\tsat\tunsat\ttimeout\t"
+    "cfg_skip\tbackoff\tchildren\town_finds\town_blocks\timported\tblocks\tsolver_ms\t"
+    "z3_ms\n";
+
+/* Where an input came from, as its queue/ name says: a seed, a peer's, or
+ * one this worker made. */
+static const char *origin_of(const gb_item_t *it)
+{
+    if (it->depth > 1)
+        return "child";
+    if (it->file && strstr(it->file, ",sync:"))
+        return "import";
+    return it->file && strstr(it->file, ",orig:") ? "seed" : "other";
+}
+
+#define D(f) ((unsigned long long)(s->st.f - m->st.f))
+#define DQ(f) ((unsigned long long)(q.f - m->q.f))
+
+void gb_report_expansion(gb_search_t *s, const gb_item_t *it, const gb_exp_mark_t *m)
+{
+    uint64_t ms = gb_mono_ms() - m->mono_ms;
+    gb_report_state_t *r = &s->report;
+    r->exp_ms[r->nexp_ms++ % GB_EXP_TIMES] = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
+    if (!s->camp)
+        return;
+    gb_solver_stats_t q;
+    gb_solver_get_stats(s->solver, &q);
+    char input[32], part[16], row[512];
+    if (it->queue_id >= 0)
+        snprintf(input, sizeof input, "%lld", (long long)it->queue_id);
+    else if (it->crash_id >= 0)
+        snprintf(input, sizeof input, "crash:%lld", (long long)it->crash_id);
+    else
+        snprintf(input, sizeof input, "-");
+    snprintf(part, sizeof part, m->part == 'r' ? "retry%u" : m->part == 's' ? "resumed" : "first",
+             (unsigned)m->retries);
+    int n = snprintf(row, sizeof row,
+                     "%.1f\t%llu\t%s\t%s\t%s\t%zu\t%u\t%u\t%llu\t%llu\t%llu\t%llu\t%llu\t"
+                     "%llu\t%llu\t%llu\t%llu\t%llu\t%u\t%llu\t%llu\n",
+                     (double)(m->wall_ms - s->pulse.start_ms) / 1000.0, (unsigned long long)ms,
+                     input, origin_of(it), part, it->len, it->depth, it->score,
+                     DQ(queries_total), DQ(queries_sat), DQ(queries_unsat), DQ(queries_timeout),
+                     D(flips_skipped_cfg), D(flips_backoff), D(children), D(own_finds),
+                     D(own_blocks), D(imported), (unsigned)s->cov.blocks, DQ(solver_time_ms),
+                     DQ(z3_time_ms));
+    gb_err_t e = {{0}};
+    if (n > 0 && (size_t)n < sizeof row &&
+        gb_campaign_append_row(s->camp, "expansions.tsv", EXP_HEADER, row, (size_t)n, &e) != 0)
+        gb_notice(s, GB_NOTE_PROFILE, e.msg);
+}
+#undef D
+#undef DQ
 
 static int cmp_u32(const void *a, const void *b)
 {

@@ -188,6 +188,11 @@ gb_run_kind_t gb_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_e
         return rc > 0 ? GB_KIND_SKIPPED : GB_KIND_FATAL;
     if (it->score)
         s->run.last_find_ms = gb_time_ms();
+    if (it->score && it->depth > 1) { /* a child: the worker's own find */
+        s->st.own_finds++;
+        s->st.own_blocks += it->score;
+        s->st.own_last_find_ms = s->run.last_find_ms;
+    }
     char d[512];
     snprintf(d, sizeof d, "%s%s", desc, it->score ? ",+cov" : "");
     if (r.status == GB_RUN_CRASH)

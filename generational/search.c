@@ -285,9 +285,10 @@ int gb_search_run(gb_search_t *s, gb_err_t *e)
         }
         if (!it->retries)
             s->st.state = "expanding";
-        uint64_t t0 = gb_mono_ms();
+        gb_exp_mark_t mark;
+        gb_report_mark(s, it, &mark);
         rc = gb_expand(s, it, e);
-        gb_report_expansion(&s->report, gb_mono_ms() - t0);
+        gb_report_expansion(s, it, &mark);
         after_expand(s, it);
         gb_pulse(s);
     }

@@ -413,8 +413,21 @@ void gb_report_restore(gb_search_t *s);
  * memory. */
 int gb_report_start(gb_report_state_t *r, const char *command_line);
 void gb_report_free(gb_report_state_t *r);
-/* One expansion took `ms`: expansion_ms_median's ring. */
-void gb_report_expansion(gb_report_state_t *r, uint64_t ms);
+/* The counters as an expansion starts (gb_report_mark), for its row in
+ * expansions.tsv (gb_report_expansion). */
+typedef struct gb_exp_mark {
+    uint64_t mono_ms, wall_ms;
+    gb_search_stats_t st;
+    gb_solver_stats_t q;
+    char part;      /* 'f' first expansion, 's' a suspended one going on, 'r' a retry */
+    uint8_t retries;
+} gb_exp_mark_t;
+void gb_report_mark(const gb_search_t *s, const gb_item_t *it, gb_exp_mark_t *m);
+/* One expansion of `it` (begun at `m`) ended: expansion_ms_median's ring,
+ * and a row of expansions.tsv (docs/campaign.md): what it cost and what it
+ * yielded. A row that cannot be written is noticed once and dropped: a
+ * profile is not worth stopping the search for. */
+void gb_report_expansion(gb_search_t *s, const gb_item_t *it, const gb_exp_mark_t *m);
 
 /* resume.c: re-runs the stored inputs, puts the unexpanded ones back. */
 int gb_resume_load(gb_search_t *s, gb_err_t *e);
@@ -427,7 +440,8 @@ typedef enum gb_note {
     GB_NOTE_TRACE = 8,
     GB_NOTE_NOCFG = 16,
     GB_NOTE_CFG_PART = 32,
-    GB_NOTE_FSRV_KILLED = 64
+    GB_NOTE_FSRV_KILLED = 64,
+    GB_NOTE_PROFILE = 128
 } gb_note_t;
 void gb_notice(gb_search_t *s, gb_note_t kind, const char *msg);
 

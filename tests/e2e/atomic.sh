@@ -5,7 +5,8 @@
 # place by rename or link from a stage file, never by writing it where it
 # lies. The demo is fuzzed under strace (the glassbox process only, not the
 # targets), and every open for writing under OUT is checked against the
-# few that may write in place: stage files, plot_data and .expanded (whole
+# few that may write in place: stage files, plot_data, expansions.tsv and
+# .expanded (whole
 # lines appended, as AFL++ appends its plot_data), the private
 # .cur_input files, and the claims (created empty with O_EXCL).
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +25,7 @@ sed -E -e 's/AT_FDCWD<[^>]*>/AT_FDCWD/g' -e 's/[0-9]+<([^>]*)>, "([^"]*)"/"\1\/\
   "$WORK/st.raw" >"$WORK/st"
 in_place=$(grep -E '^(openat\((AT_FDCWD, )?|open\(|creat\()"'"$OUT"'/' "$WORK/st" |
   grep -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND|^creat' |
-  grep -vE '"[^"]*/(\.tmp/[^"]*|\.gb-tmp\.[^"/]*|plot_data|\.expanded|\.cur_input|\.cur_trace_input)"' |
+  grep -vE '"[^"]*/(\.tmp/[^"]*|\.gb-tmp\.[^"/]*|plot_data|expansions\.tsv|\.expanded|\.cur_input|\.cur_trace_input)"' |
   grep -vE '"[^"]*/\.glassbox-claims/[^"/]*", O_WRONLY\|O_CREAT\|O_EXCL' || true)
 [ -z "$in_place" ] || fail "files written where peers read them: $in_place"
 queued=$(grep -cE '^(link|linkat|rename|renameat2?)\(.*"'"$OUT"'/glassbox/queue/id:' "$WORK/st" || true)
