@@ -3,9 +3,11 @@
 # Issue 36's bug benchmark on one build of bench/magma/build.sh: each
 # configuration fuzzes NAME for M minutes, one after the other, two
 # processes each, then bugs.sh replays what the run kept; one row per run
-# and bug goes to RESULTS_DIR/bugs.tsv, and a Magma-style summary (per bug
-# and configuration: runs that triggered it, median time to the first
-# trigger with a run that did not counted at its length) to summary.tsv.
+# and bug goes to RESULTS_DIR/bugs.tsv (with the commit of the glassbox
+# that ran), and report.sh's Magma-style summary (per bug and
+# configuration: runs that triggered it, median time to the first trigger
+# with a run that did not counted at its length) to summary.tsv and, as
+# Markdown, summary.md.
 #   bench/magma/run.sh BUILD_DIR NAME [--configs LIST] [--minutes M] [--reps R] [-o RESULTS_DIR]
 # Configurations (as bench/run's of the same names):
 #   afl           glassbox campaign --afl 2 --workers 0 -x DICT (-M, and -S with cmplog)
@@ -52,7 +54,9 @@ meta glassbox "$("$BIN/glassbox" --version | head -1)"
 meta afl++ "$(dpkg-query -W -f='${Version}' afl++ 2>/dev/null || echo '?')"
 meta target "$N: $(cat "$B/VERSION" 2>/dev/null || echo '?')"
 [ -f "$OUT/bugs.tsv" ] ||
-  printf 'target\tconfig\trep\tseconds\tbug\treached\ttriggered\tfirst_trigger_s\n' >"$OUT/bugs.tsv"
+  printf 'target\tconfig\trep\tseconds\tbug\treached\ttriggered\tfirst_trigger_s\tcommit\n' >"$OUT/bugs.tsv"
+# the commit of the glassbox that runs (reps may be spread over sessions)
+COMMIT=$("$BIN/glassbox" --version | sed -n '1s/.*(commit \([^)]*\)).*/\1/p')
 
 # one_run CONFIG REP: the campaign (with a backstop past its -V), then bugs.sh.
 one_run() {
@@ -70,10 +74,10 @@ one_run() {
   timeout -s INT -k 30 $((SECS + 90)) "${cmd[@]}" >"$d/fuzz.log" 2>&1 </dev/null || true
   "$SRC/bench/magma/bugs.sh" "$B" "$d/sync" --start "$start" -o "$d/bugs.tsv" 2>"$d/bugs.log" || true
   # a trigger after the budget (a last write at shutdown) does not count
-  awk -F'\t' -v t="$N" -v c="$1" -v r="$2" -v s="$SECS" 'NR > 1 {
+  awk -F'\t' -v t="$N" -v c="$1" -v r="$2" -v s="$SECS" -v g="${COMMIT:-?}" 'NR > 1 {
       trig = $3; ft = $4
       if (trig == "yes" && ft + 0 > s) { trig = "no"; ft = "NA" }
-      printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, c, r, s, $1, $2, trig, ft }' "$d/bugs.tsv" >>"$OUT/bugs.tsv"
+      printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, c, r, s, $1, $2, trig, ft, g }' "$d/bugs.tsv" >>"$OUT/bugs.tsv"
   tail -1 "$d/bugs.log" >&2
 }
 
@@ -81,23 +85,8 @@ for r in $(seq "$REPS"); do
   for c in $CONFIGS; do one_run "$c" "$r"; done
 done
 
-# Magma's report: per target, config and bug, the runs that triggered it and
-# the median time to it, a run that did not counted at its length.
-awk -F'\t' 'NR > 1 {
-    k = $1 "\t" $2 "\t" $5; runs[k]++; n = runs[k]
-    if ($7 == "yes") { hits[k]++; t[k, n] = $8 } else t[k, n] = $4
-    if ($6 == "yes") reach[k]++
-  }
-  END {
-    print "target\tconfig\tbug\truns\treached\ttriggered\tmedian_s"
-    for (k in runs) {
-      n = runs[k]
-      for (i = 1; i <= n; i++) v[i] = t[k, i] + 0
-      for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-      med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-      printf "%s\t%d\t%d\t%d\t%.1f\n", k, n, reach[k], hits[k], med
-    }
-  }' "$OUT/bugs.tsv" | { IFS= read -r h; echo "$h"; sort; } >"$OUT/summary.tsv"
-note "results in $OUT (summary.tsv, bugs.tsv)"
+# Magma's report (summary.tsv) and its Markdown for bench/RESULTS.md
+"$SRC/bench/magma/report.sh" "$OUT" >"$OUT/summary.md"
+note "results in $OUT (summary.tsv, summary.md, bugs.tsv)"
 exit 0
 }
