@@ -352,29 +352,37 @@ static void new_walk(gb_cfg_t *c)
     c->done = 0;
 }
 
+/* The i-th block the new direction of (kind, site, taken) starts at, or
+ * NONE past the last one (at once when the entry is not a branch or a
+ * switch arm the CFG knows). */
+static uint32_t dir_block(const gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
+                          uint32_t i)
+{
+    const gb_cfg_site_t *cs = gb_cfg_graph_site(&c->g, site);
+    if (!cs)
+        return NONE;
+    const gb_cfg_block_t *bl = &c->g.blocks[cs->block];
+    const uint32_t *succ = c->g.succ.v + bl->succ;
+    if (kind == GBT_PC_BRANCH && bl->kind == GBCFG_T_BR && cs->arm == NONE)
+        return i == 0 ? succ[taken ? 1 : 0] : NONE; /* successor 0 is "true" */
+    if (kind != GBT_PC_SWITCH || bl->kind != GBCFG_T_SWITCH || cs->arm == NONE)
+        return NONE;
+    if (!taken) /* value == case: that case's block */
+        return i == 0 ? succ[1 + cs->arm] : NONE;
+    uint32_t k = i < 1 + cs->arm ? i : i + 1; /* value != case: default or another case */
+    return k < bl->nsucc ? succ[k] : NONE;
+}
+
 /* Queues the blocks the new direction starts at; 0 if the entry is not a
  * branch or switch the CFG knows. */
 static int start(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken)
 {
-    const gb_cfg_site_t *cs = gb_cfg_graph_site(&c->g, site);
-    if (!cs)
+    uint32_t b = dir_block(c, kind, site, taken, 0);
+    if (b == NONE)
         return 0;
-    const gb_cfg_block_t *bl = &c->g.blocks[cs->block];
-    const uint32_t *succ = c->g.succ.v + bl->succ;
     new_walk(c);
-    if (kind == GBT_PC_BRANCH && bl->kind == GBCFG_T_BR && cs->arm == NONE) {
-        visit(c, succ[taken ? 1 : 0], REACH_ANY); /* successor 0 is "true" */
-        return 1;
-    }
-    if (kind != GBT_PC_SWITCH || bl->kind != GBCFG_T_SWITCH || cs->arm == NONE)
-        return 0;
-    if (!taken) { /* value == case: that case's block */
-        visit(c, succ[1 + cs->arm], REACH_ANY);
-        return 1;
-    }
-    for (uint32_t i = 0; i < bl->nsucc; i++) /* value != case: default or another case */
-        if (i != 1 + cs->arm)
-            visit(c, succ[i], REACH_ANY);
+    for (uint32_t i = 1; b != NONE; b = dir_block(c, kind, site, taken, i++))
+        visit(c, b, REACH_ANY);
     return 1;
 }
 
@@ -560,22 +568,27 @@ int gb_cfg_goal_distances(gb_cfg_t *c, const uint8_t *goal, uint32_t *dist_by_id
 
 uint32_t gb_cfg_flip_distance(const gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken)
 {
-    const gb_cfg_site_t *cs = c && c->gdist ? gb_cfg_graph_site(&c->g, site) : NULL;
-    if (!cs)
-        return UINT32_MAX;
-    const gb_cfg_block_t *bl = &c->g.blocks[cs->block];
-    const uint32_t *succ = c->g.succ.v + bl->succ;
-    if (kind == GBT_PC_BRANCH && bl->kind == GBCFG_T_BR && cs->arm == NONE)
-        return c->gdist[succ[taken ? 1 : 0]];
-    if (kind != GBT_PC_SWITCH || bl->kind != GBCFG_T_SWITCH || cs->arm == NONE)
-        return UINT32_MAX;
-    if (!taken)
-        return c->gdist[succ[1 + cs->arm]];
-    uint32_t d = UINT32_MAX;
-    for (uint32_t i = 0; i < bl->nsucc; i++)
-        if (i != 1 + cs->arm && c->gdist[succ[i]] < d)
-            d = c->gdist[succ[i]];
+    uint32_t d = UINT32_MAX, b;
+    if (!c || !c->gdist)
+        return d;
+    for (uint32_t i = 0; (b = dir_block(c, kind, site, taken, i)) != NONE; i++)
+        if (c->gdist[b] < d)
+            d = c->gdist[b];
     return d;
+}
+
+int gb_cfg_flip_opens(const gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
+                      const uint8_t *virgin)
+{
+    uint32_t b;
+    if (!c || c->incomplete)
+        return 0;
+    for (uint32_t i = 0; (b = dir_block(c, kind, site, taken, i)) != NONE; i++) {
+        const gb_cfg_block_t *bl = &c->g.blocks[b];
+        if (!virgin[bl->id] && !(bl->flags & GBCFG_B_NEVER))
+            return 1;
+    }
+    return 0;
 }
 
 int gb_cfg_leaves(const gb_cfg_t *c, const char *const *allowed, size_t nallowed, char *name,

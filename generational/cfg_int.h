@@ -103,6 +103,15 @@ int gb_cfg_goal_distances(gb_cfg_t *c, const uint8_t *goal, uint32_t *dist_by_id
  * entry (kind, site, taken) starts at; UINT32_MAX when unknown. */
 uint32_t gb_cfg_flip_distance(const gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken);
 
+/* 1 when the new direction of the entry (kind, site, taken as traced)
+ * starts at a block no run has hit (`virgin`, GB_MAP_SIZE bytes, 0 =
+ * never): the flip is at the frontier of the coverage, and a child that
+ * takes the direction covers a new block. 0 otherwise, and when unknown
+ * (not a branch or switch arm the CFG knows, a CFG that misses covered
+ * blocks). For ordering only. */
+int gb_cfg_flip_opens(const gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
+                      const uint8_t *virgin);
+
 /* 1 when some call may run code outside the CFG: a direct call of a
  * function no module defines other than those `allowed` names, or an
  * indirect call that may reach one; `name` gets the first such callee (or

@@ -621,7 +621,8 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
     if (cfg_skip(s, &pc))
         return 0;
     gb_site_stat_t *ss = gb_sites_get(&s->sites, pc.site, !pc.taken);
-    if (ss && !gb_sites_worth(ss)) {
+    /* a retry flips what was backed off: that is what it is for */
+    if (ss && !gb_sites_worth(ss) && !it->retries) {
         ss->unpaid++;
         s->st.flips_backoff++;
         skipped_add(it, j);
@@ -658,6 +659,7 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
 typedef struct flip_pos {
     size_t j;
     uint32_t paid; /* directed mode: the static distance of the new direction */
+    uint32_t opens; /* the new direction starts at a block no run hit */
 } flip_pos_t;
 
 static int by_distance(const void *a, const void *b)
@@ -671,6 +673,8 @@ static int by_distance(const void *a, const void *b)
 static int by_payoff(const void *a, const void *b)
 {
     const flip_pos_t *x = a, *y = b;
+    if (x->opens != y->opens)
+        return x->opens > y->opens ? -1 : 1;
     if (x->paid != y->paid)
         return x->paid > y->paid ? -1 : 1;
     return x->j < y->j ? -1 : x->j > y->j;
@@ -678,9 +682,12 @@ static int by_payoff(const void *a, const void *b)
 
 /* The entries to flip, from `bound` on (pins left out), or only those of
  * `only` (a retry round's backed-off flips, a suspended expansion's rest):
- * directions whose children found something new before come first, most
- * payoffs first, so a time limit or an exhausted solver budget cuts the
- * least promising flips; the rest keep path order. NULL on OOM. */
+ * first the flips whose new direction starts at a block no run has hit
+ * (the coverage's frontier: such a child covers a new block if it takes
+ * the direction), then the directions whose children found something new
+ * before, most payoffs first, so a time limit, an exhausted solver budget
+ * or a slice's end (GB_EXPAND_SLICE) cuts the least promising flips; the
+ * rest keep path order. NULL on OOM. */
 static flip_pos_t *flip_order(gb_search_t *s, const gb_trace_t *t, size_t bound, size_t pcs,
                               const uint32_t *only, size_t nonly, size_t *n)
 {
@@ -696,11 +703,13 @@ static flip_pos_t *flip_order(gb_search_t *s, const gb_trace_t *t, size_t bound,
         if (pc.kind == GBT_PC_PIN)
             continue;
         if (s->reach.on) { /* nearest the targets first */
-            v[(*n)++] = (flip_pos_t){j, gb_cfg_flip_distance(s->cfg, pc.kind, pc.site, pc.taken)};
+            v[(*n)++] = (flip_pos_t){j, gb_cfg_flip_distance(s->cfg, pc.kind, pc.site, pc.taken), 0};
             continue;
         }
         gb_site_stat_t *ss = gb_sites_get(&s->sites, pc.site, !pc.taken);
-        v[(*n)++] = (flip_pos_t){j, ss ? ss->paid : 0};
+        uint32_t opens = (uint32_t)gb_cfg_flip_opens(s->cfg, pc.kind, pc.site, pc.taken,
+                                                     s->cov.virgin);
+        v[(*n)++] = (flip_pos_t){j, ss ? ss->paid : 0, opens};
     }
     if (v)
         qsort(v, *n, sizeof *v, s->reach.on ? by_distance : by_payoff);

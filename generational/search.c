@@ -158,14 +158,16 @@ static void after_expand(gb_search_t *s, gb_item_t *it)
     l->retry[l->nretry++] = it;
 }
 
-/* The worklist ran dry: the inputs with backed-off flips go back on it,
- * every back-off reset. 0 if there were none. */
+/* The worklist ran dry (or coverage is flat): the inputs with backed-off
+ * flips go back on it. Their retry flips those flips whatever the back-off
+ * says (expand.c); the back-off itself stays, so the inputs expanded for
+ * the first time after the round do not flip every backed-off site again
+ * (issue 36). 0 if there were none. */
 static int retry_round(gb_search_t *s)
 {
     gb_loop_t *l = &s->loop;
     if (l->nretry == 0)
         return 0;
-    gb_sites_reset_backoff(&s->sites);
     for (size_t i = 0; i < l->nretry; i++) {
         gb_item_t *it = l->retry[i];
         it->retries++;

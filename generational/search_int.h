@@ -180,7 +180,6 @@ int gb_sites_worth(const gb_site_stat_t *ss);
 /* Records one child's outcome. */
 void gb_sites_record(gb_site_stat_t *ss, int paid);
 /* A retry round: every direction gets GB_SITE_FREE_TRIES tries again. */
-void gb_sites_reset_backoff(gb_sites_t *t);
 void gb_sites_release(gb_sites_t *t);
 
 /* ---- reach.c: directed mode (glassbox reach, docs/reach.md) ------------ */
@@ -298,7 +297,7 @@ struct gb_search {
     gb_frontier_t *front;     /* NULL without a CFG */
     gb_worklist_t work;       /* worklist.c: run.c and resume.c push, search.c pops */
     gb_cov_t cov;             /* coverage.c, through run.c */
-    gb_sites_t sites;         /* sites.c, through expand.c (search.c resets back-offs) */
+    gb_sites_t sites;         /* sites.c, through expand.c */
     gb_pulse_t pulse;         /* pulse.c */
     gb_run_state_t run;       /* run.c */
     gb_expand_state_t exp;    /* expand.c */

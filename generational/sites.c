@@ -35,12 +35,6 @@ void gb_sites_record(gb_site_stat_t *ss, int paid)
     ss->paid += (uint32_t)(paid != 0);
 }
 
-void gb_sites_reset_backoff(gb_sites_t *t)
-{
-    for (size_t i = 0; i < t->cap; i++)
-        t->slots[i].unpaid = 0;
-}
-
 void gb_sites_release(gb_sites_t *t)
 {
     gb_sites_free(t);

@@ -437,6 +437,31 @@ static int hand_reach(gb_cfg_t *c, unsigned kind, uint32_t site, unsigned taken,
     return gb_cfg_flip_may_reach(c, kind, site, taken, v, n);
 }
 
+/* gb_cfg_flip_opens: whether the new direction starts at a block no run
+ * hit. f's switch (block 100, site 0x2000 + arm): case 0 is block 101,
+ * "not case 0" the default (106) and the other cases. */
+static void hand_opens(gb_cfg_t *c)
+{
+    static uint8_t v[GB_MAP_SIZE];
+    const uint32_t others[] = {106, 102, 104, 103, 107, 108, 109};
+    enum { SW = GBT_PC_SWITCH };
+    memset(v, 0, sizeof v);
+    v[100] = 1;
+    EXPECT(gb_cfg_flip_opens(c, SW, 0x2000, 0, v) == 1, "case 0's block is uncovered: not open");
+    v[101] = 1;
+    EXPECT(gb_cfg_flip_opens(c, SW, 0x2000, 0, v) == 0, "case 0's block is covered: open");
+    EXPECT(gb_cfg_flip_opens(c, SW, 0x2000, 1, v) == 1, "the other cases are uncovered: not open");
+    for (size_t i = 0; i + 1 < sizeof others / sizeof others[0]; i++)
+        v[others[i]] = 1;
+    EXPECT(gb_cfg_flip_opens(c, SW, 0x2000, 1, v) == 1, "one other case (109) is left: not open");
+    v[109] = 1;
+    EXPECT(gb_cfg_flip_opens(c, SW, 0x2000, 1, v) == 0, "every other case is covered: open");
+    memset(v, 0, sizeof v);
+    EXPECT(gb_cfg_flip_opens(c, SW, 0x2fff, 0, v) == 0, "an unknown site counts as open");
+    EXPECT(gb_cfg_flip_opens(c, GBT_PC_PIN, 0x2000, 0, v) == 0, "a pin counts as open");
+    EXPECT(gb_cfg_flip_opens(NULL, SW, 0x2000, 0, v) == 0, "no CFG counts as open");
+}
+
 /* Each variant of the section with one word changed must be rejected. */
 static void hand_malformed(wbuf_t *b, const hand_at_t *at)
 {
@@ -503,6 +528,7 @@ static void test_handmade(void)
     const uint32_t cb_fin[] = {200, 600, 0}, all[] = {200, 600, 801, 0};
     EXPECT(hand_reach(c, BR, 0x9000, 1, cb_fin) == 1, "cmp's return does not reach s's 801");
     EXPECT(hand_reach(c, BR, 0x9000, 1, all) == 0, "cmp's flip reaches something");
+    hand_opens(c);
     gb_cfg_free(c);
     hand_malformed(&b, &at);
     b.b[at.func_sig + 12] = 0x10; /* f's first block: flag bit 4 */
