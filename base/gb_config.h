@@ -422,6 +422,8 @@
  * bugs that share a helper (a parser's read_u32); more splits one bug
  * reached from several callers' callers into many buckets. */
 #define GB_CRASH_STATE_FRAMES 3
+/* The most `--state-frames` takes. */
+#define GB_CRASH_STATE_FRAMES_MAX 8
 
 /* Stack frames kept per crash: deeper recursion (a stack overflow) adds
  * nothing to the state and would only bloat crash.json. */
@@ -436,6 +438,11 @@
  * one of them is flaky. Three tells a 50% bug from a solid one with
  * probability 3/4 at a cost of three runs. */
 #define GB_TRIAGE_RUNS 3
+
+/* The bucket rule's version, in every crash.json (docs/triage.md,
+ * "Buckets"): 2 = types without access sizes (1, unnamed, kept them). A
+ * bucket of another rule or state depth is rebuilt under this one. */
+#define GB_BUCKET_RULE 2
 
 /* Time limit per run of an ASan/UBSan build in triage and replay (-t):
  * sanitizer builds run two to three times slower than the cov build and

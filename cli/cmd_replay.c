@@ -46,18 +46,26 @@ static int replay_one(gb_crash_runner_t *r, const char *raw_path)
         return -1;
     }
     char line[700], state[4 * sizeof line + 1], type[4 * sizeof c.type + 1];
+    char detail[4 * sizeof c.detail + 16] = "";
     gb_crash_state_line(c.state, line, sizeof line);
     gb_triage_escape(line, state, sizeof state);
     gb_triage_escape(c.type, type, sizeof type);
+    if (strcmp(c.detail, c.type) != 0) {
+        /* The sizes and address the bucket key leaves out. */
+        char d[4 * sizeof c.detail + 1];
+        gb_triage_escape(c.detail, d, sizeof d);
+        snprintf(detail, sizeof detail, " (%s)", d);
+    }
     if (!c.crashed)
         printf("%s: ok exit %d\n", path, c.run.exit_code);
     else if (c.run.status == GB_RUN_TIMEOUT)
         printf("%s: timeout %s %s\n", path, sig_name(c.run.signal), type);
     else if (c.run.status == GB_RUN_CRASH)
-        printf("%s: crash %s %s @ %s\n", path, sig_name(c.run.signal), type,
-               state[0] ? state : "-");
+        printf("%s: crash %s %s @ %s%s\n", path, sig_name(c.run.signal), type,
+               state[0] ? state : "-", detail);
     else
-        printf("%s: crash exit %d %s @ %s\n", path, c.run.exit_code, type, state[0] ? state : "-");
+        printf("%s: crash exit %d %s @ %s%s\n", path, c.run.exit_code, type,
+               state[0] ? state : "-", detail);
     fflush(stdout);
     rc = c.crashed ? 1 : 0;
     gb_crash_clear(&c);

@@ -22,26 +22,33 @@ static void progress(void *ctx, size_t done, size_t total)
         fputc('\n', stderr);
 }
 
-/* The table: bucket, type, count, flaky, state on one line. */
-static void print_table(const gb_triage_result_t *res)
+/* The table: bucket, likely bug, type, count, flaky, state on one line.
+ * Returns the number of likely bugs (gb_triage_clusters). */
+static size_t print_table(const gb_triage_result_t *res)
 {
     if (res->nbuckets == 0)
-        return;
-    printf("%-16s  %-44s %6s  %-5s  %s\n", "bucket", "type", "count", "flaky", "state");
+        return 0;
+    size_t *bug = gb_calloc(res->nbuckets, sizeof *bug);
+    size_t nbugs = bug ? gb_triage_clusters(res->buckets, res->nbuckets, bug) : res->nbuckets;
+    printf("%-16s  %4s  %-36s %6s  %-5s  %s\n", "bucket", "bug", "type", "count", "flaky",
+           "state");
     for (size_t i = 0; i < res->nbuckets; i++) {
         const gb_bucket_t *b = &res->buckets[i];
         char line[700], state[4 * sizeof line + 1], type[4 * sizeof b->type + 1];
         gb_crash_state_line(b->state, line, sizeof line);
         gb_triage_escape(line, state, sizeof state);
         gb_triage_escape(b->type, type, sizeof type);
-        printf("%-16s  %-44s %6zu  %-5s  %s%s\n", b->id, type, b->ninputs, b->flaky ? "yes" : "no",
-               b->state[0] ? state : "-", b->is_new ? "  (new)" : "");
+        printf("%-16s  %4zu  %-36s %6zu  %-5s  %s%s\n", b->id, bug ? bug[i] : i + 1, type,
+               b->ninputs, b->flaky ? "yes" : "no", b->state[0] ? state : "-",
+               b->is_new ? "  (new)" : "");
     }
+    gb_free(bug);
+    return nbugs;
 }
 
 /* Names reach the terminal escaped (gb_triage_escape): a file name's
  * control bytes must not drive it. */
-static void print_totals(const gb_triage_result_t *res, const char *raw_report)
+static void print_totals(const gb_triage_result_t *res, size_t nbugs, const char *raw_report)
 {
     char report[4 * 4096 + 1], w[4 * sizeof res->warnings[0] + 1];
     gb_triage_escape(raw_report, report, sizeof report);
@@ -49,10 +56,11 @@ static void print_totals(const gb_triage_result_t *res, const char *raw_report)
     for (size_t i = 0; i < res->nbuckets; i++)
         fresh += (size_t)res->buckets[i].is_new;
     printf("%zu input%s: %zu run, %zu already triaged, %zu crashed (%zu flaky), "
-           "%zu no longer crash, %zu failed, %zu skipped; %zu bucket%s (%zu new) in %s\n",
+           "%zu no longer crash, %zu failed, %zu skipped; %zu bucket%s (%zu new), %zu likely "
+           "bug%s, in %s\n",
            res->inputs, res->inputs == 1 ? "" : "s", res->ran, res->duplicates, res->crashed,
            res->flaky, res->no_crash, res->errors, res->skipped, res->nbuckets,
-           res->nbuckets == 1 ? "" : "s", fresh, report);
+           res->nbuckets == 1 ? "" : "s", fresh, nbugs, nbugs == 1 ? "" : "s", report);
     for (size_t i = 0; i < res->nwarnings; i++) {
         gb_triage_escape(res->warnings[i], w, sizeof w);
         fprintf(stderr, "glassbox triage: warning: %s\n", w);
@@ -63,7 +71,7 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
 {
     const char *out, *symbolizer;
     gb_strlist_t paths = {0}; /* every -i, then every positional PATH */
-    unsigned long long jobs, t, m;
+    unsigned long long jobs, t, m, frames;
     int leaks = 0, no_min = 0;
     const gb_opt_t opts[] = {
         GB_OPTION_LIST('i', "input", "PATH", &paths, 0,
@@ -83,6 +91,9 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
         GB_OPTION_FLAG(0, "leaks", &leaks,
                        "turn LeakSanitizer on (replays libFuzzer's leak-* inputs)"),
         GB_OPTION_FLAG(0, "no-minimise", &no_min, "input.min is a plain copy of input"),
+        GB_OPTION_UINT(0, "state-frames", "N", NULL, GB_CRASH_STATE_FRAMES, &frames,
+                       "frames in a crash state, the bucket key with the type (1.." GB_OPT_XSTR(
+                           GB_CRASH_STATE_FRAMES_MAX) "; ClusterFuzz uses 3)"),
     };
     const gb_cmd_t cmd = {
         "triage",
@@ -112,6 +123,9 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
         code = gb_cli_error(GB_EXIT_USAGE, "triage",
                             "usage: glassbox triage -i PATH -o REPORT [--jobs 1..256] -- "
                             "ASAN_BIN [ARGS...] (see --help)");
+    else if (frames == 0 || frames > GB_CRASH_STATE_FRAMES_MAX)
+        code = gb_cli_error(GB_EXIT_USAGE, "triage", "--state-frames %llu: must be 1..%d", frames,
+                            GB_CRASH_STATE_FRAMES_MAX);
     else if (gb_check_executable(a.rest[0], &e) != 0 ||
              gb_triage_collect(paths.v, paths.n, &in, &e) != 0)
         code = gb_cli_fail("triage", e.msg);
@@ -125,7 +139,8 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
                                    .timeout_ms = (unsigned)t,
                                    .mem_limit_mb = (unsigned)m,
                                    .symbolizer = symbolizer,
-                                   .detect_leaks = leaks};
+                                   .detect_leaks = leaks,
+                                   .state_frames = (unsigned)frames};
     uint64_t last = 0;
     if (isatty(2)) {
         o.progress = progress;
@@ -140,8 +155,8 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
         gb_triage_escape(e.msg, msg, sizeof msg);
         return gb_cli_fail("triage", msg);
     }
-    print_table(&res);
-    print_totals(&res, out);
+    size_t nbugs = print_table(&res);
+    print_totals(&res, nbugs, out);
     gb_triage_result_free(&res);
     return GB_EXIT_OK;
 }

@@ -45,6 +45,7 @@ struct gb_crash_runner {
     int wfd;     /* work_dir, open: the input and the logs go by descriptor */
     char **argv; /* the run's argv (input_path in place of @@) */
     unsigned timeout_ms, mem_limit_mb;
+    unsigned state_frames; /* frames in a crash state */
     gb_fsrv_t *fsrv;
     gb_symbolizer_t *sym;
     int asan, ubsan;
@@ -148,10 +149,17 @@ static int frame_name(const gb_frame_t *f, char *out, size_t cap)
                     (unsigned long long)f->offset);
 }
 
-size_t gb_crash_state_frames(const gb_frame_t *frames, size_t n, size_t *idx)
+unsigned gb_crash_state_max(unsigned max)
 {
-    size_t taken = 0;
-    for (size_t i = 0; i < n && taken < GB_CRASH_STATE_FRAMES; i++) {
+    if (max == 0)
+        return GB_CRASH_STATE_FRAMES;
+    return max > GB_CRASH_STATE_FRAMES_MAX ? GB_CRASH_STATE_FRAMES_MAX : max;
+}
+
+size_t gb_crash_state_frames(const gb_frame_t *frames, size_t n, unsigned max, size_t *idx)
+{
+    size_t taken = 0, want = gb_crash_state_max(max);
+    for (size_t i = 0; i < n && taken < want; i++) {
         if (gb_frame_ignored(&frames[i]) || (!frames[i].func[0] && !frames[i].module[0]))
             continue;
         idx[taken++] = i;
@@ -163,10 +171,10 @@ size_t gb_crash_state_frames(const gb_frame_t *frames, size_t n, size_t *idx)
     return taken;
 }
 
-void gb_crash_state(const gb_frame_t *frames, size_t n, char *state, size_t cap)
+void gb_crash_state(const gb_frame_t *frames, size_t n, unsigned max, char *state, size_t cap)
 {
-    size_t idx[GB_CRASH_STATE_FRAMES], at = 0;
-    size_t k = gb_crash_state_frames(frames, n, idx);
+    size_t idx[GB_CRASH_STATE_FRAMES_MAX], at = 0;
+    size_t k = gb_crash_state_frames(frames, n, max, idx);
     if (cap == 0)
         return;
     state[0] = '\0';
@@ -319,6 +327,7 @@ static int copy_target(gb_crash_runner_t *r, const gb_crash_target_t *t, gb_err_
 {
     r->timeout_ms = t->timeout_ms ? t->timeout_ms : GB_RUN_TIMEOUT_MS;
     r->mem_limit_mb = t->mem_limit_mb;
+    r->state_frames = gb_crash_state_max(t->state_frames);
     if (!(r->bin = gb_strdup(t->bin)) || !(r->work_dir = gb_strdup(t->work_dir)) ||
         !(r->input_path = join_path(t->work_dir, "input")) ||
         !(r->san_prefix = join_path(t->work_dir, "san")) ||
@@ -399,6 +408,7 @@ void gb_crash_runner_info(const gb_crash_runner_t *r, gb_crash_runner_info_t *in
     info->asan = r->asan;
     info->ubsan = r->ubsan;
     info->symbolizer = r->sym != NULL;
+    info->state_frames = r->state_frames;
     info->sanitizer_env[0] = r->asan_show;
     info->sanitizer_env[1] = r->ubsan_show;
 }
@@ -501,13 +511,15 @@ static int analyse(gb_crash_runner_t *r, size_t loglen, gb_crash_t *c, gb_err_t 
         snprintf(c->type, sizeof c->type, "%s", rep.type);
     else
         type_from_run(&c->run, c->type, sizeof c->type);
+    snprintf(c->detail, sizeof c->detail, "%s",
+             rep.found && rep.type[0] && rep.detail[0] ? rep.detail : c->type);
     c->frames = rep.frames;
     c->nframes = rep.nframes;
     rep.frames = NULL;
     gb_sanrep_clear(&rep);
     if (r->sym && gb_symbolize_frames(r->sym, &c->frames, &c->nframes, e) != 0)
         return -1;
-    gb_crash_state(c->frames, c->nframes, c->state, sizeof c->state);
+    gb_crash_state(c->frames, c->nframes, r->state_frames, c->state, sizeof c->state);
     return 0;
 }
 

@@ -127,8 +127,24 @@ static json_object *inputs_json(const gb_bucket_t *b)
         json_object_object_add(o, "size", json_object_new_int64((int64_t)x->size));
         json_object_object_add(o, "flaky", json_object_new_boolean(x->flaky));
         add_str(o, "engine", x->engine);
+        add_str(o, "detail", x->detail);
         add_time(o, "first_seen", x->seen_ms);
         json_object_array_add(a, o);
+    }
+    return a;
+}
+
+/* The inputs' distinct details (access sizes, addresses), in the order
+ * first seen: what the bucket's key leaves out. */
+static json_object *details_json(const gb_bucket_t *b)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < b->ninputs; i++) {
+        size_t j = 0;
+        while (j < i && strcmp(b->inputs[j].detail, b->inputs[i].detail) != 0)
+            j++;
+        if (j == i && b->inputs[i].detail[0])
+            json_object_array_add(a, gb_tj_jstr(b->inputs[i].detail));
     }
     return a;
 }
@@ -155,7 +171,13 @@ static json_object *crash_json(const gb_report_ctx_t *c, const gb_bucket_t *b)
     add_str(o, "id", b->id);
     add_str(o, "type", b->type);
     json_object_object_add(o, "state", state_json(b->state));
-    json_object_object_add(o, "frames", gb_tj_frames_json(b->frames, b->nframes));
+    json_object *rule = json_object_new_object();
+    json_object_object_add(rule, "version", json_object_new_int(GB_BUCKET_RULE));
+    json_object_object_add(rule, "state_frames", json_object_new_int((int)b->state_frames));
+    json_object_object_add(o, "bucket_rule", rule);
+    add_str(o, "detail", b->detail);
+    json_object_object_add(o, "details", details_json(b));
+    json_object_object_add(o, "frames", gb_tj_frames_json(b->frames, b->nframes, b->state_frames));
     add_run(o, &b->run);
     json_object_object_add(o, "binary", binary_json(c));
     json_object_object_add(o, "argv", argv_json(c));
@@ -252,8 +274,8 @@ static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, int bfd, g
     gb_crash_state_line(b->state, line, sizeof line);
     gb_tj_iso_time(b->first_ms, first);
     gb_tj_iso_time(b->last_ms ? b->last_ms : b->first_ms, last);
-    put(&t, "Bucket     %s\nType       %s\nState      %s\n", b->id, b->type,
-        b->state[0] ? line : "(no frames)");
+    put(&t, "Bucket     %s\nType       %s\nDetail     %s\nState      %s\n", b->id, b->type,
+        b->detail[0] ? b->detail : b->type, b->state[0] ? line : "(no frames)");
     put(&t, "Inputs     %zu%s\nSeen       %s to %s\n", b->ninputs,
         b->flaky ? " (flaky: none crashed this way in every run)" : "", first, last);
     put(&t, "Binary     %s (build id %s)\nEnded      ", c->bin,
@@ -265,8 +287,8 @@ static int write_text(const gb_report_ctx_t *c, const gb_bucket_t *b, int bfd, g
     put(&t, "Reproducer input (%zu bytes, from %s), input.min (%zu bytes): sh repro.sh\n",
         b->repro_size, b->repro_path ? b->repro_path : "?", b->min_size);
     put(&t, "Engine     glassbox %s\n\nStack (* = a frame of the crash state)\n", GB_VERSION_FULL);
-    size_t idx[GB_CRASH_STATE_FRAMES];
-    size_t k = gb_crash_state_frames(b->frames, b->nframes, idx), next = 0;
+    size_t idx[GB_CRASH_STATE_FRAMES_MAX];
+    size_t k = gb_crash_state_frames(b->frames, b->nframes, b->state_frames, idx), next = 0;
     for (size_t i = 0; i < b->nframes; i++) {
         int in_state = next < k && idx[next] == i;
         next += (size_t)in_state;
@@ -477,6 +499,7 @@ static int load_inputs(gb_bucket_t *b, json_object *a)
         x->size = size > 0 ? (size_t)size : 0;
         x->flaky = gb_tj_bool(o, "flaky");
         snprintf(x->engine, sizeof x->engine, "%s", gb_tj_str(o, "engine", "plain"));
+        snprintf(x->detail, sizeof x->detail, "%s", gb_tj_str(o, "detail", ""));
         x->seen_ms = gb_tj_parse_iso_time(gb_tj_str(o, "first_seen", ""));
         b->ninputs++;
     }
@@ -498,17 +521,26 @@ static void load_state(json_object *a, char *state, size_t cap)
 }
 
 /* 0 loaded, 1 not a bucket of this triage's (the id does not hash from
- * its type and state), -1 out of memory. */
+ * its type and state), 3 made by another bucket rule, -1 out of memory. */
 static int load_bucket(gb_triage_result_t *res, json_object *o)
 {
     const char *type = gb_tj_str(o, "type", "");
     char state[600], id[17];
     load_state(json_object_object_get(o, "state"), state, sizeof state);
     gb_bucket_id(type, state, id);
-    /* A crash.json edited by hand (or from another version's state
-     * rules) that no longer hashes to its id is left alone. */
+    /* A crash.json edited by hand that no longer hashes to its id is
+     * left alone. */
     if (strcmp(id, gb_tj_str(o, "id", "")) != 0)
         return 1;
+    /* Another rule (sizes in the type, another state depth) would split
+     * or merge what this one does not: its inputs are bucketed afresh.
+     * A reader that runs nothing (state_frames 0: live counts) takes
+     * any. */
+    json_object *rule = json_object_object_get(o, "bucket_rule");
+    int64_t frames = gb_tj_int(rule, "state_frames", 0);
+    if (res->info.state_frames &&
+        (gb_tj_int(rule, "version", 1) != GB_BUCKET_RULE || frames != res->info.state_frames))
+        return 3;
     if (gb_grow(&res->buckets, &res->capb, res->nbuckets + 1, sizeof *res->buckets, 8) != 0)
         return -1;
     gb_bucket_t *b = &res->buckets[res->nbuckets++];
@@ -516,6 +548,8 @@ static int load_bucket(gb_triage_result_t *res, json_object *o)
     memcpy(b->id, id, sizeof id);
     snprintf(b->type, sizeof b->type, "%s", type);
     memcpy(b->state, state, sizeof state);
+    b->state_frames = frames > 0 ? gb_crash_state_max((unsigned)frames) : GB_CRASH_STATE_FRAMES;
+    snprintf(b->detail, sizeof b->detail, "%s", gb_tj_str(o, "detail", type));
     b->first_ms = gb_tj_parse_iso_time(gb_tj_str(o, "first_seen", ""));
     b->last_ms = gb_tj_parse_iso_time(gb_tj_str(o, "last_seen", ""));
     b->flaky = gb_tj_bool(o, "flaky");
@@ -569,6 +603,13 @@ static int load_one(int dfd, const char *id, gb_triage_result_t *res)
     gb_free(data);
     if (rc == 1)
         return damaged(res, id, "crash.json: its id is not the hash of its type and state");
+    if (rc == 3) {
+        if (damaged(res, id, "made by another bucket rule (sizes in the type, or another "
+                             "--state-frames)") != 0)
+            return -1;
+        res->damaged[res->ndamaged - 1].retire = 1;
+        return 0;
+    }
     if (rc == 2)
         return damaged(res, id, "crash.json is not a JSON object (damaged)");
     return rc;
@@ -606,11 +647,13 @@ int gb_report_load(const char *dir, gb_triage_result_t *res, gb_err_t *e)
 
 /* ---- summary.json ------------------------------------------------------------------------ */
 
-static json_object *bucket_summary(const gb_bucket_t *b)
+static json_object *bucket_summary(const gb_bucket_t *b, size_t likely_bug)
 {
     json_object *o = json_object_new_object();
     add_str(o, "id", b->id);
     add_str(o, "type", b->type);
+    add_str(o, "detail", b->detail);
+    json_object_object_add(o, "likely_bug", json_object_new_int64((int64_t)likely_bug));
     json_object_object_add(o, "state", state_json(b->state));
     json_object_object_add(o, "count", json_object_new_int64((int64_t)b->ninputs));
     json_object_object_add(o, "flaky", json_object_new_boolean(b->flaky));
@@ -627,6 +670,42 @@ static json_object *bucket_summary(const gb_bucket_t *b)
     add_time(o, "last_seen", b->last_ms ? b->last_ms : b->first_ms);
     add_str(o, "dir", b->id);
     return o;
+}
+
+/* [{"bug","buckets":[ids],"why":[...]}]: every group of more than one
+ * bucket, with the links that joined it (gb_triage_link). */
+static json_object *likely_bugs_json(const gb_triage_result_t *res, const size_t *bug, size_t n)
+{
+    json_object *a = json_object_new_array();
+    for (size_t c = 1; bug && c <= n; c++) {
+        json_object *ids = json_object_new_array(), *why = json_object_new_array();
+        const char *seen[2] = {NULL, NULL};
+        for (size_t i = 0; i < res->nbuckets; i++) {
+            if (bug[i] != c)
+                continue;
+            json_object_array_add(ids, json_object_new_string(res->buckets[i].id));
+            for (size_t j = 0; j < i; j++) {
+                const char *w = bug[j] == c ? gb_triage_link(&res->buckets[i], &res->buckets[j])
+                                            : NULL;
+                if (!w || (seen[0] && strcmp(seen[0], w) == 0) ||
+                    (seen[1] && strcmp(seen[1], w) == 0))
+                    continue;
+                seen[seen[0] ? 1 : 0] = w;
+                json_object_array_add(why, json_object_new_string(w));
+            }
+        }
+        if (json_object_array_length(ids) < 2) {
+            json_object_put(ids);
+            json_object_put(why);
+            continue;
+        }
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "bug", json_object_new_int64((int64_t)c));
+        json_object_object_add(o, "buckets", ids);
+        json_object_object_add(o, "why", why);
+        json_object_array_add(a, o);
+    }
+    return a;
 }
 
 static json_object *last_run_json(const gb_triage_result_t *res)
@@ -666,6 +745,11 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
     json_object_object_add(o, "binary", bin);
     json_object_object_add(o, "argv", argv_json(c));
     json_object_object_add(o, "runs_per_input", json_object_new_int(GB_TRIAGE_RUNS));
+    json_object *rule = json_object_new_object();
+    json_object_object_add(rule, "version", json_object_new_int(GB_BUCKET_RULE));
+    json_object_object_add(rule, "state_frames",
+                           json_object_new_int(c->info ? (int)c->info->state_frames : 0));
+    json_object_object_add(o, "bucket_rule", rule);
     json_object_object_add(o, "timeout_ms", json_object_new_int64(c->timeout_ms));
     json_object_object_add(o, "sanitizer_options", options_json(c));
     json_object *w = json_object_new_array();
@@ -673,9 +757,10 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
         json_object_array_add(w, gb_tj_jstr(res->warnings[i]));
     json_object_object_add(o, "warnings", w);
     json_object *bs = json_object_new_array();
-    size_t flaky = 0, inputs = 0;
+    size_t flaky = 0, inputs = 0, *bug = gb_calloc(res->nbuckets + 1, sizeof *bug);
+    size_t nbugs = bug ? gb_triage_clusters(res->buckets, res->nbuckets, bug) : 0;
     for (size_t i = 0; i < res->nbuckets; i++) {
-        json_object_array_add(bs, bucket_summary(&res->buckets[i]));
+        json_object_array_add(bs, bucket_summary(&res->buckets[i], bug ? bug[i] : i + 1));
         flaky += (size_t)res->buckets[i].flaky;
         inputs += res->buckets[i].ninputs;
     }
@@ -686,8 +771,12 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
     json_object_object_add(tot, "triaged_inputs", json_object_new_int64((int64_t)res->triaged));
     json_object_object_add(tot, "no_longer_crash",
                            json_object_new_int64((int64_t)res->triaged_no_crash));
+    json_object_object_add(tot, "likely_bugs",
+                           json_object_new_int64((int64_t)(bug ? nbugs : res->nbuckets)));
     json_object_object_add(o, "totals", tot);
     json_object_object_add(o, "buckets", bs);
+    json_object_object_add(o, "likely_bugs", likely_bugs_json(res, bug, nbugs));
+    gb_free(bug);
     json_object_object_add(o, "last_run", last_run_json(res));
     int rc = gb_tj_write_json_at(c->dirfd, "summary.json", c->tmpfd, o, e);
     json_object_put(o);

@@ -386,21 +386,30 @@ static int add_frame(parse_t *p, const gb_frame_t *f, gb_err_t *e)
     return 0;
 }
 
-/* The type's final form: access kind and size, the null-page case. */
+/* The type's final form, the bucket key's: access kind, without sizes or
+ * addresses (one bug reached by inputs of other lengths is one bug;
+ * docs/triage.md, "Crash types"). The detail keeps them. */
 static void finish_type(parse_t *p)
 {
     gb_sanrep_t *r = p->r;
-    char base[128];
+    char base[128], where[32] = "";
     snprintf(base, sizeof base, "%s", r->type);
+    if (r->has_address)
+        snprintf(where, sizeof where, " at 0x%llx", (unsigned long long)r->address);
     if (p->segv) {
         int null = r->has_address && r->address < 4096;
-        snprintf(r->type, sizeof r->type, "SEGV on unknown address%s%s%s",
-                 null ? " (null deref)" : "", p->access[0] ? " " : "", p->access);
-    } else if (p->access[0] && p->size) {
-        snprintf(r->type, sizeof r->type, "%.96s %s %u", base, p->access, p->size);
-    } else if (p->access[0]) {
-        snprintf(r->type, sizeof r->type, "%.96s %s", base, p->access);
+        snprintf(r->type, sizeof r->type, "SEGV on unknown address%s%s", p->access[0] ? " " : "",
+                 p->access);
+        snprintf(r->detail, sizeof r->detail, "SEGV on unknown address%s%s%s%s",
+                 null ? " (null deref)" : "", p->access[0] ? " " : "", p->access, where);
+        return;
     }
+    if (p->access[0])
+        snprintf(r->type, sizeof r->type, "%.96s %s", base, p->access);
+    if (p->access[0] && p->size)
+        snprintf(r->detail, sizeof r->detail, "%.96s %s %u%s", base, p->access, p->size, where);
+    else
+        snprintf(r->detail, sizeof r->detail, "%.120s%s", r->type, where);
 }
 
 int gb_sanrep_parse(const char *text, size_t len, gb_sanrep_t *out, gb_err_t *e)

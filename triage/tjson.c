@@ -216,11 +216,11 @@ gb_run_status_t gb_tj_status_of(const char *name)
     return GB_RUN_ERROR;
 }
 
-json_object *gb_tj_frames_json(const gb_frame_t *f, size_t n)
+json_object *gb_tj_frames_json(const gb_frame_t *f, size_t n, unsigned state_frames)
 {
     json_object *a = json_object_new_array();
-    size_t idx[GB_CRASH_STATE_FRAMES];
-    size_t k = gb_crash_state_frames(f, n, idx), next = 0;
+    size_t idx[GB_CRASH_STATE_FRAMES_MAX];
+    size_t k = gb_crash_state_frames(f, n, state_frames, idx), next = 0;
     for (size_t i = 0; a && i < n; i++) {
         json_object *o = json_object_new_object();
         int in_state = next < k && idx[next] == i;
@@ -273,8 +273,8 @@ int gb_tj_frames_from_json(json_object *a, gb_frame_t **f, size_t *n)
 
 long gb_tj_top_located_frame(const gb_bucket_t *b)
 {
-    size_t idx[GB_CRASH_STATE_FRAMES];
-    size_t k = gb_crash_state_frames(b->frames, b->nframes, idx);
+    size_t idx[GB_CRASH_STATE_FRAMES_MAX];
+    size_t k = gb_crash_state_frames(b->frames, b->nframes, b->state_frames, idx);
     for (size_t j = 0; j < k; j++)
         if (b->frames[idx[j]].file[0] && b->frames[idx[j]].line > 0)
             return (long)idx[j];

@@ -136,6 +136,7 @@ static json_object *run_json(const gb_crash_t *c)
     json_object *o = json_object_new_object();
     json_object_object_add(o, "crashed", json_object_new_boolean(c->crashed));
     json_object_object_add(o, "type", json_object_new_string(c->type));
+    json_object_object_add(o, "detail", json_object_new_string(c->detail));
     json_object_object_add(o, "state", json_object_new_string(c->state));
     json_object_object_add(o, "status", json_object_new_string(gb_tj_status_name(c->run.status)));
     json_object_object_add(o, "signal", json_object_new_int(c->run.signal));
@@ -160,6 +161,8 @@ static json_object *triage_one(gb_crash_runner_t *r, const todo_t *t, size_t i, 
     json_object *arr = json_object_new_array();
     json_object_object_add(o, "runs", arr);
     int have_first = 0;
+    gb_crash_runner_info_t info;
+    gb_crash_runner_info(r, &info);
     for (unsigned k = 0; k < runs; k++) {
         gb_crash_t c;
         if (gb_crash_probe(r, data, len, &c, &e) != 0) {
@@ -169,7 +172,7 @@ static json_object *triage_one(gb_crash_runner_t *r, const todo_t *t, size_t i, 
         json_object_array_add(arr, run_json(&c));
         if (c.crashed && !have_first) {
             have_first = 1;
-            json_object_object_add(o, "frames", gb_tj_frames_json(c.frames, c.nframes));
+            json_object_object_add(o, "frames", gb_tj_frames_json(c.frames, c.nframes, info.state_frames));
             if (c.report)
                 json_object_object_add(o, "report", json_object_new_string(c.report));
         }
@@ -359,6 +362,7 @@ static gb_bucket_t *find_bucket(gb_triage_result_t *res, const char *id)
 static gb_bucket_t *new_bucket(gb_triage_result_t *res, const char *id, const char *type,
                                const char *state)
 {
+    unsigned frames = res->info.state_frames;
     if (gb_grow(&res->buckets, &res->capb, res->nbuckets + 1, sizeof *res->buckets, 8) != 0)
         return NULL;
     gb_bucket_t *b = &res->buckets[res->nbuckets++];
@@ -366,6 +370,7 @@ static gb_bucket_t *new_bucket(gb_triage_result_t *res, const char *id, const ch
     snprintf(b->id, sizeof b->id, "%s", id);
     snprintf(b->type, sizeof b->type, "%s", type);
     snprintf(b->state, sizeof b->state, "%s", state);
+    b->state_frames = frames;
     b->first_ms = gb_time_ms();
     b->is_new = 1;
     return b;
@@ -396,6 +401,7 @@ static int take_crash(gb_bucket_t *b, const todo_t *t, json_object *first, int f
     b->repro_path = path;
     b->repro_flaky = flaky;
     b->repro_size = t->size;
+    snprintf(b->detail, sizeof b->detail, "%s", gb_tj_str(first, "detail", b->type));
     b->run.status = gb_tj_status_of(gb_tj_str(first, "status", "crash"));
     b->run.signal = (int)gb_tj_int(first, "signal", 0);
     b->run.exit_code = (int)gb_tj_int(first, "exit_code", 0);
@@ -431,6 +437,7 @@ static int add_to_bucket(gb_triage_result_t *res, const todo_t *t, json_object *
     x->flaky = flaky;
     x->seen_ms = gb_time_ms();
     snprintf(x->engine, sizeof x->engine, "%s", t->engine ? t->engine : "plain");
+    snprintf(x->detail, sizeof x->detail, "%s", gb_tj_str(first, "detail", type));
     b->ninputs++;
     b->last_ms = x->seen_ms;
     b->dirty = 1;
@@ -719,6 +726,26 @@ static int write_all(const gb_triage_opts_t *o, const dirs_t *d, const char *rep
 
 /* ---- damage: the buckets are the truth ---------------------------------------------- */
 
+/* A bucket of another rule leaves the report's buckets: REPORT/<id>
+ * becomes REPORT/.retired/<id> (a name taken there gets a suffix), kept
+ * for the user, its input run again from there. Its name into sub. */
+static int retire_bucket(const dirs_t *d, const char *id, char *sub, size_t cap)
+{
+    gb_err_t re;
+    int rfd = gb_dir_openat(d->report, ".retired", 1, &re);
+    if (rfd < 0)
+        return -1;
+    char name[40];
+    snprintf(name, sizeof name, "%s", id);
+    for (int k = 1; k < 1000 && faccessat(rfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0; k++)
+        snprintf(name, sizeof name, "%s.%d", id, k);
+    /* gb-write-ok: renameat moves the name itself, never through a link */
+    int rc = renameat(d->report, id, rfd, name);
+    close(rfd);
+    snprintf(sub, cap, ".retired/%s", name);
+    return rc;
+}
+
 /* Warns of each damaged bucket and lists the reproducers it left
  * (REPORT/<id>/input) to run again, so the bucket is rebuilt even when
  * its original inputs are gone. */
@@ -737,10 +764,18 @@ static int rebuild_list(const dirs_t *d, gb_triage_result_t *res, char ***extra,
         if (bfd < 0)
             continue; /* a symlink: nothing of it is read */
         close(bfd);
-        size_t len = strlen(d->path) + 32;
+        char sub[64];
+        snprintf(sub, sizeof sub, "%s", x->id);
+        if (x->retire && retire_bucket(d, x->id, sub, sizeof sub) != 0) {
+            snprintf(msg, sizeof msg, "bucket %s: cannot move it to .retired: %s", x->id,
+                     strerror(errno));
+            warn(res, msg);
+            continue;
+        }
+        size_t len = strlen(d->path) + 80;
         if (!((*extra)[*n] = gb_malloc(len)))
             return -1;
-        snprintf((*extra)[(*n)++], len, "%s/%s/input", d->path, x->id);
+        snprintf((*extra)[(*n)++], len, "%s/%s/input", d->path, sub);
     }
     return 0;
 }

@@ -27,9 +27,14 @@ typedef struct gb_frame {
 typedef struct gb_crash {
     gb_run_result_t run; /* how the process ended */
     int crashed;         /* 1: a sanitizer report, a crash signal or a timeout */
-    char type[128];      /* "heap-buffer-overflow READ 4", "SEGV on unknown address",
+    char type[128];      /* the bucket key's type, without sizes or addresses:
+                            "heap-buffer-overflow READ", "SEGV on unknown address WRITE",
                             "abort", "UBSan signed-integer-overflow", "timeout", ... */
-    char state[600];     /* the crash state: the top 3 frames' functions, '\n'-separated */
+    char detail[160];    /* the type with what the key leaves out: "heap-buffer-overflow
+                            READ 4 at 0x602000000018", "SEGV on unknown address (null
+                            deref) WRITE at 0x10"; = type when there is nothing more */
+    char state[600];     /* the crash state: the top frames' functions (3 by default,
+                            gb_crash_target_t.state_frames), '\n'-separated */
     gb_frame_t *frames;  /* the whole stack, top first (malloc'd) */
     size_t nframes;
     char *report;        /* the sanitizer's text as printed (malloc'd, NUL-ended), or NULL */
@@ -46,6 +51,7 @@ typedef struct gb_crash_target {
     const char *symbolizer; /* llvm-symbolizer to use; NULL = found on PATH, or none */
     int detect_leaks;       /* 1: LeakSanitizer on (libFuzzer's leak-* inputs); 0 = off */
     int no_symbolizer;      /* 1: never start one (frames stay module+offset) */
+    unsigned state_frames;  /* frames in a crash state; 0 = GB_CRASH_STATE_FRAMES (3) */
 } gb_crash_target_t;
 
 /* Runs inputs on one target: through the AFL++ forkserver when the binary
@@ -76,6 +82,7 @@ typedef struct gb_crash_runner_info {
     int forkserver;  /* 1: runs go through the AFL++ forkserver */
     int asan, ubsan; /* the binary carries AddressSanitizer / UBSan */
     int symbolizer;  /* 1: an llvm-symbolizer is running (0: frames stay module+offset) */
+    unsigned state_frames; /* frames in a crash state (gb_crash_target_t's, resolved) */
     const char *sanitizer_env[3]; /* "ASAN_OPTIONS=...", "UBSAN_OPTIONS=...", NULL:
                                      what each run gets (log_path aside) */
 } gb_crash_runner_info_t;
@@ -83,14 +90,19 @@ typedef struct gb_crash_runner_info {
 /* Valid while the runner lives. */
 void gb_crash_runner_info(const gb_crash_runner_t *r, gb_crash_runner_info_t *info);
 
-/* The crash state of frames[0..n): the top GB_CRASH_STATE_FRAMES frames
- * left after dropping sanitizer runtime, libc and fuzzing-driver frames
+/* The crash state of frames[0..n): the top `max` frames (0 =
+ * GB_CRASH_STATE_FRAMES; at most GB_CRASH_STATE_FRAMES_MAX) left after
+ * dropping sanitizer runtime, libc and fuzzing-driver frames
  * (docs/triage.md), '\n'-separated, into state (always NUL-ended). */
-void gb_crash_state(const gb_frame_t *frames, size_t n, char *state, size_t cap);
-/* The indices (into frames) of the state's frames, top first; how many
- * (at most GB_CRASH_STATE_FRAMES). Frames below LLVMFuzzerTestOneInput
- * are never in it: they are a fuzzing driver's. */
-size_t gb_crash_state_frames(const gb_frame_t *frames, size_t n, size_t *idx);
+void gb_crash_state(const gb_frame_t *frames, size_t n, unsigned max, char *state, size_t cap);
+/* The indices (into frames, idx has room for GB_CRASH_STATE_FRAMES_MAX)
+ * of the state's frames, top first; how many (at most `max`, as above).
+ * Frames below LLVMFuzzerTestOneInput are never in it: they are a
+ * fuzzing driver's. */
+size_t gb_crash_state_frames(const gb_frame_t *frames, size_t n, unsigned max, size_t *idx);
+/* `max` as the two above read it: 0 is the default, more than
+ * GB_CRASH_STATE_FRAMES_MAX is cut. */
+unsigned gb_crash_state_max(unsigned max);
 /* The state on one line, frames joined with " < " (innermost first). */
 void gb_crash_state_line(const char *state, char *out, size_t cap);
 /* 1 when the frame is dropped from the crash state (same rules). */
@@ -105,6 +117,7 @@ typedef struct gb_sanrep {
     char sanitizer[32];   /* "AddressSanitizer", "UndefinedBehaviorSanitizer", ... */
     char type[128];       /* crash type as in gb_crash_t; "" when the report does not say
                              (libFuzzer's "deadly signal": the caller uses the signal) */
+    char detail[160];     /* the type with the access size and address, as gb_crash_t's */
     int has_address;      /* the faulting address is known */
     uint64_t address;
     gb_frame_t *frames;   /* the first stack after the header, top first (malloc'd) */
@@ -328,6 +341,7 @@ typedef struct gb_bucket_input {
     int flaky;          /* it did not crash this way in every run */
     uint64_t seen_ms;   /* when triage first ran it */
     char engine[16];    /* whose naming it had: "afl", "libfuzzer", "plain" */
+    char detail[160];   /* its crash's gb_crash_t.detail (sizes, address) */
 } gb_bucket_input_t;
 
 /* A distinct bug: all crashes with one (type, state). */
@@ -335,6 +349,8 @@ typedef struct gb_bucket {
     char id[17];        /* 16 hex digits of a hash of type and state: stable */
     char type[128];
     char state[600];
+    unsigned state_frames; /* the rule it was made by: frames in its state */
+    char detail[160];   /* the reproducer's gb_crash_t.detail */
     gb_frame_t *frames; /* the reproducer's stack */
     size_t nframes;
     gb_run_result_t run; /* how the reproducer's run ended */
@@ -377,6 +393,7 @@ typedef struct gb_triage_note {
 typedef struct gb_damaged {
     char id[17];
     char why[200];
+    int retire; /* made by another bucket rule: moved to REPORT/.retired, rebuilt */
 } gb_damaged_t;
 
 typedef struct gb_triage_result {
@@ -415,6 +432,18 @@ void gb_triage_escape(const char *s, char *out, size_t cap);
 
 /* The bucket id of (type, state). */
 void gb_bucket_id(const char *type, const char *state, char id[17]);
+
+/* ---- Likely bugs (cluster.c) ----------------------------------------------- */
+
+/* Why two buckets are probably one bug, or NULL: the same type and top
+ * state frame (stacks that differ only below it), or the same fault line
+ * (the top state frame's file:line) reached by two call paths
+ * (docs/triage.md, "Likely bugs"). */
+const char *gb_triage_link(const gb_bucket_t *a, const gb_bucket_t *b);
+/* Groups b[0..n) by those links (transitively): cluster[i] is bucket
+ * i's group, numbered from 1 in the order of each group's first bucket.
+ * Returns the number of groups, the likely bugs. */
+size_t gb_triage_clusters(const gb_bucket_t *b, size_t n, size_t *cluster);
 
 /* ---- Report files (report.c, sarif.c) -------------------------------------- */
 

@@ -8,9 +8,10 @@
 
 #include "triage.h"
 
-/* Frames as [{"function","file","line","module","offset"}] and back
+/* Frames as [{"function","file","line","module","offset","in_state"}]
+ * (in_state: one of the top `state_frames` of the crash state) and back
  * (fields missing in the JSON stay empty). NULL / -1 when out of memory. */
-json_object *gb_tj_frames_json(const gb_frame_t *f, size_t n);
+json_object *gb_tj_frames_json(const gb_frame_t *f, size_t n, unsigned state_frames);
 int gb_tj_frames_from_json(json_object *a, gb_frame_t **f, size_t *n);
 
 /* "ok", "crash", "timeout", "error". */

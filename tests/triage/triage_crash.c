@@ -85,28 +85,35 @@ static const char UBSAN_DEADLY[] =
     "==5==The signal is caused by a READ memory access.\n"
     "    #0 0x1  (/bin/x+0x10)\n";
 
-static void check_parse(const char *text, const char *type, size_t nframes)
+/* The type is the bucket key's (no size, no address); the detail starts
+ * with `detail` (the address follows it when the report has one). */
+static void check_parse(const char *text, const char *type, const char *detail, size_t nframes)
 {
     gb_sanrep_t r;
     gb_err_t e;
     CHECK(gb_sanrep_parse(text, strlen(text), &r, &e) == 0);
     CHECK_MSG(r.found, "no report found in %.40s", text);
     CHECK_MSG(strcmp(r.type, type) == 0, "type '%s', want '%s'", r.type, type);
+    CHECK_MSG(strncmp(r.detail, detail, strlen(detail)) == 0, "detail '%s', want '%s...'",
+              r.detail, detail);
     CHECK_MSG(r.nframes == nframes, "%zu frames, want %zu (%s)", r.nframes, nframes, type);
     gb_sanrep_clear(&r);
 }
 
 static void test_parse(void)
 {
-    check_parse(ASAN_HBO, "heap-buffer-overflow READ 1", 3);
-    check_parse(ASAN_SYM, "heap-use-after-free WRITE 4", 6);
-    check_parse(ASAN_SEGV, "SEGV on unknown address (null deref) WRITE", 1);
-    check_parse(UBSAN_OVF, "UBSan signed-integer-overflow", 2);
-    check_parse(UBSAN_NOTYPE, "UBSan integer-divide-by-zero", 0);
-    check_parse(LSAN, "memory-leak", 2);
-    check_parse(DOUBLE_FREE, "double-free", 1);
-    check_parse(STACK_OVF, "stack-overflow", 2);
-    check_parse(UBSAN_DEADLY, "SEGV on unknown address (null deref) READ", 1);
+    check_parse(ASAN_HBO, "heap-buffer-overflow READ", "heap-buffer-overflow READ 1 at 0x602000000038",
+                3);
+    check_parse(ASAN_SYM, "heap-use-after-free WRITE", "heap-use-after-free WRITE 4", 6);
+    check_parse(ASAN_SEGV, "SEGV on unknown address WRITE",
+                "SEGV on unknown address (null deref) WRITE at 0x10", 1);
+    check_parse(UBSAN_OVF, "UBSan signed-integer-overflow", "UBSan signed-integer-overflow", 2);
+    check_parse(UBSAN_NOTYPE, "UBSan integer-divide-by-zero", "UBSan integer-divide-by-zero", 0);
+    check_parse(LSAN, "memory-leak", "memory-leak", 2);
+    check_parse(DOUBLE_FREE, "double-free", "double-free", 1);
+    check_parse(STACK_OVF, "stack-overflow", "stack-overflow", 2);
+    check_parse(UBSAN_DEADLY, "SEGV on unknown address READ",
+                "SEGV on unknown address (null deref) READ at 0x0", 1);
 
     gb_sanrep_t r;
     gb_err_t e;
@@ -127,7 +134,7 @@ static void test_parse(void)
                       strcmp(r.frames[5].module, "/bin/x") == 0 && r.frames[5].offset == 0x4aa0,
                   "'%s' '%s'", r.frames[5].func, r.frames[5].module);
         char state[600];
-        gb_crash_state(r.frames, r.nframes, state, sizeof state);
+        gb_crash_state(r.frames, r.nframes, 0, state, sizeof state);
         /* __asan_memcpy and the libFuzzer frame are dropped; main from an
          * unknown file is the user's. */
         CHECK_MSG(strcmp(state, "parse_chunk(int, char*)\nread_all\nLLVMFuzzerTestOneInput") == 0,
@@ -143,7 +150,7 @@ static void test_parse(void)
     snprintf(fr[1].func, sizeof fr[1].func, "LLVMFuzzerTestOneInput");
     snprintf(fr[2].func, sizeof fr[2].func, "main");
     char st[600];
-    gb_crash_state(fr, 3, st, sizeof st);
+    gb_crash_state(fr, 3, 0, st, sizeof st);
     CHECK_MSG(strcmp(st, "decode\nLLVMFuzzerTestOneInput") == 0, "state '%s'", st);
 
     /* Not reports. */
@@ -240,18 +247,18 @@ static void test_runner(const char *bin, const char *work, int want_fsrv)
     CHECK(strstr(info.sanitizer_env[0], "ASAN_OPTIONS=") == info.sanitizer_env[0]);
     CHECK(!strstr(info.sanitizer_env[0], "log_path"));
 
-    expect(r, "Hx", "heap-buffer-overflow READ 1", "heap_read\nLLVMFuzzerTestOneInput");
-    expect(r, "H\x03zzzzzzzz", "heap-buffer-overflow READ 1", "heap_read\nLLVMFuzzerTestOneInput");
-    expect(r, "U", "heap-use-after-free READ 1", "use_after_free\nLLVMFuzzerTestOneInput");
+    expect(r, "Hx", "heap-buffer-overflow READ", "heap_read\nLLVMFuzzerTestOneInput");
+    expect(r, "H\x03zzzzzzzz", "heap-buffer-overflow READ", "heap_read\nLLVMFuzzerTestOneInput");
+    expect(r, "U", "heap-use-after-free READ", "use_after_free\nLLVMFuzzerTestOneInput");
     /* An inlined function is a frame of its own (the symbolizer's inline
      * info), innermost first. */
-    expect(r, "I\x01", "heap-buffer-overflow READ 1",
+    expect(r, "I\x01", "heap-buffer-overflow READ",
            "inlined_read\nheap_inl\nLLVMFuzzerTestOneInput");
-    expect(r, "N1", "SEGV on unknown address (null deref) WRITE",
+    expect(r, "N1", "SEGV on unknown address WRITE",
            "null_write\nLLVMFuzzerTestOneInput");
     expect(r, "O", "UBSan signed-integer-overflow", "add_overflow\nLLVMFuzzerTestOneInput");
-    expect(r, "A", "heap-buffer-overflow WRITE 1", "store\npath_a\nLLVMFuzzerTestOneInput");
-    expect(r, "B", "heap-buffer-overflow WRITE 1", "store\npath_b\nLLVMFuzzerTestOneInput");
+    expect(r, "A", "heap-buffer-overflow WRITE", "store\npath_a\nLLVMFuzzerTestOneInput");
+    expect(r, "B", "heap-buffer-overflow WRITE", "store\npath_b\nLLVMFuzzerTestOneInput");
 
     gb_crash_t a, b;
     if (probe(r, "fine", &a) == 0) {
@@ -277,7 +284,7 @@ static void test_runner(const char *bin, const char *work, int want_fsrv)
     t.timeout_ms = 300;
     if (gb_crash_runner_new(&t, &r, &e) == 0) {
         expect(r, "T", "timeout", "");
-        expect(r, "Hx", "heap-buffer-overflow READ 1", "heap_read\nLLVMFuzzerTestOneInput");
+        expect(r, "Hx", "heap-buffer-overflow READ", "heap_read\nLLVMFuzzerTestOneInput");
         gb_crash_runner_free(r);
     }
 }
@@ -369,9 +376,66 @@ static void test_libfuzzer(const char *bin, const char *work)
         CHECK_MSG(0, "%s", e.msg);
         return;
     }
-    expect(r, "Hx", "heap-buffer-overflow READ 1", "heap_read\nLLVMFuzzerTestOneInput");
-    expect(r, "B", "heap-buffer-overflow WRITE 1", "store\npath_b\nLLVMFuzzerTestOneInput");
+    expect(r, "Hx", "heap-buffer-overflow READ", "heap_read\nLLVMFuzzerTestOneInput");
+    expect(r, "B", "heap-buffer-overflow WRITE", "store\npath_b\nLLVMFuzzerTestOneInput");
     gb_crash_runner_free(r);
+}
+
+/* A bucket for the cluster test: type, state, and the top frame's
+ * file:line (file "" = no line). */
+static void mk_bucket(gb_bucket_t *b, gb_frame_t *f, const char *type, const char *state,
+                      const char *file, unsigned line)
+{
+    memset(b, 0, sizeof *b);
+    memset(f, 0, sizeof *f);
+    snprintf(b->type, sizeof b->type, "%s", type);
+    snprintf(b->state, sizeof b->state, "%s", state);
+    size_t top = strcspn(state, "\n");
+    snprintf(f->func, sizeof f->func, "%.*s", (int)top, state);
+    snprintf(f->file, sizeof f->file, "%s", file);
+    f->line = line;
+    b->frames = f;
+    b->nframes = 1;
+    b->state_frames = 3;
+}
+
+/* Likely bugs: same type and top frame, or the same fault line, link
+ * buckets; groups are numbered in bucket order. */
+static void test_clusters(void)
+{
+    gb_bucket_t b[6];
+    gb_frame_t f[6];
+    mk_bucket(&b[0], &f[0], "heap-buffer-overflow WRITE", "fill\nrows\nread", "d.c", 10);
+    mk_bucket(&b[1], &f[1], "heap-buffer-overflow READ", "parse\nmain_loop", "p.c", 5);
+    mk_bucket(&b[2], &f[2], "heap-buffer-overflow WRITE", "fill\nalpha\nread", "d.c", 10);
+    /* Another type at d.c:10 (a large index is a SEGV): the fault line. */
+    mk_bucket(&b[3], &f[3], "SEGV on unknown address WRITE", "fill\nother", "d.c", 10);
+    /* Same top frame, another type and no line: not linked. */
+    mk_bucket(&b[4], &f[4], "heap-buffer-overflow READ", "fill\nx", "", 0);
+    /* parse again at another line, same type: linked to b[1]. */
+    mk_bucket(&b[5], &f[5], "heap-buffer-overflow READ", "parse\nelse", "p.c", 99);
+    CHECK(gb_triage_link(&b[0], &b[2]) && strcmp(gb_triage_link(&b[0], &b[2]),
+                                                 "same type and top frame") == 0);
+    CHECK(gb_triage_link(&b[0], &b[3]) &&
+          strcmp(gb_triage_link(&b[0], &b[3]), "same fault line") == 0);
+    CHECK(!gb_triage_link(&b[0], &b[4]) && !gb_triage_link(&b[3], &b[4]));
+    CHECK(!gb_triage_link(&b[0], &b[1]));
+    size_t c[6];
+    size_t n = gb_triage_clusters(b, 6, c);
+    CHECK_MSG(n == 3, "%zu groups", n);
+    CHECK_MSG(c[0] == 1 && c[1] == 2 && c[2] == 1 && c[3] == 1 && c[4] == 3 && c[5] == 2,
+              "groups %zu %zu %zu %zu %zu %zu", c[0], c[1], c[2], c[3], c[4], c[5]);
+    /* Linked only through a later bucket: b[0] and b[2] share nothing
+     * but b[1] links to both. Transitive, and numbered by b[0]. */
+    mk_bucket(&b[0], &f[0], "abort", "a\nq", "a.c", 1);
+    mk_bucket(&b[1], &f[1], "abort", "a\nr", "b.c", 2);
+    mk_bucket(&b[2], &f[2], "UBSan shift", "s", "b.c", 2);
+    mk_bucket(&b[3], &f[3], "timeout", "", "", 0);
+    mk_bucket(&b[4], &f[4], "timeout", "", "", 0);
+    n = gb_triage_clusters(b, 5, c);
+    CHECK_MSG(n == 3 && c[0] == 1 && c[1] == 1 && c[2] == 1 && c[3] == 2 && c[4] == 3,
+              "%zu groups: %zu %zu %zu %zu %zu", n, c[0], c[1], c[2], c[3], c[4]);
+    CHECK(gb_triage_clusters(b, 0, c) == 0);
 }
 
 int main(int argc, char **argv)
@@ -385,6 +449,7 @@ int main(int argc, char **argv)
     snprintf(w2, sizeof w2, "%s/fsrv", argv[3]);
     snprintf(w3, sizeof w3, "%s/nosym", argv[3]);
     test_parse();
+    test_clusters();
     test_garbage();
     test_build_id(argv[1]);
     test_runner(argv[1], w1, 0);

@@ -22,9 +22,9 @@ command -v node >/dev/null || fail "node is needed to read the JSON (scripts/bui
 # ---- inputs: 6 bugs x several inputs, three engines' names --------------------
 # bug letter -> expected type and state (innermost first, joined by " < ").
 declare -A TYPE=(
-  [H]="heap-buffer-overflow READ 1" [U]="heap-use-after-free READ 1"
-  [N]="SEGV on unknown address (null deref) WRITE" [O]="UBSan signed-integer-overflow"
-  [A]="heap-buffer-overflow WRITE 1" [B]="heap-buffer-overflow WRITE 1")
+  [H]="heap-buffer-overflow READ" [U]="heap-use-after-free READ"
+  [N]="SEGV on unknown address WRITE" [O]="UBSan signed-integer-overflow"
+  [A]="heap-buffer-overflow WRITE" [B]="heap-buffer-overflow WRITE")
 declare -A STATE=(
   [H]="heap_read < LLVMFuzzerTestOneInput" [U]="use_after_free < LLVMFuzzerTestOneInput"
   [N]="null_write < LLVMFuzzerTestOneInput" [O]="add_overflow < LLVMFuzzerTestOneInput"
@@ -106,7 +106,7 @@ for dir in "$R"/[0-9a-f]*/; do
   # input.min: no larger, and it replays the bucket's crash.
   [ "$(stat -c %s "$dir/input.min")" -le "$(stat -c %s "$dir/input")" ] || fail "$b: input.min larger"
   want="$(js "$C" 'd.type') @ $(js "$C" 'd.state.join(" < ")')"
-  got=$("$GB" replay "$dir/input.min" -- "$ASAN" | sed 's/^[^:]*: crash SIGABRT //') || true
+  got=$("$GB" replay "$dir/input.min" -- "$ASAN" | sed 's/^[^:]*: crash SIGABRT //; s/ ([^@]*)$//') || true
   [ "$got" = "$want" ] || fail "$b: input.min replays as '$got', want '$want'"
   # repro.sh from a clean shell: non-zero with the expected report; 0 on a harmless input.
   set +e
