@@ -62,3 +62,20 @@ foreach(part symlinks seen crashjson utf8 repro escape tmin cmin)
   set_tests_properties(triage.holes.${part} PROPERTIES TIMEOUT 180
     ENVIRONMENT "GB_CMIN_T=${CMAKE_CURRENT_BINARY_DIR}/cmin_target")
 endforeach()
+
+# Issue 38's ground truth: truth/truth.c's seven known bugs, built as
+# glassbox build's NAME.asan is but at -O0 and at -O2 (inlining and other
+# optimisations change the stacks): one bucket per bug on both.
+set(GB_TRUTH_SRC ${CMAKE_CURRENT_SOURCE_DIR}/truth/truth.c)
+foreach(opt O0 O2)
+  set(GB_TRUTH_${opt} ${CMAKE_CURRENT_BINARY_DIR}/truth-${opt}.asan)
+  add_custom_command(OUTPUT ${GB_TRUTH_${opt}}
+    COMMAND ${GB_CLANG} -${opt} -g -fsanitize=address,undefined ${GB_TRUTH_SRC} ${GB_RT_COV}
+            -o ${GB_TRUTH_${opt}}
+    DEPENDS ${GB_TRUTH_SRC} gb_runtimes
+    COMMENT "Building the triage ground truth at -${opt} with ASan and UBSan")
+endforeach()
+add_custom_target(gb_triage_truth ALL DEPENDS ${GB_TRUTH_O0} ${GB_TRUTH_O2})
+add_test(NAME triage.truth COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/truth_test.sh ${CMAKE_BINARY_DIR}
+         ${GB_TRUTH_O0} ${GB_TRUTH_O2})
+set_tests_properties(triage.truth PROPERTIES TIMEOUT 300)
