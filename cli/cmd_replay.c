@@ -64,8 +64,8 @@ static int replay_one(gb_crash_runner_t *r, const char *raw_path)
         printf("%s: crash %s %s @ %s%s\n", path, sig_name(c.run.signal), type,
                state[0] ? state : "-", detail);
     else
-        printf("%s: crash exit %d %s @ %s%s\n", path, c.run.exit_code, type,
-               state[0] ? state : "-", detail);
+        printf("%s: crash exit %d %s @ %s%s\n", path, c.run.exit_code, type, state[0] ? state : "-",
+               detail);
     fflush(stdout);
     rc = c.crashed ? 1 : 0;
     gb_crash_clear(&c);

@@ -30,8 +30,7 @@ static size_t print_table(const gb_triage_result_t *res)
         return 0;
     size_t *bug = gb_calloc(res->nbuckets, sizeof *bug);
     size_t nbugs = bug ? gb_triage_clusters(res->buckets, res->nbuckets, bug) : res->nbuckets;
-    printf("%-16s  %4s  %-36s %6s  %-5s  %s\n", "bucket", "bug", "type", "count", "flaky",
-           "state");
+    printf("%-16s  %4s  %-36s %6s  %-5s  %s\n", "bucket", "bug", "type", "count", "flaky", "state");
     for (size_t i = 0; i < res->nbuckets; i++) {
         const gb_bucket_t *b = &res->buckets[i];
         char line[700], state[4 * sizeof line + 1], type[4 * sizeof b->type + 1];

@@ -604,8 +604,9 @@ static int load_one(int dfd, const char *id, gb_triage_result_t *res)
     if (rc == 1)
         return damaged(res, id, "crash.json: its id is not the hash of its type and state");
     if (rc == 3) {
-        if (damaged(res, id, "made by another bucket rule (sizes in the type, or another "
-                             "--state-frames)") != 0)
+        if (damaged(res, id,
+                    "made by another bucket rule (sizes in the type, or another "
+                    "--state-frames)") != 0)
             return -1;
         res->damaged[res->ndamaged - 1].retire = 1;
         return 0;
@@ -685,8 +686,8 @@ static json_object *likely_bugs_json(const gb_triage_result_t *res, const size_t
                 continue;
             json_object_array_add(ids, json_object_new_string(res->buckets[i].id));
             for (size_t j = 0; j < i; j++) {
-                const char *w = bug[j] == c ? gb_triage_link(&res->buckets[i], &res->buckets[j])
-                                            : NULL;
+                const char *w =
+                    bug[j] == c ? gb_triage_link(&res->buckets[i], &res->buckets[j]) : NULL;
                 if (!w || (seen[0] && strcmp(seen[0], w) == 0) ||
                     (seen[1] && strcmp(seen[1], w) == 0))
                     continue;

@@ -172,7 +172,8 @@ static json_object *triage_one(gb_crash_runner_t *r, const todo_t *t, size_t i, 
         json_object_array_add(arr, run_json(&c));
         if (c.crashed && !have_first) {
             have_first = 1;
-            json_object_object_add(o, "frames", gb_tj_frames_json(c.frames, c.nframes, info.state_frames));
+            json_object_object_add(o, "frames",
+                                   gb_tj_frames_json(c.frames, c.nframes, info.state_frames));
             if (c.report)
                 json_object_object_add(o, "report", json_object_new_string(c.report));
         }

@@ -82,7 +82,7 @@ typedef struct gb_crash_runner_info {
     int forkserver;  /* 1: runs go through the AFL++ forkserver */
     int asan, ubsan; /* the binary carries AddressSanitizer / UBSan */
     int symbolizer;  /* 1: an llvm-symbolizer is running (0: frames stay module+offset) */
-    unsigned state_frames; /* frames in a crash state (gb_crash_target_t's, resolved) */
+    unsigned state_frames;        /* frames in a crash state (gb_crash_target_t's, resolved) */
     const char *sanitizer_env[3]; /* "ASAN_OPTIONS=...", "UBSAN_OPTIONS=...", NULL:
                                      what each run gets (log_path aside) */
 } gb_crash_runner_info_t;
@@ -350,7 +350,7 @@ typedef struct gb_bucket {
     char type[128];
     char state[600];
     unsigned state_frames; /* the rule it was made by: frames in its state */
-    char detail[160];   /* the reproducer's gb_crash_t.detail */
+    char detail[160];      /* the reproducer's gb_crash_t.detail */
     gb_frame_t *frames; /* the reproducer's stack */
     size_t nframes;
     gb_run_result_t run; /* how the reproducer's run ended */

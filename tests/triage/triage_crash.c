@@ -94,16 +94,16 @@ static void check_parse(const char *text, const char *type, const char *detail, 
     CHECK(gb_sanrep_parse(text, strlen(text), &r, &e) == 0);
     CHECK_MSG(r.found, "no report found in %.40s", text);
     CHECK_MSG(strcmp(r.type, type) == 0, "type '%s', want '%s'", r.type, type);
-    CHECK_MSG(strncmp(r.detail, detail, strlen(detail)) == 0, "detail '%s', want '%s...'",
-              r.detail, detail);
+    CHECK_MSG(strncmp(r.detail, detail, strlen(detail)) == 0, "detail '%s', want '%s...'", r.detail,
+              detail);
     CHECK_MSG(r.nframes == nframes, "%zu frames, want %zu (%s)", r.nframes, nframes, type);
     gb_sanrep_clear(&r);
 }
 
 static void test_parse(void)
 {
-    check_parse(ASAN_HBO, "heap-buffer-overflow READ", "heap-buffer-overflow READ 1 at 0x602000000038",
-                3);
+    check_parse(ASAN_HBO, "heap-buffer-overflow READ",
+                "heap-buffer-overflow READ 1 at 0x602000000038", 3);
     check_parse(ASAN_SYM, "heap-use-after-free WRITE", "heap-use-after-free WRITE 4", 6);
     check_parse(ASAN_SEGV, "SEGV on unknown address WRITE",
                 "SEGV on unknown address (null deref) WRITE at 0x10", 1);
@@ -254,8 +254,7 @@ static void test_runner(const char *bin, const char *work, int want_fsrv)
      * info), innermost first. */
     expect(r, "I\x01", "heap-buffer-overflow READ",
            "inlined_read\nheap_inl\nLLVMFuzzerTestOneInput");
-    expect(r, "N1", "SEGV on unknown address WRITE",
-           "null_write\nLLVMFuzzerTestOneInput");
+    expect(r, "N1", "SEGV on unknown address WRITE", "null_write\nLLVMFuzzerTestOneInput");
     expect(r, "O", "UBSan signed-integer-overflow", "add_overflow\nLLVMFuzzerTestOneInput");
     expect(r, "A", "heap-buffer-overflow WRITE", "store\npath_a\nLLVMFuzzerTestOneInput");
     expect(r, "B", "heap-buffer-overflow WRITE", "store\npath_b\nLLVMFuzzerTestOneInput");
@@ -414,8 +413,8 @@ static void test_clusters(void)
     mk_bucket(&b[4], &f[4], "heap-buffer-overflow READ", "fill\nx", "", 0);
     /* parse again at another line, same type: linked to b[1]. */
     mk_bucket(&b[5], &f[5], "heap-buffer-overflow READ", "parse\nelse", "p.c", 99);
-    CHECK(gb_triage_link(&b[0], &b[2]) && strcmp(gb_triage_link(&b[0], &b[2]),
-                                                 "same type and top frame") == 0);
+    CHECK(gb_triage_link(&b[0], &b[2]) &&
+          strcmp(gb_triage_link(&b[0], &b[2]), "same type and top frame") == 0);
     CHECK(gb_triage_link(&b[0], &b[3]) &&
           strcmp(gb_triage_link(&b[0], &b[3]), "same fault line") == 0);
     CHECK(!gb_triage_link(&b[0], &b[4]) && !gb_triage_link(&b[3], &b[4]));

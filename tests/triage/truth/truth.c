@@ -69,9 +69,9 @@ static int seek_table(image_t *im, const uint8_t *d, size_t n)
         return -1;
     /* bug W: an offset from the file used as an address. ASan's shadow
      * gap (from 1 TiB) is never mapped, nor is the zero page. */
-    uintptr_t at = d[0] == 0 ? (uintptr_t)d[1] * 8
-                             : ((uintptr_t)1 << 40) + ((uintptr_t)d[1] << 12) +
-                                   ((uintptr_t)d[2] << 20);
+    uintptr_t at = d[0] == 0
+                       ? (uintptr_t)d[1] * 8
+                       : ((uintptr_t)1 << 40) + ((uintptr_t)d[1] << 12) + ((uintptr_t)d[2] << 20);
     im->sum += *(volatile const uint8_t *)at;
     return 0;
 }
@@ -160,7 +160,9 @@ static int read_chunk(image_t *im, uint8_t type, const uint8_t *d, size_t n)
 {
     int rc = 0;
     switch (type) {
-    case 'N': rc = copy_name(im, d, n); break;
+    case 'N':
+        rc = copy_name(im, d, n);
+        break;
     case 'P':
         free(im->palette);
         im->palette = calloc(16, 1);
@@ -170,13 +172,26 @@ static int read_chunk(image_t *im, uint8_t type, const uint8_t *d, size_t n)
         free(im->palette); /* the pointer is kept: the use-after-free's cause */
         im->palette_freed = 1;
         break;
-    case 'L': rc = palette_lookup(im, d, n); break;
-    case 'W': rc = seek_table(im, d, n); break;
-    case 'D': rc = scale_dims(im, d, n); break;
-    case 'I': rc = decode_rows(im, d, n); break;
-    case 'A': rc = decode_alpha(im, d, n); break;
-    case 'C': rc = verify_crc(im, d, n); break;
-    default: break;
+    case 'L':
+        rc = palette_lookup(im, d, n);
+        break;
+    case 'W':
+        rc = seek_table(im, d, n);
+        break;
+    case 'D':
+        rc = scale_dims(im, d, n);
+        break;
+    case 'I':
+        rc = decode_rows(im, d, n);
+        break;
+    case 'A':
+        rc = decode_alpha(im, d, n);
+        break;
+    case 'C':
+        rc = verify_crc(im, d, n);
+        break;
+    default:
+        break;
     }
     if (rc < 0)
         sink = type;
@@ -249,8 +264,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    int rc = data[0] == 'S' ? load_from_stream(data + 1, size - 1)
-                            : load_from_mem(data + 1, size - 1);
+    int rc =
+        data[0] == 'S' ? load_from_stream(data + 1, size - 1) : load_from_mem(data + 1, size - 1);
     sink = (uint8_t)rc;
     return 0;
 }
