@@ -3,7 +3,9 @@
  * (never glassbox-cc or afl-clang-fast) so its tests add no branch a fuzzer
  * or the solver sees. With GB_MAGMA_LOG=FILE set, it appends "reached BUG"
  * the first time a process reaches BUG's site and "triggered BUG" when the
- * condition holds; without it, it writes nothing. A trigger aborts. */
+ * condition holds; without it, it writes nothing. A trigger aborts, unless
+ * GB_MAGMA_NO_ABORT=1: then the run goes on to whatever the bug does (an
+ * ASan report, or nothing), which is what triage.sh buckets. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdlib.h>
@@ -60,6 +62,9 @@ void gb_magma_log(int triggered, const char *bug)
         return;
     if (gb_magma_fd >= 0)
         gb_magma_write("triggered", bug);
+    const char *keep_going = getenv("GB_MAGMA_NO_ABORT");
+    if (keep_going && strcmp(keep_going, "1") == 0)
+        return;
     abort();
 }
 
