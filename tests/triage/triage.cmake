@@ -79,3 +79,8 @@ add_custom_target(gb_triage_truth ALL DEPENDS ${GB_TRUTH_O0} ${GB_TRUTH_O2})
 add_test(NAME triage.truth COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/truth_test.sh ${CMAKE_BINARY_DIR}
          ${GB_TRUTH_O0} ${GB_TRUTH_O2})
 set_tests_properties(triage.truth PROPERTIES TIMEOUT 300)
+# bench/magma/triage.sh's account of splits and merges, on a made-up Magma
+# build around the ground truth.
+add_test(NAME triage.magma COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/magma_triage.sh ${CMAKE_BINARY_DIR}
+         ${PROJECT_SOURCE_DIR} ${GB_TRUTH_O0})
+set_tests_properties(triage.magma PROPERTIES TIMEOUT 120)
