@@ -576,6 +576,142 @@ static void gen_insert_chunk(void)
     mk_crash("insert_chunk", &m);
 }
 
+/* ---- issue 37's families ---- */
+
+/* chunk_crc_insert: HDR, TXT, [CMAP], DAT, DAT, END, PNG's chunk layout. */
+static void ci_file(mk_buf_t *m, int cmap)
+{
+    static const uint8_t hdr[8] = {0, 0, 0, 16, 0, 0, 0, 8};
+    uint8_t map[51], px[16];
+    for (size_t i = 0; i < sizeof map; i++)
+        map[i] = (uint8_t)(i * 5);
+    for (size_t i = 0; i < sizeof px; i++)
+        px[i] = (uint8_t)(i & 3);
+    put_str(m, "\x89GBI\r\n\x1a\n");
+    png_chunk(m, "HDR ", hdr, sizeof hdr);
+    png_chunk(m, "TXT ", (const uint8_t *)"made by mkinputs", 16);
+    if (cmap)
+        png_chunk(m, "CMAP", map, sizeof map); /* 17 entries: the map holds 16 */
+    png_chunk(m, "DAT ", px, sizeof px);
+    png_chunk(m, "DAT ", px, sizeof px);
+    png_chunk(m, "END ", NULL, 0);
+}
+
+static void gen_chunk_crc_insert(void)
+{
+    mk_buf_t m = {0};
+    ci_file(&m, 0);
+    mk_seed("chunk_crc_insert", "five_chunks", &m);
+    m.n = 0;
+    ci_file(&m, 1);
+    mk_crash("chunk_crc_insert", &m);
+}
+
+static void gen_token_repeat(void)
+{
+    mk_buf_t m = {0};
+    put_str(&m, "hello world\nthese are plain words\n");
+    mk_seed("token_repeat", "words", &m);
+    m.n = 0;
+    put_str(&m, "BEGIN ITEM ITEM ITEM ITEM ITEM END\n");
+    mk_crash("token_repeat", &m);
+}
+
+/* base64 of whole 3-byte groups (n a multiple of 3), a newline after every 60. */
+static void put_b64(mk_buf_t *m, const uint8_t *p, size_t n)
+{
+    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i + 3 <= n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+        for (int k = 3; k >= 0; k--)
+            put8(m, (unsigned char)a[(v >> (6 * k)) & 63]);
+        if ((i / 3 + 1) % 15 == 0)
+            put8(m, '\n');
+    }
+}
+
+static void gen_base64_magic(void)
+{
+    mk_buf_t m = {0};
+    put_b64(&m, (const uint8_t *)"PLAIN RECORD, NOT A GBX ONE.", 27);
+    mk_seed("base64_magic", "text", &m);
+    m.n = 0;
+    put_b64(&m,
+            (const uint8_t *)"GBX1\x0c"
+                             "abcdefghij",
+            15); /* 12 entries, 8 slots */
+    mk_crash("base64_magic", &m);
+}
+
+static void put_hex(mk_buf_t *m, const uint8_t *p, size_t n)
+{
+    static const char h[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < n; i++) {
+        put8(m, (unsigned char)h[p[i] >> 4]);
+        put8(m, (unsigned char)h[p[i] & 15]);
+    }
+}
+
+static void gen_hex_table(void)
+{
+    uint8_t rec[43] = {0x00, 0x10, 0x04, 1, 2, 3, 4};
+    mk_buf_t m = {0};
+    put8(&m, ':');
+    put_hex(&m, rec, 7);
+    put8(&m, '\n');
+    mk_seed("hex_table", "data_record", &m);
+    rec[0] = 0x5a;
+    rec[1] = 0x17;
+    rec[2] = 40; /* the buffer holds 32 */
+    for (size_t i = 3; i < sizeof rec; i++)
+        rec[i] = (uint8_t)i;
+    m.n = 0;
+    put8(&m, ':');
+    put_hex(&m, rec, sizeof rec);
+    put8(&m, '\n');
+    mk_crash("hex_table", &m);
+}
+
+static void gen_strtod_window(void)
+{
+    mk_buf_t m = {0};
+    put_str(&m, "scale=abcdefghijklmnopqrstuvwxyz;\n");
+    mk_seed("strtod_window", "letters", &m);
+    m.n = 0;
+    put_str(&m, "scale=2.6;\n");
+    mk_crash("strtod_window", &m);
+}
+
+static void gen_mul128_high(void)
+{
+    mk_buf_t m = {0};
+    put_str(&m, "RECS");
+    put_le(&m, 16, 8);
+    put_le(&m, 16, 8);
+    mk_seed("mul128_high", "small", &m);
+    m.n = 0;
+    put_str(&m, "RECS");
+    put_le(&m, 0x8000000000000001ull, 8); /* times 2: 2^64 + 2 */
+    put_le(&m, 2, 8);
+    mk_crash("mul128_high", &m);
+}
+
+static void gen_mul_overflow(void)
+{
+    mk_buf_t m = {0};
+    put_str(&m, "TBL");
+    put8(&m, 1);
+    put_be(&m, 16, 4);
+    put_be(&m, 256, 2); /* 4096: page-aligned */
+    mk_seed("mul_overflow", "aligned", &m);
+    m.n = 0;
+    put_str(&m, "TBL");
+    put8(&m, 1);
+    put_be(&m, 3, 4);
+    put_be(&m, 48, 2); /* 144 */
+    mk_crash("mul_overflow", &m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -600,5 +736,12 @@ int main(int argc, char **argv)
     gen_repeat_record();
     gen_count_match();
     gen_insert_chunk();
+    gen_chunk_crc_insert();
+    gen_token_repeat();
+    gen_base64_magic();
+    gen_hex_table();
+    gen_strtod_window();
+    gen_mul128_high();
+    gen_mul_overflow();
     return 0;
 }
