@@ -8,7 +8,10 @@
 # configuration: runs that triggered it, median time to the first trigger
 # with a run that did not counted at its length) to summary.tsv and, as
 # Markdown, summary.md.
-#   bench/magma/run.sh BUILD_DIR NAME [--configs LIST] [--minutes M] [--reps R] [-o RESULTS_DIR]
+#   bench/magma/run.sh BUILD_DIR NAME [--configs LIST] [--minutes M] [--reps R]
+#                      [--first-rep K] [-o RESULTS_DIR]
+# Reps are numbered K, K+1, ... (default 1): reps spread over sessions go
+# into one RESULTS_DIR with --first-rep, each session's own numbers.
 # Configurations (as bench/run's of the same names):
 #   afl           glassbox campaign --afl 2 --workers 0 -x DICT (-M, and -S with cmplog)
 #   afl+glassbox  glassbox campaign --afl 1 --workers 1 -x DICT (the main runs cmplog)
@@ -19,16 +22,18 @@ BIN=${GB_BUILD_DIR:-$SRC/build}/bin
 die() { echo "bench/magma/run.sh: $*" >&2; exit 2; }
 note() { echo "bench/magma/run.sh: $*" >&2; }
 
-[ $# -ge 2 ] || die "usage: bench/magma/run.sh BUILD_DIR NAME [--configs LIST] [--minutes M] [--reps R] [-o RESULTS_DIR]"
+[ $# -ge 2 ] || die "usage: bench/magma/run.sh BUILD_DIR NAME [--configs LIST] [--minutes M] [--reps R] [--first-rep K] [-o RESULTS_DIR]"
 ORIG_ARGS=("$@")
+[ -d "$1" ] || die "no build dir $1 (bench/magma/build.sh makes it)"
 B=$(cd "$1" && pwd) N=$2
 shift 2
-CONFIGS="afl afl+glassbox" MINUTES=60 REPS=1 OUT=""
+CONFIGS="afl afl+glassbox" MINUTES=60 REPS=1 FIRST=1 OUT=""
 while [ $# -gt 0 ]; do
   case $1 in
   --configs) [ $# -ge 2 ] || die "--configs needs a list"; CONFIGS=${2//,/ }; shift ;;
   --minutes) [[ ${2:-} =~ ^[0-9]+([.][0-9]+)?$ ]] || die "--minutes needs a number"; MINUTES=$2; shift ;;
   --reps) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--reps needs a positive integer"; REPS=$2; shift ;;
+  --first-rep) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--first-rep needs a positive integer"; FIRST=$2; shift ;;
   -o) [ $# -ge 2 ] || die "-o needs a directory"; OUT=$2; shift ;;
   *) die "unknown argument '$1'" ;;
   esac
@@ -81,7 +86,7 @@ one_run() {
   tail -1 "$d/bugs.log" >&2
 }
 
-for r in $(seq "$REPS"); do
+for r in $(seq "$FIRST" $((FIRST + REPS - 1))); do
   for c in $CONFIGS; do one_run "$c" "$r"; done
 done
 
