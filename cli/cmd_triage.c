@@ -22,14 +22,11 @@ static void progress(void *ctx, size_t done, size_t total)
         fputc('\n', stderr);
 }
 
-/* The table: bucket, likely bug, type, count, flaky, state on one line.
- * Returns the number of likely bugs (gb_triage_clusters). */
-static size_t print_table(const gb_triage_result_t *res)
+/* The table: bucket, likely bug, type, count, flaky, state on one line. */
+static void print_table(const gb_triage_result_t *res)
 {
     if (res->nbuckets == 0)
-        return 0;
-    size_t *bug = gb_calloc(res->nbuckets, sizeof *bug);
-    size_t nbugs = bug ? gb_triage_clusters(res->buckets, res->nbuckets, bug) : res->nbuckets;
+        return;
     printf("%-16s  %4s  %-36s %6s  %-5s  %s\n", "bucket", "bug", "type", "count", "flaky", "state");
     for (size_t i = 0; i < res->nbuckets; i++) {
         const gb_bucket_t *b = &res->buckets[i];
@@ -37,17 +34,15 @@ static size_t print_table(const gb_triage_result_t *res)
         gb_crash_state_line(b->state, line, sizeof line);
         gb_triage_escape(line, state, sizeof state);
         gb_triage_escape(b->type, type, sizeof type);
-        printf("%-16s  %4zu  %-36s %6zu  %-5s  %s%s\n", b->id, bug ? bug[i] : i + 1, type,
+        printf("%-16s  %4zu  %-36s %6zu  %-5s  %s%s\n", b->id, b->likely_bug, type,
                b->ninputs, b->flaky ? "yes" : "no", b->state[0] ? state : "-",
                b->is_new ? "  (new)" : "");
     }
-    gb_free(bug);
-    return nbugs;
 }
 
 /* Names reach the terminal escaped (gb_triage_escape): a file name's
  * control bytes must not drive it. */
-static void print_totals(const gb_triage_result_t *res, size_t nbugs, const char *raw_report)
+static void print_totals(const gb_triage_result_t *res, const char *raw_report)
 {
     char report[4 * 4096 + 1], w[4 * sizeof res->warnings[0] + 1];
     gb_triage_escape(raw_report, report, sizeof report);
@@ -59,7 +54,8 @@ static void print_totals(const gb_triage_result_t *res, size_t nbugs, const char
            "bug%s, in %s\n",
            res->inputs, res->inputs == 1 ? "" : "s", res->ran, res->duplicates, res->crashed,
            res->flaky, res->no_crash, res->errors, res->skipped, res->nbuckets,
-           res->nbuckets == 1 ? "" : "s", fresh, nbugs, nbugs == 1 ? "" : "s", report);
+           res->nbuckets == 1 ? "" : "s", fresh, res->likely_bugs, res->likely_bugs == 1 ? "" : "s",
+           report);
     for (size_t i = 0; i < res->nwarnings; i++) {
         gb_triage_escape(res->warnings[i], w, sizeof w);
         fprintf(stderr, "glassbox triage: warning: %s\n", w);
@@ -154,8 +150,8 @@ gb_exit_t gb_cmd_triage(int argc, char **argv)
         gb_triage_escape(e.msg, msg, sizeof msg);
         return gb_cli_fail("triage", msg);
     }
-    size_t nbugs = print_table(&res);
-    print_totals(&res, nbugs, out);
+    print_table(&res);
+    print_totals(&res, out);
     gb_triage_result_free(&res);
     return GB_EXIT_OK;
 }

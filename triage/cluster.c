@@ -63,3 +63,12 @@ size_t gb_triage_clusters(const gb_bucket_t *b, size_t n, size_t *cluster)
     gb_free(up);
     return next;
 }
+
+void gb_triage_group(gb_triage_result_t *res)
+{
+    size_t n = res->nbuckets, *bug = gb_calloc(n ? n : 1, sizeof *bug);
+    res->likely_bugs = bug ? gb_triage_clusters(res->buckets, n, bug) : n;
+    for (size_t i = 0; i < n; i++)
+        res->buckets[i].likely_bug = bug ? bug[i] : i + 1;
+    gb_free(bug);
+}

@@ -134,6 +134,15 @@ static json_object *inputs_json(const gb_bucket_t *b)
     return a;
 }
 
+/* {"version","state_frames"}: the bucket rule (docs/triage.md). */
+static json_object *rule_json(unsigned state_frames)
+{
+    json_object *r = json_object_new_object();
+    json_object_object_add(r, "version", json_object_new_int(GB_BUCKET_RULE));
+    json_object_object_add(r, "state_frames", json_object_new_int((int)state_frames));
+    return r;
+}
+
 /* The inputs' distinct details (access sizes, addresses), in the order
  * first seen: what the bucket's key leaves out. */
 static json_object *details_json(const gb_bucket_t *b)
@@ -171,10 +180,7 @@ static json_object *crash_json(const gb_report_ctx_t *c, const gb_bucket_t *b)
     add_str(o, "id", b->id);
     add_str(o, "type", b->type);
     json_object_object_add(o, "state", state_json(b->state));
-    json_object *rule = json_object_new_object();
-    json_object_object_add(rule, "version", json_object_new_int(GB_BUCKET_RULE));
-    json_object_object_add(rule, "state_frames", json_object_new_int((int)b->state_frames));
-    json_object_object_add(o, "bucket_rule", rule);
+    json_object_object_add(o, "bucket_rule", rule_json(b->state_frames));
     add_str(o, "detail", b->detail);
     json_object_object_add(o, "details", details_json(b));
     json_object_object_add(o, "frames", gb_tj_frames_json(b->frames, b->nframes, b->state_frames));
@@ -648,13 +654,13 @@ int gb_report_load(const char *dir, gb_triage_result_t *res, gb_err_t *e)
 
 /* ---- summary.json ------------------------------------------------------------------------ */
 
-static json_object *bucket_summary(const gb_bucket_t *b, size_t likely_bug)
+static json_object *bucket_summary(const gb_bucket_t *b)
 {
     json_object *o = json_object_new_object();
     add_str(o, "id", b->id);
     add_str(o, "type", b->type);
     add_str(o, "detail", b->detail);
-    json_object_object_add(o, "likely_bug", json_object_new_int64((int64_t)likely_bug));
+    json_object_object_add(o, "likely_bug", json_object_new_int64((int64_t)b->likely_bug));
     json_object_object_add(o, "state", state_json(b->state));
     json_object_object_add(o, "count", json_object_new_int64((int64_t)b->ninputs));
     json_object_object_add(o, "flaky", json_object_new_boolean(b->flaky));
@@ -675,19 +681,20 @@ static json_object *bucket_summary(const gb_bucket_t *b, size_t likely_bug)
 
 /* [{"bug","buckets":[ids],"why":[...]}]: every group of more than one
  * bucket, with the links that joined it (gb_triage_link). */
-static json_object *likely_bugs_json(const gb_triage_result_t *res, const size_t *bug, size_t n)
+static json_object *likely_bugs_json(const gb_triage_result_t *res)
 {
     json_object *a = json_object_new_array();
-    for (size_t c = 1; bug && c <= n; c++) {
+    const gb_bucket_t *b = res->buckets;
+    for (size_t c = 1; c <= res->likely_bugs; c++) {
         json_object *ids = json_object_new_array(), *why = json_object_new_array();
         const char *seen[2] = {NULL, NULL};
         for (size_t i = 0; i < res->nbuckets; i++) {
-            if (bug[i] != c)
+            if (b[i].likely_bug != c)
                 continue;
             json_object_array_add(ids, json_object_new_string(res->buckets[i].id));
             for (size_t j = 0; j < i; j++) {
                 const char *w =
-                    bug[j] == c ? gb_triage_link(&res->buckets[i], &res->buckets[j]) : NULL;
+                    b[j].likely_bug == c ? gb_triage_link(&b[i], &b[j]) : NULL;
                 if (!w || (seen[0] && strcmp(seen[0], w) == 0) ||
                     (seen[1] && strcmp(seen[1], w) == 0))
                     continue;
@@ -746,11 +753,7 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
     json_object_object_add(o, "binary", bin);
     json_object_object_add(o, "argv", argv_json(c));
     json_object_object_add(o, "runs_per_input", json_object_new_int(GB_TRIAGE_RUNS));
-    json_object *rule = json_object_new_object();
-    json_object_object_add(rule, "version", json_object_new_int(GB_BUCKET_RULE));
-    json_object_object_add(rule, "state_frames",
-                           json_object_new_int(c->info ? (int)c->info->state_frames : 0));
-    json_object_object_add(o, "bucket_rule", rule);
+    json_object_object_add(o, "bucket_rule", rule_json(c->info ? c->info->state_frames : 0));
     json_object_object_add(o, "timeout_ms", json_object_new_int64(c->timeout_ms));
     json_object_object_add(o, "sanitizer_options", options_json(c));
     json_object *w = json_object_new_array();
@@ -758,10 +761,9 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
         json_object_array_add(w, gb_tj_jstr(res->warnings[i]));
     json_object_object_add(o, "warnings", w);
     json_object *bs = json_object_new_array();
-    size_t flaky = 0, inputs = 0, *bug = gb_calloc(res->nbuckets + 1, sizeof *bug);
-    size_t nbugs = bug ? gb_triage_clusters(res->buckets, res->nbuckets, bug) : 0;
+    size_t flaky = 0, inputs = 0;
     for (size_t i = 0; i < res->nbuckets; i++) {
-        json_object_array_add(bs, bucket_summary(&res->buckets[i], bug ? bug[i] : i + 1));
+        json_object_array_add(bs, bucket_summary(&res->buckets[i]));
         flaky += (size_t)res->buckets[i].flaky;
         inputs += res->buckets[i].ninputs;
     }
@@ -772,12 +774,10 @@ int gb_report_summary(const gb_report_ctx_t *c, const gb_triage_result_t *res, g
     json_object_object_add(tot, "triaged_inputs", json_object_new_int64((int64_t)res->triaged));
     json_object_object_add(tot, "no_longer_crash",
                            json_object_new_int64((int64_t)res->triaged_no_crash));
-    json_object_object_add(tot, "likely_bugs",
-                           json_object_new_int64((int64_t)(bug ? nbugs : res->nbuckets)));
+    json_object_object_add(tot, "likely_bugs", json_object_new_int64((int64_t)res->likely_bugs));
     json_object_object_add(o, "totals", tot);
     json_object_object_add(o, "buckets", bs);
-    json_object_object_add(o, "likely_bugs", likely_bugs_json(res, bug, nbugs));
-    gb_free(bug);
+    json_object_object_add(o, "likely_bugs", likely_bugs_json(res));
     json_object_object_add(o, "last_run", last_run_json(res));
     int rc = gb_tj_write_json_at(c->dirfd, "summary.json", c->tmpfd, o, e);
     json_object_put(o);

@@ -837,6 +837,7 @@ int gb_triage_run(const gb_triage_opts_t *o, const gb_triage_inputs_t *in, gb_tr
             gb_err_set(e, "out of memory bucketing crashes");
             goto out;
         }
+    gb_triage_group(res);
     rc = write_all(&oo, &d, report, r, res, &seen, e);
 out:
     for (size_t i = 0; i < ntodo; i++) {

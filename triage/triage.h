@@ -364,6 +364,7 @@ typedef struct gb_bucket {
     int repro_flaky;    /* the reproducer did not crash in every run */
     int new_repro;      /* repro_path is a new reproducer, to be written as input */
     int is_new, dirty;  /* created / changed by this run */
+    size_t likely_bug;  /* its group of gb_triage_clusters, from 1 (gb_triage_group) */
 } gb_bucket_t;
 
 typedef struct gb_triage_opts {
@@ -412,6 +413,7 @@ typedef struct gb_triage_result {
     size_t nwarnings;
     gb_damaged_t *damaged; /* bucket dirs gb_report_load could not use */
     size_t ndamaged, capd;
+    size_t likely_bugs; /* groups of the buckets (gb_triage_group) */
 } gb_triage_result_t;
 
 /* Runs every new input of `in` GB_TRIAGE_RUNS times, buckets the crashes
@@ -444,6 +446,9 @@ const char *gb_triage_link(const gb_bucket_t *a, const gb_bucket_t *b);
  * i's group, numbered from 1 in the order of each group's first bucket.
  * Returns the number of groups, the likely bugs. */
 size_t gb_triage_clusters(const gb_bucket_t *b, size_t n, size_t *cluster);
+/* The same into res: each bucket's likely_bug and res->likely_bugs
+ * (out of memory: every bucket its own group). */
+void gb_triage_group(gb_triage_result_t *res);
 
 /* ---- Report files (report.c, sarif.c) -------------------------------------- */
 
