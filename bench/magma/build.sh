@@ -10,12 +10,16 @@
 # under ${XDG_CACHE_HOME:-~/.cache}/glassbox/magma-TARGET-COMMIT-KEY/, KEY
 # hashing the patches and the canary header. See bench/magma/README.md.
 #   bench/magma/build.sh MAGMA_DIR LIB_GIT TARGET [--out DIR] [--bin BUILD_BIN_DIR]
+#                        [--kinds "KIND..."]
 set -euo pipefail
 
 die() { echo "bench/magma/build.sh: $*" >&2; exit 1; }
+# plain is the canary replay build (NAME.plain, gb_magma_replay.c's main).
+ALL_KINDS="trace cov afl cmplog asan lf edge llvmcov plain"
 usage() {
-  echo "usage: bench/magma/build.sh MAGMA_DIR LIB_GIT TARGET [--out DIR] [--bin BUILD_BIN_DIR]" >&2
+  echo "usage: bench/magma/build.sh MAGMA_DIR LIB_GIT TARGET [--out DIR] [--bin BUILD_BIN_DIR] [--kinds \"KIND...\"]" >&2
   echo "  TARGET: libtiff or libxml2; DIR default build/magma/TARGET, BUILD_BIN_DIR default build/bin" >&2
+  echo "  KIND: $ALL_KINDS (default all; plain is always one: the seeds are checked on it)" >&2
   exit 2
 }
 
@@ -24,11 +28,12 @@ ROOT=$(cd "$HERE/../.." && pwd)
 [ $# -ge 3 ] || usage
 MAGMA=$1 LIBSRC=$2 TARGET=$3
 shift 3
-OUT_ARG=$ROOT/build/magma/$TARGET BIN_ARG=$ROOT/build/bin
+OUT_ARG=$ROOT/build/magma/$TARGET BIN_ARG=$ROOT/build/bin KINDS_ARG=
 while [ $# -gt 0 ]; do
   case $1 in
   --out) [ $# -ge 2 ] || usage; OUT_ARG=$2; shift ;;
   --bin) [ $# -ge 2 ] || usage; BIN_ARG=$2; shift ;;
+  --kinds) [ $# -ge 2 ] || usage; KINDS_ARG=$2; shift ;;
   *) usage ;;
   esac
   shift
@@ -91,8 +96,13 @@ libxml2)
 *) die "unknown target '$TARGET' (known: libtiff, libxml2)" ;;
 esac
 LIB=magma-$TARGET PKG=$TARGET
-# plain is the canary replay build (NAME.plain, gb_magma_replay.c's main).
-KINDS="trace cov afl cmplog asan lf edge llvmcov plain"
+# --kinds builds a subset (triage.sh needs only plain and asan); plain is
+# always one, as the seeds are checked on it.
+KINDS=${KINDS_ARG:-$ALL_KINDS}
+for k in $KINDS; do
+  case " $ALL_KINDS " in *" $k "*) ;; *) die "unknown kind '$k' in --kinds (known: $ALL_KINDS)" ;; esac
+done
+case " $KINDS " in *" plain "*) ;; *) die "--kinds must include plain (the seeds are checked on it)" ;; esac
 
 # shellcheck source=../../harnesses/lib/debsrc.sh
 . "$ROOT/harnesses/lib/debsrc.sh"
