@@ -137,6 +137,24 @@ static rt_expr_t *value_expr(const dec_parse_t *p, rt_expr_t *n, unsigned w)
     return v && v->op != GBT_OP_CONST ? v : NULL;
 }
 
+/* No number: the decisions that ended the parse before its first digit
+ * (spaces, sign, "a digit here", "a '.' here" and after a '.', "a digit
+ * there"), so the search can put a first digit where the parse stopped,
+ * then a dot and more digits, one decision at a time (issue 37: a seed of
+ * letters gave no entry at all, and the search ran dry with budget left).
+ * Nothing is recorded when those bytes are all concrete. */
+static void no_number(const char *model, const void *ret, const dec_parse_t *p)
+{
+    const uint8_t *s = p->s;
+    size_t i = p->idig;
+    decide_prefix(model, ret, p);
+    decide(model, ret, s, ROLE_INT, i, rt_num_digit_cond(rt_model_byte(s + i), 10), 0);
+    decide(model, ret, s, ROLE_DOT, i, eq(rt_model_byte(s + i), '.'), p->dot);
+    if (p->dot)
+        decide(model, ret, s, ROLE_FRAC, i + 1, rt_num_digit_cond(rt_model_byte(s + i + 1), 10),
+               0);
+}
+
 /* Shared by the models: `r` is the real result (a float's widened
  * exactly), `end` where the real function stopped, w 32 or 64. */
 static rt_expr_t *strtod_model(const char *model, const void *ret, const char *str, double r,
@@ -148,8 +166,14 @@ static rt_expr_t *strtod_model(const char *model, const void *ret, const char *s
         return NULL;
     parse(&p, s);
     size_t seen = (p.end ? p.end : p.idig) + 2;
-    if (!rt_shadow_any((uintptr_t)s, seen) || p.end == 0 || p.end != (size_t)(end - str))
-        return NULL; /* concrete, no number, or a form not modelled here */
+    if (!rt_shadow_any((uintptr_t)s, seen))
+        return NULL; /* concrete */
+    if (p.end == 0 && end == str) {
+        no_number(model, ret, &p);
+        return NULL; /* its result, 0, stays concrete */
+    }
+    if (p.end == 0 || p.end != (size_t)(end - str))
+        return NULL; /* a form not modelled here */
     if ((s[p.end] | 0x20) == 'e')
         return NULL; /* "1.5e" without digits: not worth a model */
     uint64_t n;
