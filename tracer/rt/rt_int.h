@@ -37,13 +37,27 @@ typedef struct rt_expr {
 _Static_assert(sizeof(rt_expr_t) == 32, "rt_expr_t is 32 bytes");
 
 /* A registered constant table (table.c). `id` is its trace id once a READ
- * used it, 0 before; `written` once its TABLE record is in the trace. */
+ * used it, 0 before; `written` once its TABLE record is in the trace. For
+ * GLASSBOX_TABLES=auto: `chained` once a read of it was indexed by an
+ * earlier table read; `wide_known` and `wide`, bit k for loads of 2^k
+ * bytes (k = 1..3), whether that width was looked at and holds an entry
+ * outside -256..255 (a CRC's or a hash's values, not a code). */
 typedef struct rt_table {
     uintptr_t start;
     uint32_t size;
     uint32_t id;
-    int written;
+    uint8_t written;
+    uint8_t chained;
+    uint8_t wide_known;
+    uint8_t wide;
 } rt_table_t;
+
+/* Which constant-table reads stay symbolic (GLASSBOX_TABLES; table.c). */
+enum {
+    RT_TABLES_NONE = 0, /* "0": every read is pinned (libc's ctype tables aside) */
+    RT_TABLES_ALL = 1,  /* "1": every read */
+    RT_TABLES_AUTO = 2  /* default: those whose index holds no earlier table read */
+};
 
 /* Limits, read once from the environment (see docs/tracer.md). */
 typedef struct rt_limits {
@@ -52,7 +66,7 @@ typedef struct rt_limits {
     uint64_t max_nodes;    /* GLASSBOX_MAX_NODES: arena cap */
     unsigned backoff_free; /* GLASSBOX_BACKOFF: hits per site recorded before back-off */
     int backoff_ctx;       /* GLASSBOX_BACKOFF_CTX=0: key back-off by site alone */
-    int tables;            /* GLASSBOX_TABLES=1: symbolic table reads (default off) */
+    int tables;            /* GLASSBOX_TABLES: RT_TABLES_* (default auto) */
     int length;            /* GLASSBOX_LENGTH=0 turns the length variable off */
 } rt_limits_t;
 

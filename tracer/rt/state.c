@@ -44,10 +44,14 @@ RT_HIDDEN void rt_init(void)
     rt.lim.backoff_free = (unsigned)env_u64("GLASSBOX_BACKOFF", GB_RT_BACKOFF_FREE);
     const char *bc = getenv("GLASSBOX_BACKOFF_CTX");
     rt.lim.backoff_ctx = !(bc && strcmp(bc, "0") == 0);
-    /* Off by default: exact table reads made the demo campaign's queries
-     * ~50x slower (docs/tracer.md, "Constant tables"). */
+    /* "auto" by default: a read is symbolic unless its index holds an
+     * earlier table read (a CRC's chain, whose exact queries made the demo
+     * campaign ~50x slower; docs/tracer.md, "Constant tables"). */
     const char *tb = getenv("GLASSBOX_TABLES");
-    rt.lim.tables = tb && strcmp(tb, "1") == 0;
+    rt.lim.tables = !tb                   ? RT_TABLES_AUTO
+                    : strcmp(tb, "1") == 0 ? RT_TABLES_ALL
+                    : strcmp(tb, "0") == 0 ? RT_TABLES_NONE
+                                           : RT_TABLES_AUTO;
     const char *ln = getenv("GLASSBOX_LENGTH");
     rt.lim.length = !(ln && strcmp(ln, "0") == 0);
 }

@@ -35,7 +35,7 @@ RT_EXPORT void __gb_table_register(const void *addr, uint64_t size)
         tabs = nt;
         captabs = nc;
     }
-    tabs[ntabs++] = (rt_table_t){(uintptr_t)addr, (uint32_t)size, 0, 0};
+    tabs[ntabs++] = (rt_table_t){.start = (uintptr_t)addr, .size = (uint32_t)size};
     sorted = 0;
 }
 
@@ -111,9 +111,58 @@ RT_HIDDEN rt_table_t *rt_table_by_id(uint32_t id)
 
 RT_HIDDEN int rt_table_has(uintptr_t addr, size_t n)
 {
-    if (n == 0 || n > 8 || !rt_active || (!rt.lim.tables && !in_always(addr, n)))
+    if (n == 0 || n > 8 || !rt_active ||
+        (rt.lim.tables == RT_TABLES_NONE && !in_always(addr, n)))
         return 0;
     return rt_table_find(addr, n) != NULL;
+}
+
+/* 1 when `e` holds a READ within its first TABLE_CHAIN_LOOK nodes (or is
+ * too big to tell): the index of a chained lookup, a CRC's
+ * table[(crc ^ byte) & 0xff] whose crc is the last lookup's result. Exact
+ * chains are what made table queries slow; a decoding table's index is an
+ * input byte, a CRC's first one too. */
+#define TABLE_CHAIN_LOOK 48
+static int holds_read(const rt_expr_t *e, unsigned *budget)
+{
+    if (!e || e->op == GBT_OP_CONST || e->op == GBT_OP_INPUT)
+        return 0;
+    if (e->op == GBT_OP_READ || *budget == 0)
+        return 1;
+    (*budget)--;
+    int n = gbt_op_arity(e->op);
+    for (int i = 0; i < n && i < 3; i++)
+        if (holds_read(e->arg[i], budget))
+            return 1;
+    return 0;
+}
+
+/* 1 when some n-byte entry of t (n = 2, 4 or 8, at the entries' own
+ * alignment from the table's start) lies outside -256..255: a table of
+ * wide values (CRC, hash, powers), whose exact reads are what made table
+ * queries slow. Decoding tables (base64, hex, ctype-like classes) map to
+ * small codes, with -1 or 0xff for invalid; 1-byte entries are always
+ * small. Worked out once per table and width. */
+static int wide_entries(rt_table_t *t, size_t n)
+{
+    unsigned k = n == 2 ? 1u : n == 4 ? 2u : n == 8 ? 3u : 0u;
+    if (k == 0)
+        return 0;
+    uint8_t bit = (uint8_t)(1u << k);
+    if (!(t->wide_known & bit)) {
+        const uint8_t *p = (const uint8_t *)t->start;
+        int wide = 0;
+        for (size_t i = 0; i + n <= t->size && !wide; i += n) {
+            uint64_t v = 0;
+            memcpy(&v, p + i, n); /* little-endian hosts (x86-64) */
+            uint64_t top = n == 8 ? ~0ull : (1ull << (8 * n)) - 1;
+            wide = v > 255 && v < top - 255; /* neither small nor a small negative */
+        }
+        t->wide_known |= bit;
+        if (wide)
+            t->wide |= bit;
+    }
+    return (t->wide & bit) != 0;
 }
 
 /* The load of `n` bytes at `addr`, whose address expression is `a`, as a
@@ -125,6 +174,13 @@ RT_HIDDEN rt_expr_t *rt_table_load(rt_expr_t *a, uintptr_t addr, size_t n)
     rt_table_t *t = rt_table_find(addr, n);
     if (!t)
         return NULL;
+    if (rt.lim.tables == RT_TABLES_AUTO && !in_always(addr, n)) {
+        unsigned budget = TABLE_CHAIN_LOOK;
+        if (!t->chained && holds_read(a, &budget))
+            t->chained = 1; /* a CRC-8's table: the next chunk's first read too */
+        if (t->chained || wide_entries(t, n))
+            return NULL; /* pinned, as with GLASSBOX_TABLES=0 */
+    }
     rt_expr_t *off = rt_binop(GBT_OP_ADD, a, rt_const(64, (uint64_t)0 - t->start));
     return rt_read(off, rt_table_by_id(t->id), (unsigned)(8 * n));
 }
