@@ -293,6 +293,12 @@
  * rounds: the last gives 2^GB_RETRY_PATIENCE_MAX times the time, 16 s a
  * query at the default 2 s. */
 #define GB_RETRY_PATIENCE_MAX 3
+/* A (site, direction) whose queries timed out this many times is not
+ * asked again on a first expansion: its flips wait for a retry round
+ * (which asks them with the patience above), so a few hard queries (a
+ * 128-bit product, an exact checksum) do not take the whole budget from
+ * the cheap ones (issue 37). */
+#define GB_SITE_TIMEOUTS 2
 
 /* Hit-count depth of a (site, direction) in scoring: the n-th time a
  * path takes it (2 <= n <= GB_DEPTH_MAX) counts as new, one more record

@@ -628,6 +628,12 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
         skipped_add(it, j);
         return 0;
     }
+    /* the cheap queries first: a direction that timed out twice waits */
+    if (ss && ss->timeouts >= GB_SITE_TIMEOUTS && !it->retries) {
+        s->st.flips_deferred++;
+        skipped_add(it, j);
+        return 0;
+    }
     uint64_t blocks = s->cov.blocks, novel = s->cov.novel_total, crashes = s->st.crashes;
     uint64_t children = s->st.children;
     gb_flip_t f;
@@ -635,6 +641,8 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
     if (ans.status != GB_Q_SAT) {
         if (ans.status == GB_Q_TIMEOUT) {
             s->st.flips_timed_out++;
+            if (ss)
+                ss->timeouts++;
             if (it->retries < GB_RETRY_PATIENCE_MAX) /* again when dry, with more time */
                 skipped_add(it, j);
         }

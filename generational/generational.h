@@ -95,6 +95,8 @@ typedef struct gb_search_stats {
     uint64_t repaired;     /* optimistic children repaired by a further flip */
     uint64_t flips_backoff; /* flips skipped: their site kept producing nothing new */
     uint64_t flips_timed_out; /* flips Z3 or the budget did not decide: retried when dry */
+    uint64_t flips_deferred;  /* flips not asked: their direction timed out GB_SITE_TIMEOUTS times
+                                 (retried when dry) */
     uint64_t flips_skipped_cfg; /* flips skipped: the static CFG shows their new direction
                                    reaches no uncovered block */
     uint64_t imported;     /* new inputs read from peers' queues */

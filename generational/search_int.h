@@ -168,6 +168,7 @@ typedef struct gb_site_stat {
     uint32_t tries;  /* children made by flipping it */
     uint32_t unpaid; /* of those, in a row, with nothing new */
     uint32_t paid;   /* of those, children that found something new: tried first */
+    uint32_t timeouts; /* its queries that timed out (GB_SITE_TIMEOUTS) */
 } gb_site_stat_t;
 
 GB_HMAP_KEYED_TYPE(gb_sites, gb_site_stat_t)
