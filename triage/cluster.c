@@ -7,11 +7,30 @@
 #include "gb_config.h"
 #include "triage_int.h"
 
-/* The top frame of a state: its first line. */
-static size_t top_len(const char *state)
+/* The first `frames` frames of a state: its first lines. */
+static size_t top_len(const char *state, int frames)
 {
-    const char *nl = strchr(state, '\n');
-    return nl ? (size_t)(nl - state) : strlen(state);
+    const char *p = state;
+    for (int i = 0; i < frames; i++) {
+        const char *nl = strchr(p, '\n');
+        if (!nl)
+            return strlen(state);
+        if (i + 1 == frames)
+            return (size_t)(nl - state);
+        p = nl + 1;
+    }
+    return 0;
+}
+
+/* A deliberate stop (abort, a failed assert) is raised where checks
+ * funnel: a fatal-error helper, or Magma's canary, is the top frame of
+ * every bug it reports, and its abort line their fault line. The caller
+ * says which check failed, so such buckets link on their top two frames
+ * (Magma's libxml2 pile: XML009 and XML017 were one likely bug by their
+ * shared canary frame). */
+static int deliberate(const gb_bucket_t *b)
+{
+    return strcmp(b->type, "abort") == 0;
 }
 
 /* The top state frame, when it has a source line: where the fault is. */
@@ -27,9 +46,12 @@ static const gb_frame_t *fault_frame(const gb_bucket_t *b)
 
 const char *gb_triage_link(const gb_bucket_t *a, const gb_bucket_t *b)
 {
-    size_t la = top_len(a->state), lb = top_len(b->state);
+    int stop = deliberate(a) || deliberate(b), frames = stop ? 2 : 1;
+    size_t la = top_len(a->state, frames), lb = top_len(b->state, frames);
     if (la > 0 && la == lb && memcmp(a->state, b->state, la) == 0 && strcmp(a->type, b->type) == 0)
-        return "same type and top frame";
+        return stop ? "same type and top two frames" : "same type and top frame";
+    if (stop)
+        return NULL;
     const gb_frame_t *fa = fault_frame(a), *fb = fault_frame(b);
     if (fa && fb && fa->line == fb->line && strcmp(fa->file, fb->file) == 0)
         return "same fault line";

@@ -426,8 +426,8 @@ static void test_clusters(void)
               "groups %zu %zu %zu %zu %zu %zu", c[0], c[1], c[2], c[3], c[4], c[5]);
     /* Linked only through a later bucket: b[0] and b[2] share nothing
      * but b[1] links to both. Transitive, and numbered by b[0]. */
-    mk_bucket(&b[0], &f[0], "abort", "a\nq", "a.c", 1);
-    mk_bucket(&b[1], &f[1], "abort", "a\nr", "b.c", 2);
+    mk_bucket(&b[0], &f[0], "SEGV on unknown address READ", "a\nq", "a.c", 1);
+    mk_bucket(&b[1], &f[1], "SEGV on unknown address READ", "a\nr", "b.c", 2);
     mk_bucket(&b[2], &f[2], "UBSan shift", "s", "b.c", 2);
     mk_bucket(&b[3], &f[3], "timeout", "", "", 0);
     mk_bucket(&b[4], &f[4], "timeout", "", "", 0);
@@ -435,6 +435,19 @@ static void test_clusters(void)
     CHECK_MSG(n == 3 && c[0] == 1 && c[1] == 1 && c[2] == 1 && c[3] == 2 && c[4] == 3,
               "%zu groups: %zu %zu %zu %zu %zu", n, c[0], c[1], c[2], c[3], c[4]);
     CHECK(gb_triage_clusters(b, 0, c) == 0);
+    /* Deliberate stops: a shared abort helper (Magma's canary) and its
+     * abort line link nothing; the same caller below it does. */
+    mk_bucket(&b[0], &f[0], "abort", "canary\nparse_decl\nparse_xml", "rt.c", 9);
+    mk_bucket(&b[1], &f[1], "abort", "canary\nparse_subset\nparse_doc", "rt.c", 9);
+    mk_bucket(&b[2], &f[2], "abort", "canary\nparse_decl\nparse_doc", "rt.c", 9);
+    mk_bucket(&b[3], &f[3], "abort", "canary", "rt.c", 9);
+    CHECK(!gb_triage_link(&b[0], &b[1]));
+    CHECK(!gb_triage_link(&b[0], &b[3]) && !gb_triage_link(&b[1], &b[3]));
+    CHECK(gb_triage_link(&b[0], &b[2]) &&
+          strcmp(gb_triage_link(&b[0], &b[2]), "same type and top two frames") == 0);
+    n = gb_triage_clusters(b, 4, c);
+    CHECK_MSG(n == 3 && c[0] == 1 && c[1] == 2 && c[2] == 1 && c[3] == 3,
+              "%zu groups: %zu %zu %zu %zu", n, c[0], c[1], c[2], c[3]);
 }
 
 int main(int argc, char **argv)
