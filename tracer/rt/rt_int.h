@@ -56,7 +56,7 @@ typedef struct rt_table {
 enum {
     RT_TABLES_NONE = 0, /* "0": every read is pinned (libc's ctype tables aside) */
     RT_TABLES_ALL = 1,  /* "1": every read */
-    RT_TABLES_AUTO = 2  /* default: those whose index holds no earlier table read */
+    RT_TABLES_AUTO = 2  /* default: those of tables of small entries, not in a chain */
 };
 
 /* Limits, read once from the environment (see docs/tracer.md). */

@@ -44,9 +44,10 @@ RT_HIDDEN void rt_init(void)
     rt.lim.backoff_free = (unsigned)env_u64("GLASSBOX_BACKOFF", GB_RT_BACKOFF_FREE);
     const char *bc = getenv("GLASSBOX_BACKOFF_CTX");
     rt.lim.backoff_ctx = !(bc && strcmp(bc, "0") == 0);
-    /* "auto" by default: a read is symbolic unless its index holds an
-     * earlier table read (a CRC's chain, whose exact queries made the demo
-     * campaign ~50x slower; docs/tracer.md, "Constant tables"). */
+    /* "auto" by default: a read is symbolic unless its table holds wide
+     * values or its index an earlier table read (a CRC's table or chain,
+     * whose exact queries made the demo campaign ~50x slower; table.c and
+     * docs/tracer.md, "Constant tables"). */
     const char *tb = getenv("GLASSBOX_TABLES");
     rt.lim.tables = !tb                   ? RT_TABLES_AUTO
                     : strcmp(tb, "1") == 0 ? RT_TABLES_ALL
