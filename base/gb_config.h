@@ -300,6 +300,19 @@
  * the cheap ones (issue 37). */
 #define GB_SITE_TIMEOUTS 2
 
+/* Token repetition (generational/tokens.c, issue 37): a run's path
+ * constraint holds the keyword compares its tokenizer made. A token of
+ * 2 to GB_TOKEN_MAX printable bytes that matched one is copied, with the
+ * separator after it, right behind itself: one child with 1 copy, one
+ * with 2, 4, ... up to 2^(GB_TOKEN_REPS - 1). That is how "the same
+ * keyword n times" gets written: a tokenizer's loop counts tokens in
+ * plain variables, which no flip can set. The GB_TOKENS_PER_RUN tokens
+ * matched last (distinct in their bytes) are tried, each child a native
+ * run. */
+#define GB_TOKEN_MAX 32
+#define GB_TOKEN_REPS 5
+#define GB_TOKENS_PER_RUN 8
+
 /* Hit-count depth of a (site, direction) in scoring: the n-th time a
  * path takes it (2 <= n <= GB_DEPTH_MAX) counts as new, one more record
  * of a kind, one more counted item, one more trip round a loop. Past 8

@@ -876,6 +876,10 @@ static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     gb_free(only);
     uint8_t *over = s->reach.on ? gb_reach_over_bound(s, t, info.pcs) : NULL;
     int rc = order && (over || !s->reach.on) ? 0 : gb_err_set(e, "out of memory");
+    /* a first expansion also repeats the tokens the run matched: native
+     * runs, cheaper than any flip */
+    if (rc == 0 && !resumed && !it->retries && !s->reach.on)
+        rc = gb_tokens_repeat(s, it, t, e);
     gb_solver_set_patience(s->solver, it->retries); /* a retry's timeouts grow */
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
         rc = flip_one(s, it, t, order[k].j, over, e);

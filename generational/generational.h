@@ -90,6 +90,7 @@ typedef struct gb_search_stats {
     uint64_t expanded;     /* inputs expanded */
     uint64_t children;     /* models turned into new inputs */
     uint64_t inserted;     /* of those, with a longer input's new bytes inserted, not appended */
+    uint64_t tokens;       /* of those, repeating a token the run matched (tokens.c) */
     uint64_t duplicates;   /* models that gave an input already run */
     uint64_t divergent;    /* children whose path left the predicted prefix */
     uint64_t repaired;     /* optimistic children repaired by a further flip */

@@ -129,6 +129,7 @@ static void fill_search(gb_search_t *s, kvs_t *k, const gb_search_stats_t *st)
     kv(k, "last_own_find", "%llu", secs(st->own_last_find_ms));
     kv(k, "children_generated", "%llu", (unsigned long long)st->children);
     kv(k, "children_inserted", "%llu", (unsigned long long)st->inserted);
+    kv(k, "children_token", "%llu", (unsigned long long)st->tokens);
     kv(k, "children_duplicate", "%llu", (unsigned long long)st->duplicates);
     kv(k, "children_divergent", "%llu", (unsigned long long)st->divergent);
     kv(k, "children_repaired", "%llu", (unsigned long long)st->repaired);

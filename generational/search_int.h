@@ -375,6 +375,10 @@ int gb_expand(gb_search_t *s, gb_item_t *it, gb_err_t *e);
 /* Names the trace's files: once, at the start. */
 int gb_expand_start(gb_search_t *s, gb_err_t *e);
 void gb_expand_free(gb_expand_state_t *x);
+/* tokens.c: children of `it` (traced as `t`) that repeat a token its run
+ * matched (GB_TOKEN_REPS of each of the last GB_TOKENS_PER_RUN tokens),
+ * run and kept when they find something: 0, or -1 on a fatal error. */
+int gb_tokens_repeat(gb_search_t *s, const gb_item_t *it, const gb_trace_t *t, gb_err_t *e);
 /* reach.c: directed mode. Resolves the targets, the goal set, the
  * distances and what rules a proof out from the start (after the CFG is
  * loaded). */

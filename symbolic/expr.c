@@ -554,3 +554,78 @@ int gb_trace_eval_pc(const gb_trace_t *t, size_t j, const uint8_t *input, size_t
         return -1;
     return (v & 1) == t->pcs[j].taken;
 }
+
+/* The input offsets under `node`, into off[0 .. *n) (unsorted, repeats
+ * kept), walking at most `budget` nodes: 0, or -1 past the budget or past
+ * `cap` offsets. A bounded walk without a visited set: the callers want
+ * small conditions only and stop at the first big one. */
+static int small_inputs(const gb_dag_t *d, uint32_t node, uint64_t *off, size_t cap, size_t *n,
+                        unsigned *budget)
+{
+    if (*budget == 0)
+        return -1;
+    (*budget)--;
+    const gb_node_t *x = &d->nodes[node];
+    if (x->op == GBT_OP_INPUT) {
+        if (*n >= cap)
+            return -1;
+        off[(*n)++] = x->imm;
+        return 0;
+    }
+    for (unsigned i = 0; i < x->nargs; i++)
+        if (small_inputs(d, x->args[i], off, cap, n, budget) != 0)
+            return -1;
+    return 0;
+}
+
+/* The condition's value on `input` with byte k xor'd by 1 (k = SIZE_MAX:
+ * as it is), or -1 on out of memory. */
+static int value_with(const gb_trace_t *t, size_t j, uint8_t *input, size_t len, size_t k)
+{
+    if (k < len)
+        input[k] ^= 1;
+    uint64_t v;
+    int rc = gb_dag_eval(&t->dag, t->pcs[j].node, input, len, &v);
+    if (k < len)
+        input[k] ^= 1;
+    return rc != 0 ? -1 : (int)(v & 1);
+}
+
+int gb_trace_pc_token(const gb_trace_t *t, size_t j, const uint8_t *input, size_t len,
+                      uint64_t *start, uint64_t *end)
+{
+    if (!t || j >= t->npcs || !input)
+        return 0;
+    uint64_t off[4 * GB_TOKEN_MAX];
+    size_t n = 0;
+    unsigned budget = 16 * GB_TOKEN_MAX;
+    if (small_inputs(&t->dag, t->pcs[j].node, off, sizeof off / sizeof off[0], &n, &budget) != 0)
+        return 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (gbt_is_len_offset(off[i]) || off[i] >= len)
+            return 0;
+        lo = off[i] < lo ? off[i] : lo;
+        hi = off[i] + 1 > hi ? off[i] + 1 : hi;
+    }
+    if (n == 0 || hi - lo < 2 || hi - lo > GB_TOKEN_MAX)
+        return 0;
+    /* every byte of [lo, hi) read, and each one alone decides: a match */
+    uint8_t seen[GB_TOKEN_MAX] = {0};
+    for (size_t i = 0; i < n; i++)
+        seen[off[i] - lo] = 1;
+    /* the bytes up to hi are all it reads (no length variable) */
+    uint8_t *buf = gb_malloc(hi);
+    if (!buf)
+        return 0;
+    memcpy(buf, input, hi);
+    int base = value_with(t, j, buf, hi, SIZE_MAX), ok = base >= 0;
+    for (uint64_t k = lo; ok && k < hi; k++)
+        ok = seen[k - lo] && value_with(t, j, buf, hi, (size_t)k) == !base;
+    gb_free(buf);
+    if (ok) {
+        *start = lo;
+        *end = hi;
+    }
+    return ok;
+}

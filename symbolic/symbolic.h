@@ -298,6 +298,14 @@ int gb_trace_pc_inputs(const gb_trace_t *t, size_t j, uint64_t **offs, size_t *n
  * j's condition depends on; 0 if it depends on none, or out of memory. */
 uint64_t gb_trace_pc_read_end(const gb_trace_t *t, size_t j);
 
+/* 1 when PC entry j is a whole-token compare that `input` matched: its
+ * condition reads exactly the input bytes [*start, *end), 2 to
+ * GB_TOKEN_MAX of them, and changing any one of them alone changes its
+ * value (a keyword compare, a 4-byte magic). 0 otherwise, and for big
+ * conditions, which it does not walk. */
+int gb_trace_pc_token(const gb_trace_t *t, size_t j, const uint8_t *input, size_t len,
+                      uint64_t *start, uint64_t *end);
+
 /* Evaluates PC entry j of `t` on a concrete input: returns 1 if the entry's
  * condition equals its recorded direction, 0 if not (bytes past `len` read as
  * 0). Used by tests to check models and by the search to predict paths. */

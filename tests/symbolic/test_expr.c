@@ -167,11 +167,60 @@ static void deep_chain(void)
     tb_free(b);
 }
 
+/* gb_trace_pc_token: a compare of adjacent bytes that the input matched is
+ * a token; a mismatch, a one-byte compare, a gap, a byte that does not
+ * decide (an OR) and the length variable are not. Input "xITEM BEGIN". */
+static void tokens(void)
+{
+    static const uint8_t input[] = "xITEM BEGIN";
+    size_t len = sizeof input - 1;
+    tb_t *b = tb_new(len, 0);
+    uint32_t in1 = tb_in(b, 1), in2 = tb_in(b, 2), in3 = tb_in(b, 3), in4 = tb_in(b, 4);
+    uint32_t w = tb_bin(b, GBT_OP_CONCAT, 16, in2, in1);
+    w = tb_bin(b, GBT_OP_CONCAT, 24, in3, w);
+    w = tb_bin(b, GBT_OP_CONCAT, 32, in4, w); /* "ITEM" read as one little-endian word */
+    tb_pc(b, GBT_PC_BRANCH, 1, 1, tb_bin(b, GBT_OP_EQ, 1, w, tb_const(b, 32, 0x4d455449)));
+    tb_pc(b, GBT_PC_BRANCH, 0, 2, tb_bin(b, GBT_OP_EQ, 1, w, tb_const(b, 32, 0x444e4500)));
+    tb_pc(b, GBT_PC_BRANCH, 1, 3, tb_bin(b, GBT_OP_EQ, 1, in1, tb_const(b, 8, 'I')));
+    uint32_t gap = tb_bin(b, GBT_OP_AND, 1, tb_bin(b, GBT_OP_EQ, 1, in1, tb_const(b, 8, 'I')),
+                          tb_bin(b, GBT_OP_EQ, 1, in3, tb_const(b, 8, 'E')));
+    tb_pc(b, GBT_PC_BRANCH, 1, 4, gap);
+    uint32_t any = tb_bin(b, GBT_OP_OR, 1, tb_bin(b, GBT_OP_EQ, 1, in1, tb_const(b, 8, 'I')),
+                          tb_bin(b, GBT_OP_EQ, 1, in2, tb_const(b, 8, 'T')));
+    tb_pc(b, GBT_PC_BRANCH, 1, 5, any);
+    /* BEGIN at 6..10, byte by byte as a memcmp model's conjunction, and its direction
+     * false = "differs" (the compare recorded as NE) */
+    uint32_t all = tb_const(b, 1, 1);
+    for (unsigned k = 0; k < 5; k++)
+        all = tb_bin(b, GBT_OP_AND, 1, all,
+                     tb_bin(b, GBT_OP_EQ, 1, tb_in(b, 6 + k), tb_const(b, 8, "BEGIN"[k])));
+    tb_pc(b, GBT_PC_BRANCH, 0, 6, tb_un(b, GBT_OP_NOT, 1, all, 0));
+    uint32_t lenv = tb_in(b, GBT_LEN_OFFSET);
+    tb_pc(b, GBT_PC_BRANCH, 1, 7,
+          tb_bin(b, GBT_OP_EQ, 1, tb_bin(b, GBT_OP_CONCAT, 16, lenv, in1),
+                 tb_const(b, 16, (uint64_t)len << 8 | 'I')));
+    tb_end(b, GBT_END_EXIT, 0, 0);
+    gb_trace_t *t = tb_load(b, 0);
+    CHECK(t != NULL);
+    uint64_t s = 0, e = 0;
+    CHECK(gb_trace_pc_token(t, 0, input, len, &s, &e) == 1 && s == 1 && e == 5);
+    CHECK(gb_trace_pc_token(t, 1, input, len, &s, &e) == 0); /* "ITEM" is not "\0END" */
+    CHECK(gb_trace_pc_token(t, 2, input, len, &s, &e) == 0); /* one byte */
+    CHECK(gb_trace_pc_token(t, 3, input, len, &s, &e) == 0); /* byte 2 unread */
+    CHECK(gb_trace_pc_token(t, 4, input, len, &s, &e) == 0); /* either byte alone keeps it */
+    CHECK(gb_trace_pc_token(t, 5, input, len, &s, &e) == 1 && s == 6 && e == 11);
+    CHECK(gb_trace_pc_token(t, 6, input, len, &s, &e) == 0); /* the length variable */
+    CHECK(gb_trace_pc_token(t, 0, input, 3, &s, &e) == 0);   /* past a shorter input */
+    gb_trace_free(t);
+    tb_free(b);
+}
+
 int main(void)
 {
     hash_consing();
     folding();
     semantics();
     deep_chain();
+    tokens();
     return check_exit("symbolic_expr");
 }
