@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # bench.gates-find: Glassbox alone finds the crash of each issue-37 gate from its seeds
-# within a fixed number of runs (-E GB_FIND_EXECS, default 20000) of its cov build, with
+# within a fixed number of runs (-E GB_FIND_EXECS, default 5000) of its cov build, with
 # -V GB_FIND_SECONDS (default 120) as a backstop for a loaded machine. The gates are those
 # test.sh built into BUILD_DIR/bench-gates/ (CTest runs this after bench.gates).
 # Usage: find.sh BUILD_DIR [GATE...]
@@ -14,7 +14,7 @@ gates=("$@")
 [ ${#gates[@]} -gt 0 ] ||
   gates=(chunk_crc_insert token_repeat base64_magic hex_table strtod_window mul128_high
          mul_overflow)
-execs=${GB_FIND_EXECS:-20000}
+execs=${GB_FIND_EXECS:-5000}
 secs=${GB_FIND_SECONDS:-120}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gb-gates-find.XXXXXX")
 trap 'rm -rf "$work"' EXIT
