@@ -223,28 +223,6 @@ static gb_item_t *make_child(gb_search_t *s, const gb_item_t *parent, const gb_t
     return c;
 }
 
-/* "src:" and the nearest stored ancestor: a queue id as AFL++ writes it,
- * or crashNNNNNN for an input that only a crashing seed is behind; none
- * when not even that was stored (a crash with a known signature). */
-static void src_desc(char *buf, size_t n, int64_t queue_id, int64_t crash_id, size_t j,
-                     const char *tag)
-{
-    if (queue_id >= 0)
-        snprintf(buf, n, "src:%06lld,op:gen,pos:%zu%s", (long long)queue_id, j, tag);
-    else if (crash_id >= 0)
-        snprintf(buf, n, "src:crash%06lld,op:gen,pos:%zu%s", (long long)crash_id, j, tag);
-    else
-        snprintf(buf, n, "op:gen,pos:%zu%s", j, tag);
-}
-
-static void child_desc(char *buf, size_t n, const gb_item_t *parent, size_t j, const char *tag)
-{
-    if (parent->queue_id >= 0 || parent->crash_id >= 0)
-        src_desc(buf, n, parent->queue_id, parent->crash_id, j, tag);
-    else
-        src_desc(buf, n, parent->src_id, parent->src_crash, j, tag);
-}
-
 /* What solve_flip decided, and which stage decided it (directed mode
  * tells an exact refutation from a guess by it). Whether a model was
  * optimistic is the flip's own f->optimistic. */
@@ -304,14 +282,12 @@ static gb_item_t *run_child(gb_search_t *s, gb_item_t *it, const gb_trace_t *t,
     }
     c->optimistic = f->optimistic;
     c->extra = extra;
-    c->src_id = it->queue_id >= 0 ? it->queue_id : it->src_id;
-    c->src_crash = it->queue_id >= 0 ? -1 : it->crash_id >= 0 ? it->crash_id : it->src_crash;
-    c->depth = it->depth + 1;
+    gb_item_adopt(c, it);
     s->st.children++;
     s->st.inserted += at != SIZE_MAX;
     char desc[160], tags[32];
     snprintf(tags, sizeof tags, "%s%s", f->optimistic ? tag : "", at != SIZE_MAX ? ",ins" : "");
-    child_desc(desc, sizeof desc, it, j, tags);
+    gb_item_desc(desc, sizeof desc, it, "gen", j, tags);
     *kind = gb_run_check(s, c, desc, e);
     if (*kind <= GB_KIND_HUNG) {
         gb_item_free(c);
@@ -443,7 +419,7 @@ static int repair(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, in
 static int keep_child(gb_search_t *s, gb_item_t *c, gb_run_kind_t kind, size_t j, gb_err_t *e)
 {
     char desc[160];
-    src_desc(desc, sizeof desc, c->src_id, c->src_crash, j, c->optimistic ? ",opt" : "");
+    gb_src_desc(desc, sizeof desc, c->src_id, c->src_crash, "gen", j, c->optimistic ? ",opt" : "");
     return gb_run_keep(s, c, kind, desc, e);
 }
 

@@ -127,6 +127,17 @@ int gb_item_unpark(gb_search_t *s, gb_item_t *it);
 void gb_worklist_free(gb_worklist_t *w);
 gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq);
 void gb_item_free(gb_item_t *it);
+/* Makes `c` a child of `parent`: its nearest stored ancestor and depth. */
+void gb_item_adopt(gb_item_t *c, const gb_item_t *parent);
+/* A child's name tail as AFL++ writes one: "src:" and its nearest stored
+ * ancestor (queue id `queue_id`, or crashNNNNNN from `crash_id` when only
+ * a crashing seed is behind it; none when not even that was stored), then
+ * "op:OP,pos:POS" and `tag` (empty, or starting with a comma). */
+void gb_src_desc(char *buf, size_t n, int64_t queue_id, int64_t crash_id, const char *op,
+                 size_t pos, const char *tag);
+/* gb_src_desc for a child of `parent`: the parent itself when stored. */
+void gb_item_desc(char *buf, size_t n, const gb_item_t *parent, const char *op, size_t pos,
+                  const char *tag);
 
 /* ---- frontier.c: uncovered directions beside a run's path -------------- */
 

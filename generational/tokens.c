@@ -96,17 +96,12 @@ static int try_child(gb_search_t *s, const gb_item_t *it, gb_item_t *c, const to
         s->st.duplicates++;
         return 0;
     }
-    c->src_id = it->queue_id >= 0 ? it->queue_id : it->src_id;
-    c->src_crash = it->queue_id >= 0 ? -1 : it->crash_id >= 0 ? it->crash_id : it->src_crash;
-    c->depth = it->depth + 1;
+    gb_item_adopt(c, it);
     s->st.children++;
     s->st.tokens++;
-    char desc[160];
-    if (c->src_id >= 0)
-        snprintf(desc, sizeof desc, "src:%06lld,op:token,pos:%zu,rep:%zu", (long long)c->src_id,
-                 tk->at, reps);
-    else
-        snprintf(desc, sizeof desc, "op:token,pos:%zu,rep:%zu", tk->at, reps);
+    char desc[160], tag[32];
+    snprintf(tag, sizeof tag, ",rep:%zu", reps);
+    gb_item_desc(desc, sizeof desc, it, "token", tk->at, tag);
     gb_run_kind_t kind = gb_run_check(s, c, desc, e);
     if (kind == GB_KIND_FATAL) {
         gb_item_free(c);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The worklist (a binary max-heap) and the search's hash set. */
+#include <stdio.h>
 #include <string.h>
 
 #include "search_int.h"
@@ -131,6 +132,35 @@ gb_item_t *gb_item_new(const uint8_t *data, size_t len, uint64_t seq)
     it->queue_id = it->crash_id = it->src_id = it->src_crash = -1;
     it->depth = 1;
     return it;
+}
+
+void gb_item_adopt(gb_item_t *c, const gb_item_t *parent)
+{
+    c->src_id = parent->queue_id >= 0 ? parent->queue_id : parent->src_id;
+    c->src_crash = parent->queue_id >= 0   ? -1
+                   : parent->crash_id >= 0 ? parent->crash_id
+                                           : parent->src_crash;
+    c->depth = parent->depth + 1;
+}
+
+void gb_src_desc(char *buf, size_t n, int64_t queue_id, int64_t crash_id, const char *op,
+                 size_t pos, const char *tag)
+{
+    if (queue_id >= 0)
+        snprintf(buf, n, "src:%06lld,op:%s,pos:%zu%s", (long long)queue_id, op, pos, tag);
+    else if (crash_id >= 0)
+        snprintf(buf, n, "src:crash%06lld,op:%s,pos:%zu%s", (long long)crash_id, op, pos, tag);
+    else
+        snprintf(buf, n, "op:%s,pos:%zu%s", op, pos, tag);
+}
+
+void gb_item_desc(char *buf, size_t n, const gb_item_t *parent, const char *op, size_t pos,
+                  const char *tag)
+{
+    if (parent->queue_id >= 0 || parent->crash_id >= 0)
+        gb_src_desc(buf, n, parent->queue_id, parent->crash_id, op, pos, tag);
+    else
+        gb_src_desc(buf, n, parent->src_id, parent->src_crash, op, pos, tag);
 }
 
 void gb_path_release(gb_path_t *p)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of the worklist order (score, hint, novelty, frontier, shorter,
- * newer), its bound (trim), waiting inputs parked in queue/, and
- * the hash sets the search uses to never run an input twice. */
+ * newer), its bound (trim), a child's lineage and name, waiting inputs
+ * parked in queue/, and the hash sets the search uses to never run an input twice. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +100,40 @@ static void test_item_copy(void)
     CHECK(it->data[0] == 1 && it->len == 5 && it->seq == 9);
     CHECK(it->queue_id == -1 && it->crash_id == -1 && it->src_id == -1);
     gb_item_free(it);
+}
+
+/* A child's lineage and name: the nearest stored ancestor is the parent
+ * when stored in queue/, else the parent's own ancestor; a crashing seed
+ * shows as src:crashNNNNNN only when no queue ancestor is behind it. */
+static void test_lineage(void)
+{
+    uint8_t b[4] = {0};
+    char d[160];
+    gb_item_t *seed = gb_item_new(b, 4, 1), *c = gb_item_new(b, 4, 2), *g = gb_item_new(b, 4, 3);
+    gb_item_desc(d, sizeof d, seed, "gen", 7, "");
+    CHECK_MSG(strcmp(d, "op:gen,pos:7") == 0, "%s", d); /* nothing stored */
+    seed->queue_id = 12;
+    gb_item_adopt(c, seed);
+    CHECK(c->src_id == 12 && c->src_crash == -1 && c->depth == 2);
+    gb_item_desc(d, sizeof d, seed, "token", 3, ",rep:4");
+    CHECK_MSG(strcmp(d, "src:000012,op:token,pos:3,rep:4") == 0, "%s", d);
+    gb_item_adopt(g, c); /* c is not stored: its ancestor goes on */
+    CHECK(g->src_id == 12 && g->src_crash == -1 && g->depth == 3);
+    gb_item_desc(d, sizeof d, c, "gen", 0, ",opt");
+    CHECK_MSG(strcmp(d, "src:000012,op:gen,pos:0,opt") == 0, "%s", d);
+    seed->queue_id = -1; /* a crashing seed: only in crashes/ */
+    seed->crash_id = 5;
+    gb_item_adopt(c, seed);
+    CHECK(c->src_id == -1 && c->src_crash == 5);
+    gb_item_desc(d, sizeof d, seed, "token", 1, "");
+    CHECK_MSG(strcmp(d, "src:crash000005,op:token,pos:1") == 0, "%s", d);
+    gb_item_desc(d, sizeof d, c, "gen", 2, "");
+    CHECK_MSG(strcmp(d, "src:crash000005,op:gen,pos:2") == 0, "%s", d);
+    gb_src_desc(d, sizeof d, 3, 5, "gen", 1, ""); /* a queue ancestor wins */
+    CHECK_MSG(strcmp(d, "src:000003,op:gen,pos:1") == 0, "%s", d);
+    gb_item_free(seed);
+    gb_item_free(c);
+    gb_item_free(g);
 }
 
 /* The frontier orders inputs equal on score, hint and novelty, before
@@ -215,6 +249,7 @@ int main(void)
     test_many();
     test_hset();
     test_item_copy();
+    test_lineage();
     test_run_fresh();
     if (check_failures)
         fprintf(stderr, "%d check(s) failed\n", check_failures);
