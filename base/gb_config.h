@@ -271,6 +271,16 @@
  * input (png_read: 3 to 7 expansions in 5 minutes). */
 #define GB_EXPAND_SLICE 64
 
+/* --slice-seconds' default, 0 = off: an expansion part that has run this
+ * long (s) stops when any input waits, better or not, and goes back
+ * behind the inputs waiting for a first expansion (expand.c, slow_slice).
+ * Issue 36's profile of hour-long Magma campaigns beside AFL++:
+ * expansions of over 30 s took half to two thirds of the worker's hour
+ * and made 2 to 5 of its new blocks, while the inputs waiting behind them
+ * (AFL++'s finds) made the rest; one 16 KiB input took 1,269 s in 25
+ * parts. Off until a campaign A/B shows 30 s helps (bench/RESULTS.md). */
+#define GB_EXPAND_SLICE_S 0
+
 /* When the worklist runs dry, the inputs whose expansion backed flips off
  * are expanded again, those flips only, with every back-off reset: a loop
  * that needs many more steps than GB_SITE_FREE_TRIES gets them instead of

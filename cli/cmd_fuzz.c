@@ -72,7 +72,7 @@ static void summarize(const char *out, const char *name, const char *asan, const
 typedef struct fuzz_cli {
     const char *in, *out, *name, *lfdir;
     const char *triage_bin, *triage_dir;
-    unsigned long long t, v, st, sb, mem, zmax, every, max_execs;
+    unsigned long long t, v, st, sb, mem, zmax, every, max_execs, slice;
     int no_opt, quiet, resume, no_cfg, exit_on_crash;
     gb_args_t a; /* rest: TRACE_BIN COV_BIN ARGS... */
 } fuzz_cli_t;
@@ -113,6 +113,10 @@ static gb_parsed_t parse_fuzz(int argc, char **argv, fuzz_cli_t *f)
         GB_OPTION_UINT(0, "solver-budget", "MS", NULL, GB_SOLVER_BUDGET_MS, &f->sb,
                        "Z3 time per expanded input; once spent, only sites where Z3 found a "
                        "model before are still solved"),
+        GB_OPTION_UINT(0, "slice-seconds", "S", "GLASSBOX_SLICE_SECONDS",
+                       GB_EXPAND_SLICE_S, &f->slice,
+                       "an input's expansion that ran this long goes back on the worklist, "
+                       "with its flips left, when any other input waits; 0 = never"),
         GB_OPTION_FLAG(0, "no-optimistic", &f->no_opt,
                        "do not relax unsatisfiable queries (QSYM's optimistic solving)"),
         GB_OPTION_FLAG(0, "no-cfg", &f->no_cfg,
@@ -171,6 +175,8 @@ static gb_exit_t check_fuzz(fuzz_cli_t *f)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz",
                             "bad campaign name '%s' (-n): use letters, digits, '_' and '-'",
                             shown_name(f->name, shown, sizeof shown));
+    if (f->slice > 86400)
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--slice-seconds must be at most a day");
     if (f->every == 0 || f->every > 86400000)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--status-every must be between 1 ms and a day");
     if (f->zmax > 1u << 20)
@@ -187,14 +193,27 @@ static gb_search_opts_t search_opts(const fuzz_cli_t *f, int argc, char **argv)
 {
     const gb_args_t *a = &f->a;
     return (gb_search_opts_t){
-        .trace_bin = a->rest[0], .cov_bin = a->rest[1], .out = f->out, .name = f->name,
-        .target_args = a->rest + 2, .n_target_args = (size_t)a->nrest - 2,
-        .timeout_ms = (unsigned)f->t, .solver_timeout_ms = (unsigned)f->st,
-        .solver_budget_ms = (unsigned)f->sb, .max_seconds = f->v,
-        .optimistic = !f->no_opt, .mem_limit_mb = (unsigned)f->mem, .on_notice = show_notice,
+        .trace_bin = a->rest[0],
+        .cov_bin = a->rest[1],
+        .out = f->out,
+        .name = f->name,
+        .target_args = a->rest + 2,
+        .n_target_args = (size_t)a->nrest - 2,
+        .timeout_ms = (unsigned)f->t,
+        .solver_timeout_ms = (unsigned)f->st,
+        .solver_budget_ms = (unsigned)f->sb,
+        .max_seconds = f->v,
+        .optimistic = !f->no_opt,
+        .mem_limit_mb = (unsigned)f->mem,
+        .on_notice = show_notice,
         .z3_mem_max_mb = (unsigned)f->zmax,
-        .command_line = gb_cli_join(argc, argv), .resume = f->resume, .libfuzzer_dir = f->lfdir,
-        .no_cfg = f->no_cfg, .stop_on_crash = f->exit_on_crash, .max_execs = f->max_execs,
+        .command_line = gb_cli_join(argc, argv),
+        .resume = f->resume,
+        .libfuzzer_dir = f->lfdir,
+        .no_cfg = f->no_cfg,
+        .stop_on_crash = f->exit_on_crash,
+        .max_execs = f->max_execs,
+        .slice_ms = (unsigned)f->slice * 1000,
     };
 }
 

@@ -710,9 +710,22 @@ static int better_waits(const gb_search_t *s, const gb_item_t *it)
     return top && top->score > 0;
 }
 
-/* Stops an expansion for a better input: the n flips left go to
- * it->pending, and the search puts `it` back on the worklist. */
-static int suspend(gb_search_t *s, gb_item_t *it, const flip_pos_t *left, size_t n, gb_err_t *e)
+/* 1 when the expansion part begun at `start_ms` has run its time slice
+ * (--slice-seconds; none when 0) and any other input waits (not in
+ * directed mode, whose order is the distance to the targets). */
+static int slow_slice(const gb_search_t *s, uint64_t start_ms)
+{
+    return !s->reach.on && s->o.slice_ms && gb_worklist_peek(&s->work) &&
+           gb_time_ms() - start_ms >= s->o.slice_ms;
+}
+
+/* Stops an expansion for a better input, or after a slow slice (`slow`):
+ * the n flips left go to it->pending, and the search puts `it` back on
+ * the worklist (with score 0). A slow one also loses its hint, novelty
+ * and frontier, so it goes behind every input waiting for its first
+ * expansion but the longer ones. */
+static int suspend(gb_search_t *s, gb_item_t *it, const flip_pos_t *left, size_t n, int slow,
+                   gb_err_t *e)
 {
     it->pending = gb_calloc(n, sizeof *it->pending);
     if (!it->pending)
@@ -722,6 +735,11 @@ static int suspend(gb_search_t *s, gb_item_t *it, const flip_pos_t *left, size_t
     it->npending = n;
     it->suspended = 1;
     s->st.suspended++;
+    if (slow) {
+        s->st.sliced++;
+        it->hint = GB_HINT_NONE;
+        it->novelty = it->nfront = 0;
+    }
     return 0;
 }
 
@@ -857,11 +875,15 @@ static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     if (rc == 0 && !resumed && !it->retries && !s->reach.on)
         rc = gb_tokens_repeat(s, it, t, e);
     gb_solver_set_patience(s->solver, it->retries); /* a retry's timeouts grow */
+    uint64_t start_ms = gb_time_ms();
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
         rc = flip_one(s, it, t, order[k].j, over, e);
         gb_pulse(s);
-        if (rc == 0 && k + 1 < n && k + 1 >= GB_EXPAND_SLICE && better_waits(s, it)) {
-            rc = suspend(s, it, order + k + 1, n - k - 1, e);
+        if (rc != 0 || k + 1 >= n)
+            continue;
+        int slow = slow_slice(s, start_ms);
+        if (slow || (k + 1 >= GB_EXPAND_SLICE && better_waits(s, it))) {
+            rc = suspend(s, it, order + k + 1, n - k - 1, slow, e);
             k = n;
         }
     }

@@ -61,6 +61,9 @@ typedef struct gb_search_opts {
      * it was expanding (the journal's open begin record). */
     unsigned z3_mem_max_mb;
     unsigned status_every_ms;   /* default GB_STATUS_EVERY_MS */
+    /* An expansion part that ran this long stops when any input waits
+     * (--slice-seconds); 0 = never. */
+    unsigned slice_ms;
     /* Distinct bugs among the crashes so far (live triage, which the
      * caller runs), for fuzzer_stats' crash_buckets: a count, or -1 when
      * unknown. NULL = no live triage, no key. */
@@ -127,6 +130,7 @@ typedef struct gb_search_stats {
     uint64_t retry_rounds;    /* times backed-off flips were retried: the worklist ran dry, or */
     uint64_t retry_flat;      /* no block was new for a while (GB_STALL_RETRY_MS) */
     uint64_t suspended;       /* expansions stopped for an input with new blocks (resumed later) */
+    uint64_t sliced;          /* of those, stopped after --slice-seconds (any input waited) */
     uint32_t expansion_ms_median; /* median wall time of the last GB_EXP_TIMES expansions
                                      (a suspended one counts each part); 0 = none yet */
     size_t retry_pending;     /* inputs with backed-off flips, waiting for the next round */

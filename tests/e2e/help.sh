@@ -54,6 +54,7 @@ expect_eq "fuzz --memory" "$(default_of fuzz memory)" "$(config GB_MEM_LIMIT_MB)
 expect_eq "fuzz --solver-timeout" "$(default_of fuzz solver-timeout)" "$(config GB_SOLVER_TIMEOUT_MS)"
 expect_eq "fuzz --solver-budget" "$(default_of fuzz solver-budget)" "$(config GB_SOLVER_BUDGET_MS)"
 expect_eq "fuzz --time" "$(default_of fuzz time)" 0
+expect_eq "fuzz --slice-seconds" "$(default_of fuzz slice-seconds)" "$(config GB_EXPAND_SLICE_S)"
 expect_eq "fuzz --name" "$(default_of fuzz name)" glassbox
 expect_eq "campaign --timeout" "$(default_of campaign timeout)" "$run"
 expect_eq "campaign --afl" "$(default_of campaign afl)" 1
