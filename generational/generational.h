@@ -129,7 +129,8 @@ typedef struct gb_search_stats {
     uint64_t branch_dirs;     /* distinct (site, direction) pairs the traces took */
     uint64_t retry_rounds;    /* times backed-off flips were retried: the worklist ran dry, or */
     uint64_t retry_flat;      /* no block was new for a while (GB_STALL_RETRY_MS) */
-    uint64_t suspended;       /* expansions stopped for an input with new blocks (resumed later) */
+    uint64_t suspended;       /* expansions stopped early (resumed later): for an input with
+                                 new blocks, or after --slice-seconds */
     uint64_t sliced;          /* of those, stopped after --slice-seconds (any input waited) */
     uint32_t expansion_ms_median; /* median wall time of the last GB_EXP_TIMES expansions
                                      (a suspended one counts each part); 0 = none yet */
