@@ -153,8 +153,16 @@ static void afl_argv(const camp_opts_t *o, unsigned long long k, abuf_t *b)
     const char *target = cmplog ? o->cmplogbin : o->aflbin ? o->aflbin : o->cbin;
     char **argv = b->argv;
     int n = 0;
+    /* A lone afl-fuzz (--afl 1 without libFuzzer) runs as -S: in AFL++
+     * 4.04c -M forces the sequential queue walk (-Z) and turns trimming
+     * off, which suits a main among several AFL++ instances, not the only
+     * one; AFL++'s own default for a single instance is -S. With no main
+     * in the sync dir it makes itself one (is_main_node) at its first sync
+     * and from then on imports every peer's queue. -F (the libFuzzer
+     * corpus) needs -M, so with --libfuzzer the lone instance stays -M. */
+    int main_node = k == 0 && (o->afl > 1 || o->lf);
     argv[n++] = "afl-fuzz";
-    argv[n++] = k == 0 ? "-M" : "-S";
+    argv[n++] = main_node ? "-M" : "-S";
     argv[n++] = b->name;
     argv[n++] = "-i";
     argv[n++] = o->resume ? "-" : (char *)o->in;
@@ -613,7 +621,8 @@ static int parse(int argc, char **argv, camp_opts_t *o, gb_exit_t *rc)
                       "most " GB_OPT_MAX_INPUT
                       ", in subfolders too; others are skipped with a warning"),
         GB_OPTION_STR('o', "output", "DIR", NULL, NULL, &o->out, "sync directory (required)"),
-        GB_OPTION_UINT(0, "afl", "N", NULL, 1, &o->afl, "afl-fuzz instances: one -M, then -S"),
+        GB_OPTION_UINT(0, "afl", "N", NULL, 1, &o->afl,
+                       "afl-fuzz instances: one -M, then -S (a lone one is -S)"),
         GB_OPTION_UINT(0, "libfuzzer", "N", NULL, 0, &o->lf, "libFuzzer jobs on LF_BIN"),
         GB_OPTION_UINT(0, "workers", "N", NULL, 1, &o->workers, "Glassbox workers"),
         GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &o->secs,
@@ -651,19 +660,22 @@ static int parse(int argc, char **argv, camp_opts_t *o, gb_exit_t *rc)
     const gb_cmd_t cmd = {"campaign",
                           "-i SEEDS -o SYNC [options] -- TRACE_BIN COV_BIN [LF_BIN] [-- ARGS...]",
                           "Runs a whole campaign on one sync directory: afl-fuzz -M main (and -S\n"
-                          "secondaryN) on AFL++'s own build (--afl-bin, or NAME.afl beside\n"
-                          "NAME.cov as 'glassbox build' makes it; else COV_BIN), one of them\n"
-                          "with cmplog (-c 0 on NAME.cmplog); libFuzzer jobs on LF_BIN with\n"
-                          "value profiling, -t as -timeout= (seconds, rounded up) and -x as\n"
-                          "-dict=, trading through SYNC/libfuzzer and started again after each\n"
-                          "crash; and Glassbox workers, with one combined status. Stops them\n"
-                          "all on Ctrl-C, after -V or, with --exit-on-crash, at the first\n"
-                          "crash; then says how many crashes each engine saved, where, and how\n"
-                          "to replay them. Logs: SYNC/.logs/. Builds nothing.\n"
+                          "secondaryN; a lone instance is -S main) on AFL++'s own build\n"
+                          "(--afl-bin, or NAME.afl beside NAME.cov as 'glassbox build' makes it;\n"
+                          "else COV_BIN), one of them with cmplog (-c 0 on NAME.cmplog);\n"
+                          "libFuzzer jobs on LF_BIN with value profiling, -t as -timeout=\n"
+                          "(seconds, rounded up) and -x as -dict=, trading through\n"
+                          "SYNC/libfuzzer and started again after each crash; and Glassbox\n"
+                          "workers, with one combined status. Stops them all on Ctrl-C, after\n"
+                          "-V or, with --exit-on-crash, at the first crash; then says how many\n"
+                          "crashes each engine saved, where, and how to replay them. Logs:\n"
+                          "SYNC/.logs/. Builds nothing.\n"
                           "ARGS after a second -- are the target's arguments for whole programs,\n"
                           "with @@ for the input file (as in AFL++); without them the input path\n"
                           "is the only argument.",
-                          opts, GB_N(opts), NULL};
+                          opts,
+                          GB_N(opts),
+                          NULL};
     gb_args_t a;
     gb_parsed_t parsed = gb_opts_args(&cmd, argc, argv, &a);
     if (parsed != GB_PARSED_OK) {

@@ -80,5 +80,5 @@ for h in demo magiccrc zlib_inflate; do
   echo "| $h | afl-fuzz -M + -S | $(first_crash "$W/afl-$h") | $(coverage "$W/afl-$h" "$dir/$h.cov") |"
   "$BIN/glassbox" campaign -i "$seeds" -o "$W/gb-$h" --afl 1 --workers 1 -V "$SECS" -- \
     "$dir/$h.trace" "$dir/$h.cov" 2>/dev/null
-  echo "| $h | afl-fuzz -M + glassbox | $(first_crash "$W/gb-$h") | $(coverage "$W/gb-$h" "$dir/$h.cov") |"
+  echo "| $h | afl-fuzz -S + glassbox | $(first_crash "$W/gb-$h") | $(coverage "$W/gb-$h" "$dir/$h.cov") |"
 done

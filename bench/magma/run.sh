@@ -14,7 +14,7 @@
 # into one RESULTS_DIR with --first-rep, each session's own numbers.
 # Configurations (as bench/run's of the same names):
 #   afl           glassbox campaign --afl 2 --workers 0 -x DICT (-M, and -S with cmplog)
-#   afl+glassbox  glassbox campaign --afl 1 --workers 1 -x DICT (the main runs cmplog)
+#   afl+glassbox  glassbox campaign --afl 1 --workers 1 -x DICT (one -S with cmplog)
 set -euo pipefail
 {
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
