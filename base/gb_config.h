@@ -137,6 +137,24 @@
 /* --exit-on-crash: how often a campaign counts the crash files on disk. */
 #define GB_CRASH_POLL_MS 1000
 
+/* Core lending (glassbox campaign --lend-after, fuzz-bridge/lend.c): a
+ * worker that made no find of its own for GB_LEND_IDLE_S seconds of its
+ * turn pauses and its core goes to an extra afl-fuzz -S (lentN) for
+ * GB_LEND_SLICE_FACTOR times as long; that turn doubles each time the
+ * worker's turn before it found nothing, up to GB_LEND_SLICE_MAX_FACTOR
+ * times, and ends early once no AFL++ instance found anything for
+ * GB_LEND_IDLE_S (Driller's rule: the worker for where AFL++ is stuck).
+ * Issue 36's profile: beside AFL++ a worker's own finds come in its first
+ * five minutes (110 in 0-300 s, then 7, 3, 1 per five minutes on libtiff),
+ * and a second havoc instance is what AFL++ alone has that afl+glassbox
+ * does not. The campaign looks every GB_LEND_POLL_S; a paused worker
+ * looks for its pause file every GB_LEND_CHECK_MS. */
+#define GB_LEND_IDLE_S 120
+#define GB_LEND_SLICE_FACTOR 5
+#define GB_LEND_SLICE_MAX_FACTOR 30
+#define GB_LEND_POLL_S 5
+#define GB_LEND_CHECK_MS 500
+
 /* Peers' queues (and a libFuzzer corpus) are read this often: a directory
  * scan per peer is cheap, and others' finds help most while they are new
  * (AFL++ itself syncs far less often, which is why campaign sets

@@ -38,6 +38,7 @@ typedef struct camp_opts {
     char **targs; /* the target's arguments (@@ = the input file); none: just @@ */
     int ntargs;
     unsigned long long afl, lf, workers, secs, tmo, mem, zmax;
+    unsigned long long lend_s; /* --lend-after, 0 = the workers keep their cores */
     int mem_given; /* -m was given: afl-fuzz gets it too */
     int resume, tmo_plus; /* tmo_plus: -t N+, passed on to afl-fuzz */
     int exit_on_crash;
@@ -67,6 +68,15 @@ typedef struct camp_watch {
  * for a restart. */
 typedef enum { ROLE_AFL, ROLE_LIBFUZZER, ROLE_WORKER } camp_role_t;
 
+/* --lend-after: worker K's core, lent to afl-fuzz lentK+1 by turns
+ * (fuzz-bridge/lend.h decides, lend_poll does it). */
+typedef struct camp_lend {
+    int on; /* lending for this worker (off again if it cannot go on) */
+    gb_lend_t pol;
+    int job;     /* lentK's job, -1 = not started yet */
+    int stopped; /* lentK is held with SIGSTOP */
+} camp_lend_t;
+
 typedef struct camp {
     camp_opts_t o;
     camp_bufs_t b;
@@ -76,6 +86,10 @@ typedef struct camp {
     gb_jobs_t jobs; /* fuzz-bridge's: processes, logs, restarts */
     camp_role_t role[GB_JOBS_MAX];
     unsigned worker[GB_JOBS_MAX]; /* ROLE_WORKER: which one (0-based) */
+    int wjob[GB_JOBS_MAX];        /* worker K's job */
+    camp_lend_t lend[GB_JOBS_MAX]; /* worker K's lending */
+    int lenddir;                   /* SYNC/.lend, the pause files; -1 = no lending */
+    time_t lend_polled;
 } camp_t;
 
 static volatile sig_atomic_t stop_requested;
@@ -114,6 +128,8 @@ static int spawn(camp_t *c, const char *name, camp_role_t role, unsigned k, char
     }
     c->role[j] = role;
     c->worker[j] = k;
+    if (role == ROLE_WORKER && k < GB_JOBS_MAX)
+        c->wjob[k] = j;
     return 0;
 }
 
@@ -136,15 +152,21 @@ typedef struct abuf {
     char *argv[28 + MAX_TARGET_ARGS];
 } abuf_t;
 
-/* afl-fuzz instance K's command line into b->argv. */
-static void afl_argv(const camp_opts_t *o, unsigned long long k, abuf_t *b)
+/* afl-fuzz instance K's command line into b->argv: K < --afl is one of
+ * the campaign's own, K >= --afl is lentN (N = K - --afl + 1), which gets
+ * -V `secs` (what is left) and, with no seeds to start from on --resume,
+ * `in`. */
+static void afl_argv(const camp_opts_t *o, unsigned long long k, unsigned long long secs,
+                     const char *in, abuf_t *b)
 {
-    snprintf(b->secs, sizeof b->secs, "%llu", o->secs);
+    snprintf(b->secs, sizeof b->secs, "%llu", secs);
     snprintf(b->tmo, sizeof b->tmo, "%llu%s", o->tmo, o->tmo_plus ? "+" : "");
     snprintf(b->mem, sizeof b->mem, o->mem ? "%llu" : "none", o->mem);
     snprintf(b->lfdir, sizeof b->lfdir, "%s/libfuzzer", o->out);
     if (k == 0)
         snprintf(b->name, sizeof b->name, "main");
+    else if (k >= o->afl)
+        snprintf(b->name, sizeof b->name, "lent%llu", k - o->afl + 1);
     else
         snprintf(b->name, sizeof b->name, "secondary%llu", k);
     /* The instance that runs cmplog: the only one, else the first
@@ -165,7 +187,7 @@ static void afl_argv(const camp_opts_t *o, unsigned long long k, abuf_t *b)
     argv[n++] = main_node ? "-M" : "-S";
     argv[n++] = b->name;
     argv[n++] = "-i";
-    argv[n++] = o->resume ? "-" : (char *)o->in;
+    argv[n++] = (char *)in;
     argv[n++] = "-o";
     argv[n++] = (char *)o->out;
     argv[n++] = "-t";
@@ -174,7 +196,7 @@ static void afl_argv(const camp_opts_t *o, unsigned long long k, abuf_t *b)
         argv[n++] = "-m";
         argv[n++] = b->mem;
     }
-    if (o->secs) {
+    if (secs) {
         argv[n++] = "-V";
         argv[n++] = b->secs;
     }
@@ -210,7 +232,7 @@ static int start_afl(camp_t *c)
     afl_env(&c->o);
     for (unsigned long long k = 0; k < c->o.afl; k++) {
         abuf_t b;
-        afl_argv(&c->o, k, &b);
+        afl_argv(&c->o, k, c->o.secs, c->o.resume ? "-" : c->o.in, &b);
         if (spawn(c, b.name, ROLE_AFL, 0, b.argv) != 0)
             return -1;
     }
@@ -306,9 +328,18 @@ static int worker_exists(const camp_t *c, const char *name)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Worker K's instance name. */
+static void worker_name(const camp_opts_t *o, unsigned long long k, char *buf, size_t cap)
+{
+    if (o->workers == 1)
+        snprintf(buf, cap, "glassbox");
+    else
+        snprintf(buf, cap, "glassbox%llu", k + 1);
+}
+
 /* The strings a worker's command line points into. */
 typedef struct wbuf {
-    char self[PATH_MAX], lfdir[PATH_MAX], triage[PATH_MAX];
+    char self[PATH_MAX], lfdir[PATH_MAX], triage[PATH_MAX], pause[PATH_MAX + 64];
     char name[32], secs[32], tmo[32], mem[32], zmax[32], every[32];
     char *argv[28 + MAX_TARGET_ARGS];
 } wbuf_t;
@@ -324,10 +355,7 @@ static int worker_argv(const camp_t *c, unsigned long long k, int restart, wbuf_
     if (n <= 0)
         return -1;
     b->self[n] = '\0';
-    if (c->o.workers == 1)
-        snprintf(b->name, sizeof b->name, "glassbox");
-    else
-        snprintf(b->name, sizeof b->name, "glassbox%llu", k + 1);
+    worker_name(&c->o, k, b->name, sizeof b->name);
     long long left = time_left(c);
     if (c->o.secs && left < 1)
         return -1;
@@ -372,6 +400,11 @@ static int worker_argv(const camp_t *c, unsigned long long k, int restart, wbuf_
     if (c->o.triage_bin) { /* the campaign triages; workers report its count */
         argv[i++] = "--triage-dir";
         argv[i++] = b->triage;
+    }
+    if (c->lenddir >= 0) { /* --lend-after: SYNC/.lend/NAME.pause */
+        snprintf(b->pause, sizeof b->pause, "%s/.lend/%s.pause", c->o.out, b->name);
+        argv[i++] = "--pause-file";
+        argv[i++] = b->pause;
     }
     argv[i++] = "--";
     argv[i++] = (char *)c->o.tbin;
@@ -429,6 +462,163 @@ static int reap_ended(camp_t *c)
             lf_drop_from_corpus(c, end.found);
     }
     return -1;
+}
+
+/* ---- --lend-after: a worker's core lent to an extra afl-fuzz by turns -- */
+
+/* Every AFL++ instance's own finds (the lent ones' too). */
+static uint64_t afl_finds(const camp_t *c)
+{
+    uint64_t n = 0;
+    for (int j = 0; j < c->jobs.n; j++) {
+        long f = c->role[j] == ROLE_AFL ? gb_lend_count_finds(c->o.out, c->jobs.job[j].name) : 0;
+        n += f > 0 ? (uint64_t)f : 0;
+    }
+    return n;
+}
+
+static uint64_t worker_finds(const camp_t *c, unsigned k)
+{
+    long f = gb_lend_count_finds(c->o.out, c->jobs.job[c->wjob[k]].name);
+    return f > 0 ? (uint64_t)f : 0;
+}
+
+/* Worker K's pause file SYNC/.lend/NAME.pause made (the worker waits
+ * while it exists) or removed. 0, or -1. */
+static int pause_file(const camp_t *c, unsigned long long k, int on)
+{
+    char w[32], file[64];
+    worker_name(&c->o, k, w, sizeof w);
+    snprintf(file, sizeof file, "%s.pause", w);
+    gb_err_t e;
+    if (!on)
+        return gb_file_remove_at(c->lenddir, file);
+    return gb_file_write_at(c->lenddir, file, -1, "", 0, &e);
+}
+
+/* Worker K's lent afl-fuzz runs: started the first time (-V what is left;
+ * on --resume from its own queue when it has one, else from the seeds or
+ * main's queue), continued after that. 0, or -1 when it cannot run. */
+static int lend_afl(camp_t *c, unsigned k)
+{
+    camp_lend_t *l = &c->lend[k];
+    if (l->job >= 0) {
+        pid_t pid = c->jobs.job[l->job].pid;
+        if (pid <= 0) /* ended (its -V) */
+            return -1;
+        if (l->stopped && kill(pid, SIGCONT) != 0)
+            return -1;
+        l->stopped = 0;
+        return 0;
+    }
+    long long left = time_left(c);
+    if (c->o.secs && left < 1)
+        return -1;
+    abuf_t b;
+    char own[64], mainq[PATH_MAX];
+    snprintf(own, sizeof own, "lent%u/queue", k + 1);
+    snprintf(mainq, sizeof mainq, "%s/main/queue", c->o.out);
+    const char *in = c->o.in;
+    if (c->o.resume) {
+        int fd = gb_dir_open(c->o.out, own, 0, NULL);
+        if (fd >= 0)
+            close(fd);
+        in = fd >= 0 ? "-" : in ? in : mainq;
+    }
+    afl_argv(&c->o, c->o.afl + k, c->o.secs ? (unsigned long long)left : 0, in, &b);
+    if (spawn(c, b.name, ROLE_AFL, 0, b.argv) != 0)
+        return -1;
+    l->job = c->jobs.n - 1;
+    return 0;
+}
+
+/* Worker K's lent afl-fuzz held (SIGSTOP to afl-fuzz alone: a run of the
+ * target in flight ends and waits for it; gb_jobs_stop_all continues it). */
+static void hold_afl(camp_t *c, unsigned k)
+{
+    camp_lend_t *l = &c->lend[k];
+    pid_t pid = l->job >= 0 ? c->jobs.job[l->job].pid : 0;
+    if (pid > 0 && !l->stopped && kill(pid, SIGSTOP) == 0)
+        l->stopped = 1;
+}
+
+/* Every GB_LEND_POLL_S: the finds counted, each worker's core given to
+ * whom its policy says, with a line on stderr for each change. */
+static void lend_poll(camp_t *c)
+{
+    time_t now = time(NULL);
+    if (c->lenddir < 0 || now - c->lend_polled < GB_LEND_POLL_S)
+        return;
+    c->lend_polled = now;
+    uint64_t af = afl_finds(c);
+    for (unsigned k = 0; k < c->o.workers && k < GB_JOBS_MAX; k++) {
+        camp_lend_t *l = &c->lend[k];
+        time_t began = l->pol.since;
+        if (!l->on || !gb_lend_step(&l->pol, now, worker_finds(c, k), af))
+            continue;
+        const char *w = c->jobs.job[c->wjob[k]].name;
+        if (l->pol.side == GB_LEND_AFL) {
+            if (pause_file(c, k, 1) != 0 || lend_afl(c, k) != 0) {
+                pause_file(c, k, 0);
+                l->on = 0;
+                fprintf(stderr,
+                        "glassbox campaign: %s keeps its core: its lent afl-fuzz cannot run\n", w);
+                continue;
+            }
+            fprintf(stderr,
+                    "glassbox campaign: %s found nothing for %u s: its core goes to afl-fuzz "
+                    "lent%u for up to %u s\n",
+                    w, l->pol.idle_s, k + 1, l->pol.slice_s);
+        } else {
+            hold_afl(c, k);
+            pause_file(c, k, 0);
+            fprintf(
+                stderr, "glassbox campaign: lent%u's turn is over (%s): the core goes back to %s\n",
+                k + 1, now - began >= (time_t)l->pol.slice_s ? "its length" : "AFL++ is stuck", w);
+        }
+    }
+}
+
+/* --lend-after with AFL++ and workers: SYNC/.lend opened, stale pause
+ * files (a campaign that was killed) removed. 0, or -1 with `e`. */
+static int lend_open(camp_t *c, gb_err_t *e)
+{
+    c->lenddir = -1;
+    for (int k = 0; k < GB_JOBS_MAX; k++)
+        c->lend[k].job = -1;
+    if (!c->o.lend_s || !c->o.afl || !c->o.workers)
+        return 0;
+    c->lenddir = gb_dir_open(c->o.out, ".lend", 1, e);
+    if (c->lenddir < 0)
+        return -1;
+    for (unsigned long long k = 0; k < c->o.workers && k < GB_JOBS_MAX; k++)
+        pause_file(c, k, 0);
+    return 0;
+}
+
+/* Once every job runs: each worker's turn starts now. */
+static void lend_start(camp_t *c)
+{
+    if (c->lenddir < 0)
+        return;
+    time_t now = c->lend_polled = time(NULL);
+    uint64_t af = afl_finds(c), s = c->o.lend_s;
+    for (unsigned k = 0; k < c->o.workers && k < GB_JOBS_MAX; k++) {
+        c->lend[k].on = 1;
+        gb_lend_init(&c->lend[k].pol, (unsigned)s, (unsigned)(s * GB_LEND_SLICE_FACTOR),
+                     (unsigned)(s * GB_LEND_SLICE_MAX_FACTOR), now, worker_finds(c, k), af);
+    }
+}
+
+/* At the end: no pause file left behind. */
+static void lend_close(camp_t *c)
+{
+    if (c->lenddir < 0)
+        return;
+    for (unsigned long long k = 0; k < c->o.workers && k < GB_JOBS_MAX; k++)
+        pause_file(c, k, 0);
+    close(c->lenddir);
+    c->lenddir = -1;
 }
 
 /* AFL++'s own builds: given, or NAME.afl and NAME.cmplog beside a
@@ -553,6 +743,7 @@ static int wait_loop(camp_t *c, gb_statview_t *v)
             failed = restart_due(c);
         if (failed >= 0 || !gb_jobs_active(&c->jobs) || new_crash(c))
             break;
+        lend_poll(c);
         /* every job has its own -V; this is only a backstop */
         if (c->o.secs && time(NULL) - c->start > (time_t)c->o.secs + 60)
             break;
@@ -625,6 +816,10 @@ static int parse(int argc, char **argv, camp_opts_t *o, gb_exit_t *rc)
                        "afl-fuzz instances: one -M, then -S (a lone one is -S)"),
         GB_OPTION_UINT(0, "libfuzzer", "N", NULL, 0, &o->lf, "libFuzzer jobs on LF_BIN"),
         GB_OPTION_UINT(0, "workers", "N", NULL, 1, &o->workers, "Glassbox workers"),
+        GB_OPTION_UINT(0, "lend-after", "SECONDS", "GLASSBOX_LEND_AFTER", GB_LEND_IDLE_S,
+                       &o->lend_s,
+                       "a worker without a find for this long lends its core by turns to an "
+                       "extra afl-fuzz -S lentN (docs/campaign.md, Core lending); 0 = never"),
         GB_OPTION_UINT('V', "time", "SECONDS", NULL, 0, &o->secs,
                        "stop everything after this long, 0 = never"),
         GB_OPTION_UINT_EX('t', "timeout", "MS", NULL, GB_RUN_TIMEOUT_MS, &o->tmo, GB_OPT_PLUS,
@@ -666,7 +861,9 @@ static int parse(int argc, char **argv, camp_opts_t *o, gb_exit_t *rc)
                           "libFuzzer jobs on LF_BIN with value profiling, -t as -timeout=\n"
                           "(seconds, rounded up) and -x as -dict=, trading through\n"
                           "SYNC/libfuzzer and started again after each crash; and Glassbox\n"
-                          "workers, with one combined status. Stops them all on Ctrl-C, after\n"
+                          "workers, with one combined status. A worker that finds nothing for\n"
+                          "--lend-after seconds lends its core to an extra afl-fuzz -S lentN by\n"
+                          "turns. Stops them all on Ctrl-C, after\n"
                           "-V or, with --exit-on-crash, at the first crash; then says how many\n"
                           "crashes each engine saved, where, and how to replay them. Logs:\n"
                           "SYNC/.logs/. Builds nothing.\n"
@@ -698,6 +895,8 @@ static int parse(int argc, char **argv, camp_opts_t *o, gb_exit_t *rc)
                          "COV_BIN [LF_BIN] [-- ARGS...] (see --help)");
     if (o->zmax > 1u << 20)
         return usage(rc, "--z3-mem-max must be at most 1048576 MB");
+    if (o->lend_s > 86400)
+        return usage(rc, "--lend-after must be at most a day (86400 s)");
     if (o->ntargs > MAX_TARGET_ARGS)
         return usage(rc, "at most " GB_OPT_XSTR(MAX_TARGET_ARGS)
                          " target arguments after the second --");
@@ -726,8 +925,10 @@ static gb_exit_t run(camp_t *c, gb_live_t *live)
     v.note = afl_note(&c->o);
     if (v.note)
         fprintf(stderr, "glassbox campaign: note: %s\n", v.note);
+    lend_start(c);
     int failed = wait_loop(c, &v);
     gb_jobs_stop_all(&c->jobs, SIGINT, GB_JOB_STOP_GRACE_MS);
+    lend_close(c);
     gb_live_stop(live); /* a last pass over the crashes of the last seconds */
     if (c->o.triage_bin)
         final_buckets(c, live->report);
@@ -749,6 +950,7 @@ static gb_exit_t run(camp_t *c, gb_live_t *live)
 gb_exit_t gb_cmd_campaign(int argc, char **argv)
 {
     camp_t c = {0};
+    c.lenddir = -1;
     gb_exit_t rc;
     if (!parse(argc, argv, &c.o, &rc))
         return rc;
@@ -763,12 +965,15 @@ gb_exit_t gb_cmd_campaign(int argc, char **argv)
     c.start = time(NULL);
     c.w.crashes0 = c.o.exit_on_crash ? count_crashes(&c) : 0; /* --resume: only new ones count */
     gb_live_t live = {0};
-    if (c.o.triage_bin && gb_live_start(&live, c.o.out, c.o.triage_bin, c.o.targs,
-                                        (size_t)c.o.ntargs, GB_TRIAGE_TIMEOUT_MS, &e) != 0) {
+    if (lend_open(&c, &e) != 0) {
+        rc = gb_cli_error(GB_EXIT_FAIL, "campaign", "--lend-after: %s", e.msg);
+    } else if (c.o.triage_bin && gb_live_start(&live, c.o.out, c.o.triage_bin, c.o.targs,
+                                               (size_t)c.o.ntargs, GB_TRIAGE_TIMEOUT_MS, &e) != 0) {
         rc = gb_cli_error(GB_EXIT_FAIL, "campaign", "--triage: %s", e.msg);
     } else if ((c.o.workers && start_workers(&c) != 0) || (c.o.afl && start_afl(&c) != 0) ||
                (c.o.lf && start_libfuzzer(&c) != 0)) {
         gb_jobs_stop_all(&c.jobs, SIGINT, GB_JOB_START_FAILED_GRACE_MS);
+        lend_close(&c);
         gb_live_stop(&live);
         gb_jobs_kill_orphans();
         rc = gb_cli_fail("campaign", "could not start every job (see OUT/.logs/)");

@@ -71,7 +71,7 @@ static void summarize(const char *out, const char *name, const char *asan, const
 /* The command line's values; parse_fuzz starts each at its table default. */
 typedef struct fuzz_cli {
     const char *in, *out, *name, *lfdir;
-    const char *triage_bin, *triage_dir;
+    const char *triage_bin, *triage_dir, *pause_file;
     unsigned long long t, v, st, sb, mem, zmax, every, max_execs, slice;
     int no_opt, quiet, resume, no_cfg, exit_on_crash;
     gb_args_t a; /* rest: TRACE_BIN COV_BIN ARGS... */
@@ -130,6 +130,9 @@ static gb_parsed_t parse_fuzz(int argc, char **argv, fuzz_cli_t *f)
         GB_OPTION_STR(0, "triage-dir", "DIR", NULL, NULL, &f->triage_dir,
                       "a live triage report another process writes: its bucket count "
                       "becomes crash_buckets"),
+        GB_OPTION_STR(0, "pause-file", "PATH", NULL, NULL, &f->pause_file,
+                      "wait between two steps while PATH exists (glassbox campaign lends "
+                      "the worker's core to AFL++ this way: --lend-after)"),
         GB_OPTION_FLAG(0, "exit-on-crash", &f->exit_on_crash,
                        "stop at the first new crash and exit with status "
                        GB_OPT_XSTR(GB_EXIT_CRASH_STATUS) " (libFuzzer's convention); without "
@@ -214,6 +217,7 @@ static gb_search_opts_t search_opts(const fuzz_cli_t *f, int argc, char **argv)
         .stop_on_crash = f->exit_on_crash,
         .max_execs = f->max_execs,
         .slice_ms = (unsigned)f->slice * 1000,
+        .pause_file = f->pause_file,
     };
 }
 

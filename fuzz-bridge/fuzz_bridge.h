@@ -188,4 +188,8 @@ int gb_binary_has_marker(const char *path, const char *marker, gb_err_t *e);
 
 #include "jobs.h"
 
+/* ---- Core lending between a worker and an extra afl-fuzz (lend.h) ----- */
+
+#include "lend.h"
+
 #endif

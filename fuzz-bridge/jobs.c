@@ -261,8 +261,10 @@ int gb_jobs_stop_all(gb_jobs_t *t, int sig, unsigned grace_ms)
 {
     for (int j = 0; j < t->n; j++) {
         t->job[j].back.restart_at = 0; /* a job waiting to restart stays ended */
-        if (t->job[j].pid > 0)
+        if (t->job[j].pid > 0) {
             kill(-t->job[j].pid, sig);
+            kill(-t->job[j].pid, SIGCONT); /* a job paused with SIGSTOP (core lending) */
+        }
     }
     for (unsigned waited = 0; waited < grace_ms && reap_all(t) > 0; waited += STOP_POLL_MS) {
         struct timespec ts = {0, STOP_POLL_MS * 1000000L};

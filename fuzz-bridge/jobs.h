@@ -101,7 +101,8 @@ unsigned gb_backoff_next(gb_backoff_t *b, time_t now);
 
 /* Stops every job in table order: pending restarts are dropped, `sig`
  * (SIGINT: afl-fuzz and glassbox save and exit on it) goes to each
- * running job's process group, then SIGKILL to the groups still running
+ * running job's process group, followed by SIGCONT (a job paused with
+ * SIGSTOP takes it only once continued), then SIGKILL to the groups still running
  * after `grace_ms`. Returns how many needed SIGKILL. */
 int gb_jobs_stop_all(gb_jobs_t *t, int sig, unsigned grace_ms);
 

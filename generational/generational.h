@@ -64,6 +64,10 @@ typedef struct gb_search_opts {
     /* An expansion part that ran this long stops when any input waits
      * (--slice-seconds); 0 = never. */
     unsigned slice_ms;
+    /* While this file exists the search waits between two steps (a flip,
+     * an expansion), writing fuzzer_stats as it waits: a campaign lends
+     * the worker's core to AFL++ (--pause-file). NULL = never. */
+    const char *pause_file;
     /* Distinct bugs among the crashes so far (live triage, which the
      * caller runs), for fuzzer_stats' crash_buckets: a count, or -1 when
      * unknown. NULL = no live triage, no key. */
@@ -137,8 +141,10 @@ typedef struct gb_search_stats {
     size_t retry_pending;     /* inputs with backed-off flips, waiting for the next round */
     uint64_t worklist_dropped; /* inputs dropped from a full worklist (GB_WORKLIST_MAX) */
     uint64_t worklist_bytes;   /* memory the waiting inputs hold (retry round's included) */
-    const char *state;        /* what the search is doing: "expanding", "retrying backed-off
-                                 flips", "waiting for peers" or "done" */
+    uint64_t pauses;           /* times the search waited for its pause file to go */
+    uint64_t paused_ms;        /* the time it waited */
+    const char *state;         /* what the search is doing: "expanding", "retrying backed-off
+                                  flips", "waiting for peers", "paused" or "done" */
 } gb_search_stats_t;
 
 typedef struct gb_search gb_search_t;

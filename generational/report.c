@@ -145,6 +145,8 @@ static void fill_search(gb_search_t *s, kvs_t *k, const gb_search_stats_t *st)
     kv(k, "expansion_ms_median", "%u", st->expansion_ms_median);
     kv(k, "retry_pending", "%zu", st->retry_pending);
     kv(k, "worklist_dropped", "%llu", (unsigned long long)st->worklist_dropped);
+    kv(k, "pauses", "%llu", (unsigned long long)st->pauses);
+    kv(k, "paused_s", "%llu", (unsigned long long)(st->paused_ms / 1000));
 }
 
 /* What the worklist and the solver hold in memory. */

@@ -191,6 +191,8 @@ static int stalled(gb_search_t *s)
     if (found > l->stall_ms)
         l->stall_run = 0;
     uint64_t since = found > l->stall_ms ? found : l->stall_ms;
+    if (s->pulse.resumed_ms > since) /* a pause is no stall */
+        since = s->pulse.resumed_ms;
     unsigned d = l->stall_run < GB_STALL_DOUBLINGS ? l->stall_run : GB_STALL_DOUBLINGS;
     return gb_time_ms() - since >= ((uint64_t)GB_STALL_RETRY_MS << d);
 }

@@ -240,6 +240,8 @@ typedef struct gb_pulse {
     uint64_t last_status_ms; /* fuzzer_stats and plot_data written */
     uint64_t last_solver_ms; /* learned clauses and answers shared */
     int sync_failed;         /* a sync step failed inside a pulse (gb_search_run says it) */
+    uint64_t last_pause_ms;  /* the pause file was looked for */
+    uint64_t resumed_ms;     /* the last pause ended (the stall clock starts again) */
 } gb_pulse_t;
 
 /* Expansions whose wall times the median in fuzzer_stats is taken over:

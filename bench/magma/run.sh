@@ -14,7 +14,8 @@
 # into one RESULTS_DIR with --first-rep, each session's own numbers.
 # Configurations (as bench/run's of the same names):
 #   afl           glassbox campaign --afl 2 --workers 0 -x DICT (-M, and -S with cmplog)
-#   afl+glassbox  glassbox campaign --afl 1 --workers 1 -x DICT (one -S with cmplog)
+#   afl+glassbox  glassbox campaign --afl 1 --workers 1 -x DICT (one -S with cmplog; the
+#                 worker's core lent to an extra afl-fuzz while it finds nothing: --lend-after)
 set -euo pipefail
 {
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,6 +59,8 @@ meta machine "$(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cp
 meta glassbox "$("$BIN/glassbox" --version | head -1)"
 meta afl++ "$(dpkg-query -W -f='${Version}' afl++ 2>/dev/null || echo '?')"
 meta target "$N: $(cat "$B/VERSION" 2>/dev/null || echo '?')"
+# the GLASSBOX_* settings the campaigns inherit (GLASSBOX_LEND_AFTER=0: no core lending)
+meta env "$(env | grep '^GLASSBOX_' | sort | tr '\n' ' ')"
 [ -f "$OUT/bugs.tsv" ] ||
   printf 'target\tconfig\trep\tseconds\tbug\treached\ttriggered\tfirst_trigger_s\tcommit\n' >"$OUT/bugs.tsv"
 # the commit of the glassbox that runs (reps may be spread over sessions)

@@ -3,8 +3,8 @@
  * and crashes reaped, the log naming each command line, restarts by exit
  * status and by a log line, the pause schedule (a clock passed in),
  * stop_all ending every job within its grace (SIGINT, then SIGKILL for one
- * that ignores it), a subreaper's orphans killed, a planted log symlink
- * refused. Usage: test_jobs WORKDIR. */
+ * that ignores it; a job held with SIGSTOP continued), a subreaper's orphans killed, a planted log
+ * symlink refused. Usage: test_jobs WORKDIR. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -174,6 +174,17 @@ static void test_stop_all(gb_jobs_t *t)
     t0 = gb_mono_ms();
     CHECK(gb_jobs_stop_all(t, SIGINT, 5000) == 0);
     CHECK_MSG(gb_mono_ms() - t0 < 4000, "took %llu ms", (unsigned long long)(gb_mono_ms() - t0));
+
+    /* A job held with SIGSTOP (a lent afl-fuzz between its turns) takes
+     * the signal too: stop_all continues it, so it ends within the grace
+     * instead of being killed. */
+    int h = spawn_sh(t, "held", NULL, "trap 'exit 0' INT; while :; do sleep 0.05; done", 600);
+    usleep(300000);
+    CHECK(kill(t->job[h].pid, SIGSTOP) == 0);
+    usleep(100000);
+    t0 = gb_mono_ms();
+    CHECK_MSG((killed = gb_jobs_stop_all(t, SIGINT, 3000)) == 0, "%d killed", killed);
+    CHECK(t->job[h].pid == 0 && WIFEXITED(t->job[h].status) && WEXITSTATUS(t->job[h].status) == 0);
 }
 
 /* A job that leaves a setsid'd grandchild behind: as subreaper we inherit

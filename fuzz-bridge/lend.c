@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Core lending between a worker and an extra afl-fuzz (lend.h): the
+ * policy, and the count of an instance's own finds it is fed with. */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz_bridge.h"
+#include "gb_files.h"
+
+void gb_lend_init(gb_lend_t *l, unsigned idle_s, unsigned slice0_s, unsigned slice_max_s,
+                  time_t now, uint64_t wfinds, uint64_t afinds)
+{
+    memset(l, 0, sizeof *l);
+    l->idle_s = idle_s ? idle_s : 1;
+    l->slice0_s = slice0_s ? slice0_s : l->idle_s;
+    l->slice_max_s = slice_max_s > l->slice0_s ? slice_max_s : l->slice0_s;
+    l->side = GB_LEND_WORKER;
+    l->since = l->last_find = now;
+    l->wfinds = wfinds;
+    l->afinds = afinds;
+}
+
+/* The next lent turn: the first length after a worker turn that found
+ * something (or the first time), else twice the last, capped. */
+static unsigned next_slice(const gb_lend_t *l)
+{
+    if (l->found || l->slice_s == 0)
+        return l->slice0_s;
+    unsigned twice = l->slice_s > l->slice_max_s / 2 ? l->slice_max_s : l->slice_s * 2;
+    return twice < l->slice_max_s ? twice : l->slice_max_s;
+}
+
+int gb_lend_step(gb_lend_t *l, time_t now, uint64_t wfinds, uint64_t afinds)
+{
+    int wnew = wfinds > l->wfinds, anew = afinds > l->afinds;
+    l->wfinds = wfinds;
+    l->afinds = afinds;
+    if (l->side == GB_LEND_WORKER) {
+        if (wnew) {
+            l->found = 1;
+            l->last_find = now;
+        }
+        if (now - l->last_find < (time_t)l->idle_s)
+            return 0;
+        l->slice_s = next_slice(l);
+        l->side = GB_LEND_AFL;
+        l->turns++;
+    } else {
+        if (anew)
+            l->last_find = now;
+        if (now - l->since < (time_t)l->slice_s && now - l->last_find < (time_t)l->idle_s)
+            return 0;
+        l->side = GB_LEND_WORKER;
+        l->found = 0;
+    }
+    l->since = l->last_find = now;
+    return 1;
+}
+
+/* An own find's name: "id:", no ",orig:" (a seed) and no ",sync:" (a
+ * peer's input). */
+static int own_find(const char *name)
+{
+    return strncmp(name, "id:", 3) == 0 && !strstr(name, ",orig:") && !strstr(name, ",sync:");
+}
+
+/* Own finds in SYNC/NAME/SUB; -1 when it cannot be opened. */
+static long count_in(const char *sync, const char *name, const char *sub)
+{
+    char rel[NAME_MAX + 16];
+    if ((size_t)snprintf(rel, sizeof rel, "%s/%s", name, sub) >= sizeof rel)
+        return -1;
+    int fd = gb_dir_open(sync, rel, 0, NULL);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    long n = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;)
+        n += own_find(de->d_name);
+    closedir(d);
+    return n;
+}
+
+long gb_lend_count_finds(const char *sync, const char *name)
+{
+    long q = count_in(sync, name, "queue");
+    if (q < 0)
+        return -1;
+    long c = count_in(sync, name, "crashes");
+    return q + (c > 0 ? c : 0);
+}

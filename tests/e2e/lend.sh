@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Core lending (campaign --lend-after): a worker that found nothing for
+# the given time pauses (it waits on SYNC/.lend/glassbox.pause, which the
+# campaign makes) and its core goes to an extra afl-fuzz, -S lent1 on the
+# plain build; the core comes back after that turn, and lent1 is held
+# with SIGSTOP meanwhile. Checked on magiccrc with 3 s turns: the lines
+# saying so, lent1's own sync dir and command line, the worker's pauses
+# in its fuzzer_stats, no pause file and no afl-fuzz left at the end.
+# With --lend-after 0 nothing is lent.
+. "$(dirname "$0")/lib.sh"
+budget=${GB_LEND_BUDGET:-40}
+S=$WORK/sync
+# magiccrc's search is over in a second, before afl-fuzz shows up, and a
+# worker that saw no peer ends there: a peer's queue in the sync dir
+# keeps it waiting for peers (where it pauses as it would mid-search).
+mkdir -p "$S/peer/queue"
+cp "$SRC/harnesses/magiccrc/seeds/$(ls "$SRC/harnesses/magiccrc/seeds" | head -1)" \
+  "$S/peer/queue/id:000000,orig:seed"
+"$BIN/glassbox" campaign -i "$SRC/harnesses/magiccrc/seeds" -o "$S" --afl 1 --workers 1 \
+  --lend-after 3 -V "$budget" -- "$H/magiccrc.trace" "$H/magiccrc.cov" 2>"$WORK/status.txt" ||
+  fail "campaign exited $?: $(tail -2 "$WORK/status.txt")"
+grep -q "glassbox found nothing for 3 s: its core goes to afl-fuzz lent1" "$WORK/status.txt" ||
+  fail "the worker's core was never lent: $(grep 'glassbox campaign' "$WORK/status.txt" | tail -3)"
+grep -q "lent1's turn is over (.*): the core goes back to glassbox" "$WORK/status.txt" ||
+  fail "the core never came back to the worker"
+F=$S/lent1/fuzzer_stats
+[ -f "$F" ] || fail "lent1 wrote no fuzzer_stats: $(tail -3 "$S/.logs/lent1.log" 2>/dev/null)"
+cl=$(stat_of "$F" command_line)
+case "$cl" in
+  *" -S lent1 "*) ;;
+  *) fail "lent1 is not -S lent1: $cl" ;;
+esac
+G=$S/glassbox/fuzzer_stats
+pauses=$(stat_of "$G" pauses)
+paused=$(stat_of "$G" paused_s)
+[ "${pauses:-0}" -ge 1 ] && [ "${paused:-0}" -ge 1 ] ||
+  fail "the worker never paused: pauses=$pauses paused_s=$paused"
+[ ! -e "$S/.lend/glassbox.pause" ] || fail "the pause file outlived the campaign"
+if pgrep -f -- "-o $S " >/dev/null; then fail "a process of the campaign outlived it: $(pgrep -af -- "-o $S ")"; fi
+pass "the worker paused $pauses times ($paused s) and lent1 ran on its core"
+
+S0=$WORK/sync0
+"$BIN/glassbox" campaign -i "$SRC/harnesses/magiccrc/seeds" -o "$S0" --afl 1 --workers 1 \
+  --lend-after 0 -V 12 -- "$H/magiccrc.trace" "$H/magiccrc.cov" 2>"$WORK/status0.txt" ||
+  fail "campaign --lend-after 0 exited $?: $(tail -2 "$WORK/status0.txt")"
+[ ! -e "$S0/lent1" ] || fail "--lend-after 0 lent the core"
+expect_eq "pauses with --lend-after 0" "$(stat_of "$S0/glassbox/fuzzer_stats" pauses)" 0
+pass "--lend-after 0 keeps the worker's core"
