@@ -471,7 +471,7 @@ static uint64_t afl_finds(const camp_t *c)
 {
     uint64_t n = 0;
     for (int j = 0; j < c->jobs.n; j++) {
-        long f = c->role[j] == ROLE_AFL ? gb_lend_count_finds(c->o.out, c->jobs.job[j].name) : 0;
+        long f = c->role[j] == ROLE_AFL ? gb_lend_afl_finds(c->o.out, c->jobs.job[j].name) : 0;
         n += f > 0 ? (uint64_t)f : 0;
     }
     return n;
@@ -479,7 +479,7 @@ static uint64_t afl_finds(const camp_t *c)
 
 static uint64_t worker_finds(const camp_t *c, unsigned k)
 {
-    long f = gb_lend_count_finds(c->o.out, c->jobs.job[c->wjob[k]].name);
+    long f = gb_lend_worker_finds(c->o.out, c->jobs.job[c->wjob[k]].name);
     return f > 0 ? (uint64_t)f : 0;
 }
 

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Core lending between a worker and an extra afl-fuzz (lend.h): the
- * policy, and the count of an instance's own finds it is fed with. */
+ * policy, and the counts of own finds it is fed with. */
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "corpus.h" /* fuzzer_stats */
 #include "fuzz_bridge.h"
 #include "gb_files.h"
 
@@ -87,11 +88,29 @@ static long count_in(const char *sync, const char *name, const char *sub)
     return n;
 }
 
-long gb_lend_count_finds(const char *sync, const char *name)
+long gb_lend_afl_finds(const char *sync, const char *name)
 {
     long q = count_in(sync, name, "queue");
     if (q < 0)
         return -1;
     long c = count_in(sync, name, "crashes");
     return q + (c > 0 ? c : 0);
+}
+
+long gb_lend_worker_finds(const char *sync, const char *name)
+{
+    int fd = gb_dir_open(sync, name, 0, NULL);
+    if (fd < 0)
+        return -1;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int rc = gb_read_file_at(fd, "fuzzer_stats", GB_STATS_MAX, &data, &len, NULL);
+    close(fd);
+    if (rc != 0)
+        return -1;
+    static const char *const keys[] = {"own_finds", "saved_crashes"};
+    uint64_t v[2] = {0, 0};
+    int found = gb_campaign_parse_stats(data, len, keys, v, 2);
+    gb_free(data);
+    return found == 2 && v[0] + v[1] < (uint64_t)LONG_MAX ? (long)(v[0] + v[1]) : -1;
 }

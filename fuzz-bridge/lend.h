@@ -40,11 +40,17 @@ void gb_lend_init(gb_lend_t *l, unsigned idle_s, unsigned slice0_s, unsigned sli
  * (l->side says to whom), else 0. */
 int gb_lend_step(gb_lend_t *l, time_t now, uint64_t wfinds, uint64_t afinds);
 
-/* An instance's own finds in SYNC/NAME: the id: entries of queue/ and
- * crashes/ that are neither seeds (",orig:") nor taken from a peer
- * (",sync:"), in AFL++'s names and the worker's alike. The directories
- * are opened without following a symlink below SYNC. -1 when queue/
- * cannot be read (not there yet). */
-long gb_lend_count_finds(const char *sync, const char *name);
+/* An AFL++ instance's own finds in SYNC/NAME: the id: entries of queue/
+ * and crashes/ that are neither seeds (",orig:") nor taken from a peer
+ * (",sync:"). The directories are opened without following a symlink
+ * below SYNC. -1 when queue/ cannot be read (not there yet). */
+long gb_lend_afl_finds(const char *sync, const char *name);
+
+/* A worker's own finds: own_finds + saved_crashes of SYNC/NAME/fuzzer_stats
+ * (a worker's queue/ also keeps every child its solver made, new or not,
+ * so its names do not tell). The worker rewrites the file every status
+ * period (a minute in a campaign). -1 when it cannot be read or lacks
+ * the keys. */
+long gb_lend_worker_finds(const char *sync, const char *name);
 
 #endif

@@ -3,11 +3,13 @@
  * on a clock passed in (the worker keeps the core while it finds; a lent
  * turn doubles after each worker turn without a find, up to the cap, and
  * comes back to its first length after one with a find; it ends early
- * when AFL++ finds nothing; a count that goes down is no find), and the
+ * when AFL++ finds nothing; a count that goes down is no find), AFL++'s
  * own finds counted from queue/ and crashes/ names (seeds and peers'
- * inputs left out, a symlinked queue refused). Usage: test_lend WORKDIR. */
+ * inputs left out, a symlinked queue refused) and a worker's from its
+ * fuzzer_stats (a symlinked one refused). Usage: test_lend WORKDIR. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -101,7 +103,7 @@ static void test_count(const char *root)
              sync);
     CHECK(system(cmd) == 0);
 
-    CHECK(gb_lend_count_finds(sync, "nobody") == -1);
+    CHECK(gb_lend_afl_finds(sync, "nobody") == -1);
     touch(q, "id:000000,time:0,execs:0,orig:seed");
     touch(q, "id:000001,src:000000,time:10,execs:99,op:havoc,rep:2,+cov");
     touch(q, "id:000002,sync:glassbox,src:000004");
@@ -109,14 +111,23 @@ static void test_count(const char *root)
     touch(q, ".state");
     touch(c, "id:000000,sig:06,src:000003,time:30,execs:400,op:havoc,rep:2");
     touch(c, "README.txt");
-    CHECK_MSG(gb_lend_count_finds(sync, "main") == 3, "main: %ld",
-              gb_lend_count_finds(sync, "main"));
+    CHECK_MSG(gb_lend_afl_finds(sync, "main") == 3, "main: %ld", gb_lend_afl_finds(sync, "main"));
 
     snprintf(q, sizeof q, "%s/glassbox/queue", sync);
-    touch(q, "id:000000,orig:seed");
     touch(q, "id:000001,src:000000,op:gen,pos:3");
-    touch(q, "id:000002,sync:main,src:000001");
-    CHECK(gb_lend_count_finds(sync, "glassbox") == 1); /* no crashes/: queue only */
+    CHECK(gb_lend_afl_finds(sync, "glassbox") == 1); /* no crashes/: queue only */
+
+    /* A worker's finds come from its fuzzer_stats, not its queue (which
+     * keeps every child): own_finds + saved_crashes. */
+    CHECK(gb_lend_worker_finds(sync, "glassbox") == -1); /* none yet */
+    snprintf(q, sizeof q, "%s/glassbox/fuzzer_stats", sync);
+    const char *st = "start_time        : 1\nsaved_crashes     : 2\nown_finds         : 5\n";
+    CHECK(check_write_file(q, st, strlen(st)) == 0);
+    CHECK_MSG(gb_lend_worker_finds(sync, "glassbox") == 7, "worker: %ld",
+              gb_lend_worker_finds(sync, "glassbox"));
+    st = "own_finds         : 5\n"; /* not a worker's whole file */
+    CHECK(check_write_file(q, st, strlen(st)) == 0);
+    CHECK(gb_lend_worker_finds(sync, "glassbox") == -1);
 
     /* A queue that is a symlink (to finds elsewhere) is not read. */
     snprintf(c, sizeof c, "%s/outside", sync);
@@ -124,7 +135,14 @@ static void test_count(const char *root)
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/planted' && ln -s '%s' '%s/planted/queue'", sync, c,
              sync);
     CHECK(system(cmd) == 0);
-    CHECK(gb_lend_count_finds(sync, "planted") == -1);
+    CHECK(gb_lend_afl_finds(sync, "planted") == -1);
+    /* and neither is a symlinked fuzzer_stats */
+    snprintf(cmd, sizeof cmd,
+             "printf 'own_finds : 9\\nsaved_crashes : 0\\n' >'%s/outside/stats' && "
+             "ln -s '%s/outside/stats' '%s/planted/fuzzer_stats'",
+             sync, sync, sync);
+    CHECK(system(cmd) == 0);
+    CHECK(gb_lend_worker_finds(sync, "planted") == -1);
 }
 
 int main(int argc, char **argv)
