@@ -4,21 +4,23 @@
 # the given time pauses (it waits on SYNC/.lend/glassbox.pause, which the
 # campaign makes) and its core goes to an extra afl-fuzz, -S lent1 on the
 # plain build; the core comes back after that turn, and lent1 is held
-# with SIGSTOP meanwhile. Checked on magiccrc with 3 s turns: the lines
+# with SIGSTOP meanwhile. Checked with 3 s turns on a worker that stays
+# busy without finding: the lines
 # saying so, lent1's own sync dir and command line, the worker's pauses
 # in its fuzzer_stats, no pause file and no afl-fuzz left at the end.
 # With --lend-after 0 nothing is lent.
 . "$(dirname "$0")/lib.sh"
 budget=${GB_LEND_BUDGET:-40}
+P=$BUILD/tests/e2e
 S=$WORK/sync
-# magiccrc's search is over in a second, before afl-fuzz shows up, and a
-# worker that saw no peer ends there: a peer's queue in the sync dir
-# keeps it waiting for peers (where it pauses as it would mid-search).
-mkdir -p "$S/peer/queue"
-cp "$SRC/harnesses/magiccrc/seeds/$(ls "$SRC/harnesses/magiccrc/seeds" | head -1)" \
-  "$S/peer/queue/id:000000,orig:seed"
-"$BIN/glassbox" campaign -i "$SRC/harnesses/magiccrc/seeds" -o "$S" --afl 1 --workers 1 \
-  --lend-after 3 -V "$budget" -- "$H/magiccrc.trace" "$H/magiccrc.cov" 2>"$WORK/status.txt" ||
+# stall.c (e2e.progress): every child takes a step further through blanks
+# and zeros and none covers a new block, so the worker keeps adding
+# children to its queue/ without a find; its finds are read from its
+# fuzzer_stats (a count of its queue/ never stops growing).
+mkdir -p "$WORK/seeds"
+printf '  0012345678' >"$WORK/seeds/a"
+GLASSBOX_SOLVER_TIMEOUT=5 "$BIN/glassbox" campaign -i "$WORK/seeds" -o "$S" --afl 1 --workers 1 \
+  --lend-after 3 -V "$budget" -- "$P/stall.trace" "$P/stall.cov" 2>"$WORK/status.txt" ||
   fail "campaign exited $?: $(tail -2 "$WORK/status.txt")"
 grep -q "glassbox found nothing for 3 s: its core goes to afl-fuzz lent1" "$WORK/status.txt" ||
   fail "the worker's core was never lent: $(grep 'glassbox campaign' "$WORK/status.txt" | tail -3)"
@@ -36,9 +38,11 @@ pauses=$(stat_of "$G" pauses)
 paused=$(stat_of "$G" paused_s)
 [ "${pauses:-0}" -ge 1 ] && [ "${paused:-0}" -ge 1 ] ||
   fail "the worker never paused: pauses=$pauses paused_s=$paused"
+n_q=$(count_ids "$S/glassbox/queue")
+[ "$n_q" -gt 20 ] || fail "the worker made only $n_q queue entries: not the busy worker this test needs"
 [ ! -e "$S/.lend/glassbox.pause" ] || fail "the pause file outlived the campaign"
 if pgrep -f -- "-o $S " >/dev/null; then fail "a process of the campaign outlived it: $(pgrep -af -- "-o $S ")"; fi
-pass "the worker paused $pauses times ($paused s) and lent1 ran on its core"
+pass "the worker ($n_q queue entries, none a find) paused $pauses times ($paused s) and lent1 ran on its core"
 
 S0=$WORK/sync0
 "$BIN/glassbox" campaign -i "$SRC/harnesses/magiccrc/seeds" -o "$S0" --afl 1 --workers 1 \
