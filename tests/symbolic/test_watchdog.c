@@ -213,15 +213,16 @@ static void limit_holds(void)
 
 /* A query's budget (gb_z3_set_query_end) holds across calls: 1 s of
  * budget, two calls asking 2 s each take about 1 s together, the second
- * none. */
+ * none. The first is the factoring query, which never finishes in a
+ * second; the hashes' may (limit_holds says so), and once did in CI. */
 static void budget_holds(void)
 {
     hard_t h;
     hard_open(&h);
     gb_z3_set_query_end(h.z, gb_mono_ms() + 1000);
     double a, b;
-    CHECK(hard_check(&h, h.hash, 2000, &a) == GB_Q_TIMEOUT);
-    CHECK(hard_check(&h, h.factor, 2000, &b) == GB_Q_TIMEOUT);
+    CHECK(hard_check(&h, h.factor, 2000, &a) == GB_Q_TIMEOUT);
+    CHECK(hard_check(&h, h.hash, 2000, &b) == GB_Q_TIMEOUT);
     CHECK_MSG(a + b < 1.6, "a 1 s budget, two calls took %.2f + %.2f s", a, b);
     gb_z3_set_query_end(h.z, 0);
     hard_close(&h);
