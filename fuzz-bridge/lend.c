@@ -30,8 +30,7 @@ static unsigned next_slice(const gb_lend_t *l)
 {
     if (l->found || l->slice_s == 0)
         return l->slice0_s;
-    unsigned twice = l->slice_s > l->slice_max_s / 2 ? l->slice_max_s : l->slice_s * 2;
-    return twice < l->slice_max_s ? twice : l->slice_max_s;
+    return l->slice_s > l->slice_max_s / 2 ? l->slice_max_s : l->slice_s * 2;
 }
 
 int gb_lend_step(gb_lend_t *l, time_t now, uint64_t wfinds, uint64_t afinds)
