@@ -46,11 +46,13 @@ int gb_lend_step(gb_lend_t *l, time_t now, uint64_t wfinds, uint64_t afinds);
  * below SYNC. -1 when queue/ cannot be read (not there yet). */
 long gb_lend_afl_finds(const char *sync, const char *name);
 
-/* A worker's own finds: own_finds + saved_crashes of SYNC/NAME/fuzzer_stats
- * (a worker's queue/ also keeps every child its solver made, new or not,
- * so its names do not tell). The worker rewrites the file every status
+/* A worker's own finds: own_finds of SYNC/NAME/fuzzer_stats, children
+ * with a new block, crashing or not (a worker's queue/ also keeps every
+ * child its solver made, new or not, so its names do not tell; its
+ * saved_crashes counts distinct block sets, which a bug most inputs reach
+ * yields every second). The worker rewrites the file every status
  * period (a minute in a campaign). -1 when it cannot be read or lacks
- * the keys. */
+ * own_finds or saved_crashes (then it is not a worker's whole file). */
 long gb_lend_worker_finds(const char *sync, const char *name);
 
 #endif

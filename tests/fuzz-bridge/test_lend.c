@@ -118,12 +118,13 @@ static void test_count(const char *root)
     CHECK(gb_lend_afl_finds(sync, "glassbox") == 1); /* no crashes/: queue only */
 
     /* A worker's finds come from its fuzzer_stats, not its queue (which
-     * keeps every child): own_finds + saved_crashes. */
+     * keeps every child): own_finds. Its saved_crashes (distinct block
+     * sets, thousands an hour on Magma's libxml2) is no find. */
     CHECK(gb_lend_worker_finds(sync, "glassbox") == -1); /* none yet */
     snprintf(q, sizeof q, "%s/glassbox/fuzzer_stats", sync);
     const char *st = "start_time        : 1\nsaved_crashes     : 2\nown_finds         : 5\n";
     CHECK(check_write_file(q, st, strlen(st)) == 0);
-    CHECK_MSG(gb_lend_worker_finds(sync, "glassbox") == 7, "worker: %ld",
+    CHECK_MSG(gb_lend_worker_finds(sync, "glassbox") == 5, "worker: %ld",
               gb_lend_worker_finds(sync, "glassbox"));
     st = "own_finds         : 5\n"; /* not a worker's whole file */
     CHECK(check_write_file(q, st, strlen(st)) == 0);
