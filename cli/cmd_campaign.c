@@ -543,7 +543,8 @@ static void hold_afl(camp_t *c, unsigned k)
 }
 
 /* Every GB_LEND_POLL_S: the finds counted, each worker's core given to
- * whom its policy says, with a line on stderr for each change. */
+ * whom its policy says, with a line on stderr for each change (and when,
+ * in seconds since the campaign began). */
 static void lend_poll(camp_t *c)
 {
     time_t now = time(NULL);
@@ -566,15 +567,17 @@ static void lend_poll(camp_t *c)
                 continue;
             }
             fprintf(stderr,
-                    "glassbox campaign: %s found nothing for %u s: its core goes to afl-fuzz "
-                    "lent%u for up to %u s\n",
-                    w, l->pol.idle_s, k + 1, l->pol.slice_s);
+                    "glassbox campaign: at %lld s, %s found nothing for %u s: its core goes to "
+                    "afl-fuzz lent%u for up to %u s\n",
+                    (long long)(now - c->start), w, l->pol.idle_s, k + 1, l->pol.slice_s);
         } else {
             hold_afl(c, k);
             pause_file(c, k, 0);
-            fprintf(
-                stderr, "glassbox campaign: lent%u's turn is over (%s): the core goes back to %s\n",
-                k + 1, now - began >= (time_t)l->pol.slice_s ? "its length" : "AFL++ is stuck", w);
+            fprintf(stderr,
+                    "glassbox campaign: at %lld s, lent%u's turn is over (%s): the core goes back "
+                    "to %s\n",
+                    (long long)(now - c->start), k + 1,
+                    now - began >= (time_t)l->pol.slice_s ? "its length" : "AFL++ is stuck", w);
         }
     }
 }

@@ -37,8 +37,8 @@ static void pause_while_lent(gb_search_t *s)
     if (!s->o.pause_file || now - s->pulse.last_pause_ms < GB_LEND_CHECK_MS)
         return;
     s->pulse.last_pause_ms = now;
-    if (lstat(s->o.pause_file, &st) != 0)
-        return;
+    if (gb_search_out_of_time(s) || lstat(s->o.pause_file, &st) != 0)
+        return; /* at the end of -V the file can still be there: no pause */
     const char *was = s->st.state;
     s->st.state = "paused";
     s->st.pauses++;
@@ -52,6 +52,7 @@ static void pause_while_lent(gb_search_t *s)
     now = gb_time_ms();
     s->st.paused_ms += now - t0;
     s->pulse.resumed_ms = now;
+    s->pulse.last_pause_ms = now;
     s->pulse.last_sync_ms = 0; /* read what the peers found meanwhile at once */
     s->st.state = was;
 }

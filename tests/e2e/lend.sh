@@ -8,7 +8,8 @@
 # busy without finding: the lines
 # saying so, lent1's own sync dir and command line, the worker's pauses
 # in its fuzzer_stats, no pause file and no afl-fuzz left at the end.
-# With --lend-after 0 nothing is lent.
+# With --lend-after 0 nothing is lent. And glassbox fuzz --pause-file
+# alone: one wait to the end of -V is one pause.
 . "$(dirname "$0")/lib.sh"
 budget=${GB_LEND_BUDGET:-40}
 P=$BUILD/tests/e2e
@@ -22,9 +23,9 @@ printf '  0012345678' >"$WORK/seeds/a"
 GLASSBOX_SOLVER_TIMEOUT=5 "$BIN/glassbox" campaign -i "$WORK/seeds" -o "$S" --afl 1 --workers 1 \
   --lend-after 3 -V "$budget" -- "$P/stall.trace" "$P/stall.cov" 2>"$WORK/status.txt" ||
   fail "campaign exited $?: $(tail -2 "$WORK/status.txt")"
-grep -q "glassbox found nothing for 3 s: its core goes to afl-fuzz lent1" "$WORK/status.txt" ||
+grep -q "at [0-9]* s, glassbox found nothing for 3 s: its core goes to afl-fuzz lent1" "$WORK/status.txt" ||
   fail "the worker's core was never lent: $(grep 'glassbox campaign' "$WORK/status.txt" | tail -3)"
-grep -q "lent1's turn is over (.*): the core goes back to glassbox" "$WORK/status.txt" ||
+grep -q "at [0-9]* s, lent1's turn is over (.*): the core goes back to glassbox" "$WORK/status.txt" ||
   fail "the core never came back to the worker"
 F=$S/lent1/fuzzer_stats
 [ -f "$F" ] || fail "lent1 wrote no fuzzer_stats: $(tail -3 "$S/.logs/lent1.log" 2>/dev/null)"
@@ -51,3 +52,16 @@ S0=$WORK/sync0
 [ ! -e "$S0/lent1" ] || fail "--lend-after 0 lent the core"
 expect_eq "pauses with --lend-after 0" "$(stat_of "$S0/glassbox/fuzzer_stats" pauses)" 0
 pass "--lend-after 0 keeps the worker's core"
+
+# glassbox fuzz --pause-file alone: a pause file there from the start
+# holds the worker until -V ends it, and that one wait counts once.
+S1=$WORK/solo
+mkdir -p "$S1"
+: >"$S1/pause"
+"$BIN/glassbox" fuzz -i "$SRC/harnesses/magiccrc/seeds" -o "$S1/out" -V 3 --pause-file "$S1/pause" \
+  -- "$H/magiccrc.trace" "$H/magiccrc.cov" >"$WORK/solo.txt" 2>&1 ||
+  fail "fuzz --pause-file exited $?: $(tail -2 "$WORK/solo.txt")"
+expect_eq "pauses of one wait to the end of -V" "$(stat_of "$S1/out/glassbox/fuzzer_stats" pauses)" 1
+paused=$(stat_of "$S1/out/glassbox/fuzzer_stats" paused_s)
+[ "${paused:-0}" -ge 2 ] || fail "the worker did not wait on its pause file: paused_s=$paused"
+pass "a pause file held glassbox fuzz for $paused s, counted once"
