@@ -558,6 +558,7 @@ static void lend_poll(camp_t *c)
         if (!l->on || !gb_lend_step(&l->pol, now, worker_finds(c, k), af))
             continue;
         const char *w = c->jobs.job[c->wjob[k]].name;
+        long long at = (long long)(now - c->start);
         if (l->pol.side == GB_LEND_AFL) {
             if (pause_file(c, k, 1) != 0 || lend_afl(c, k) != 0) {
                 pause_file(c, k, 0);
@@ -569,14 +570,14 @@ static void lend_poll(camp_t *c)
             fprintf(stderr,
                     "glassbox campaign: at %lld s, %s found nothing for %u s: its core goes to "
                     "afl-fuzz lent%u for up to %u s\n",
-                    (long long)(now - c->start), w, l->pol.idle_s, k + 1, l->pol.slice_s);
+                    at, w, l->pol.idle_s, k + 1, l->pol.slice_s);
         } else {
             hold_afl(c, k);
             pause_file(c, k, 0);
             fprintf(stderr,
                     "glassbox campaign: at %lld s, lent%u's turn is over (%s): the core goes back "
                     "to %s\n",
-                    (long long)(now - c->start), k + 1,
+                    at, k + 1,
                     now - began >= (time_t)l->pol.slice_s ? "its length" : "AFL++ is stuck", w);
         }
     }
