@@ -39,3 +39,18 @@ void gb_cov_score(gb_cov_t *c, const uint8_t *map, size_t n, gb_score_t *out)
     out->novelty = nov;
     out->sig = gb_hash64(bits, sizeof bits, 0);
 }
+
+int gb_cov_crash_new(uint8_t *seen, const uint8_t *map, size_t n)
+{
+    int fresh = 0;
+    for (size_t i = 0; i < n && i < GB_MAP_SIZE; i++) {
+        if (!map[i])
+            continue;
+        uint8_t b = bucket(map[i]);
+        if (!(seen[i] & b)) {
+            seen[i] |= b;
+            fresh = 1;
+        }
+    }
+    return fresh;
+}

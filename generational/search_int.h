@@ -166,11 +166,16 @@ typedef struct gb_cov {
 typedef struct gb_score {
     uint32_t fresh;   /* blocks no run covered before */
     uint32_t novelty; /* new (block, hit-count bucket) pairs */
-    uint64_t sig;     /* hash of the set of blocks hit, for crash and hang dedup */
+    uint64_t sig;     /* hash of the set of blocks hit, for hang dedup */
 } gb_score_t;
 
 /* Scores a run's map (n bytes) and merges it into the coverage. */
 void gb_cov_score(gb_cov_t *c, const uint8_t *map, size_t n, gb_score_t *out);
+
+/* 1 if a crash's map covers a (block, hit-count bucket) pair no saved
+ * crash covered (AFL++'s rule for saving a crash), else 0; merges its
+ * pairs into `seen` (GB_MAP_SIZE bucket bits per block). */
+int gb_cov_crash_new(uint8_t *seen, const uint8_t *map, size_t n);
 
 /* ---- sites.c: what flipping each (site, direction) paid ----------------- */
 
@@ -256,8 +261,8 @@ typedef struct gb_run_state {
     gb_hset_t seen;        /* hashes of every input run */
     gb_hset_t seen_extra;  /* directed mode: of every extra input run (not in `seen`, so an
                             * exact child equal to one still runs and counts for the proof) */
-    gb_hset_t crash_sigs;  /* coverage signatures of saved crashes */
-    gb_hset_t hang_sigs;
+    uint8_t crash_seen[GB_MAP_SIZE]; /* (block, bucket) pairs of saved crashes */
+    gb_hset_t hang_sigs;             /* coverage signatures of saved hangs */
     uint64_t last_find_ms; /* when a run last covered a new block (the start, before one) */
 } gb_run_state_t;
 

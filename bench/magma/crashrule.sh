@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# What a coarser rule for saving crashes would keep, on a real crash pile.
-# A Glassbox worker saves a crash per distinct set of covered blocks; AFL++
-# saves one only when it covers an (edge, hit-count bucket) pair no earlier
-# crash of that instance covered. This replays a sync dir's crash files in
+# What each of two rules for saving crashes keeps of a real crash pile:
+# one crash per distinct set of covered edges (the Glassbox worker's rule
+# until session 33, by blocks), and AFL++'s (and now the worker's): one
+# only when it covers an (edge, hit-count bucket) pair no earlier crash
+# covered. This replays a sync dir's crash files in
 # the order they were saved (mtime) as one stream, labels each with the bug
 # whose canary it triggers (NAME.plain, GB_MAGMA_LOG), maps it on NAME.edge
 # (afl-showmap), and prints per bug how many files each rule keeps and when
