@@ -19,12 +19,10 @@ static uint8_t bucket(uint8_t n)
 
 void gb_cov_score(gb_cov_t *c, const uint8_t *map, size_t n, gb_score_t *out)
 {
-    uint8_t bits[GB_MAP_SIZE / 8] = {0};
     uint32_t fresh = 0, nov = 0;
     for (size_t i = 0; i < n && i < GB_MAP_SIZE; i++) {
         if (!map[i])
             continue;
-        bits[i >> 3] |= (uint8_t)(1u << (i & 7));
         uint8_t b = bucket(map[i]);
         if (!c->virgin[i])
             fresh++;
@@ -37,7 +35,15 @@ void gb_cov_score(gb_cov_t *c, const uint8_t *map, size_t n, gb_score_t *out)
     c->novel_total += nov;
     out->fresh = fresh;
     out->novelty = nov;
-    out->sig = gb_hash64(bits, sizeof bits, 0);
+}
+
+uint64_t gb_cov_sig(const uint8_t *map, size_t n)
+{
+    uint8_t bits[GB_MAP_SIZE / 8] = {0};
+    for (size_t i = 0; i < n && i < GB_MAP_SIZE; i++)
+        if (map[i])
+            bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+    return gb_hash64(bits, sizeof bits, 0);
 }
 
 int gb_cov_crash_new(uint8_t *seen, const uint8_t *map, size_t n)

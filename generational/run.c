@@ -113,9 +113,8 @@ static void measure_frontier(gb_search_t *s, gb_item_t *it)
     it->nfront = n;
 }
 
-/* Runs and scores `it`; the run's result in *r, its signature in *sig. */
-static int run_scored(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, uint64_t *sig,
-                      gb_err_t *e)
+/* Runs and scores `it`; the run's result in *r. */
+static int run_scored(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, gb_err_t *e)
 {
     int rc = run_target(s, it, r, e);
     if (rc != 0)
@@ -130,7 +129,6 @@ static int run_scored(gb_search_t *s, gb_item_t *it, gb_run_result_t *r, uint64_
                     r->status == GB_RUN_CRASH);
     it->score = sc.fresh;
     it->novelty = sc.novelty;
-    *sig = sc.sig;
     measure_frontier(s, it);
     return 0;
 }
@@ -161,11 +159,11 @@ static gb_run_kind_t save_crash(gb_search_t *s, gb_item_t *it, const gb_run_resu
     return GB_KIND_CRASHED;
 }
 
-static gb_run_kind_t save_hang(gb_search_t *s, gb_item_t *it, uint64_t sig, const char *desc,
-                               gb_err_t *e)
+static gb_run_kind_t save_hang(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e)
 {
     s->st.hangs_seen++;
-    int fresh = gb_hset_add(&s->run.hang_sigs, sig);
+    int fresh = gb_hset_add(&s->run.hang_sigs,
+                            gb_cov_sig(gb_fsrv_map(s->run.fsrv), gb_fsrv_map_size(s->run.fsrv)));
     uint32_t id;
     while (fresh > 0 && gb_campaign_add_hang(s->camp, it->data, it->len, desc, &id, e) != 0)
         if (!gb_wait_for_space(s, errno))
@@ -181,8 +179,7 @@ static gb_run_kind_t save_hang(gb_search_t *s, gb_item_t *it, uint64_t sig, cons
 gb_run_kind_t gb_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_err_t *e)
 {
     gb_run_result_t r;
-    uint64_t sig;
-    int rc = run_scored(s, it, &r, &sig, e);
+    int rc = run_scored(s, it, &r, e);
     if (rc != 0)
         return rc > 0 ? GB_KIND_SKIPPED : GB_KIND_FATAL;
     if (it->score)
@@ -197,15 +194,14 @@ gb_run_kind_t gb_run_check(gb_search_t *s, gb_item_t *it, const char *desc, gb_e
     if (r.status == GB_RUN_CRASH)
         return save_crash(s, it, &r, d, e);
     if (r.status == GB_RUN_TIMEOUT)
-        return save_hang(s, it, sig, d, e);
+        return save_hang(s, it, d, e);
     return GB_KIND_RAN;
 }
 
 gb_run_kind_t gb_run_again(gb_search_t *s, gb_item_t *it, int is_crash, gb_err_t *e)
 {
     gb_run_result_t r;
-    uint64_t sig;
-    int rc = run_scored(s, it, &r, &sig, e);
+    int rc = run_scored(s, it, &r, e);
     if (rc != 0)
         return rc > 0 ? GB_KIND_SKIPPED : GB_KIND_FATAL;
     if (r.status == GB_RUN_CRASH || is_crash) {

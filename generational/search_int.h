@@ -166,11 +166,14 @@ typedef struct gb_cov {
 typedef struct gb_score {
     uint32_t fresh;   /* blocks no run covered before */
     uint32_t novelty; /* new (block, hit-count bucket) pairs */
-    uint64_t sig;     /* hash of the set of blocks hit, for hang dedup */
 } gb_score_t;
 
 /* Scores a run's map (n bytes) and merges it into the coverage. */
 void gb_cov_score(gb_cov_t *c, const uint8_t *map, size_t n, gb_score_t *out);
+
+/* A hash of the set of blocks a map (n bytes) hit: hangs are told apart
+ * by it. */
+uint64_t gb_cov_sig(const uint8_t *map, size_t n);
 
 /* 1 if a crash's map covers a (block, hit-count bucket) pair no saved
  * crash covered (AFL++'s rule for saving a crash), else 0; merges its
