@@ -875,13 +875,14 @@ static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     if (rc == 0 && !resumed && !it->retries && !s->reach.on)
         rc = gb_tokens_repeat(s, it, t, e);
     gb_solver_set_patience(s->solver, it->retries); /* a retry's timeouts grow */
-    uint64_t start_ms = gb_time_ms();
+    /* a lent turn (a pause in gb_pulse) is no time spent on this part */
+    uint64_t start_ms = gb_time_ms(), paused0 = s->st.paused_ms;
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
         rc = flip_one(s, it, t, order[k].j, over, e);
         gb_pulse(s);
         if (rc != 0 || k + 1 >= n)
             continue;
-        int slow = slow_slice(s, start_ms);
+        int slow = slow_slice(s, start_ms + (s->st.paused_ms - paused0));
         if (slow || (k + 1 >= GB_EXPAND_SLICE && better_waits(s, it))) {
             rc = suspend(s, it, order + k + 1, n - k - 1, slow, e);
             k = n;

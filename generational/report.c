@@ -272,7 +272,9 @@ static const char *origin_of(const gb_item_t *it)
 
 void gb_report_expansion(gb_search_t *s, const gb_item_t *it, const gb_exp_mark_t *m)
 {
-    uint64_t ms = gb_mono_ms() - m->mono_ms;
+    /* its own time: not the pauses of a lent turn (--pause-file) within it */
+    uint64_t ms = gb_mono_ms() - m->mono_ms, paused = s->st.paused_ms - m->st.paused_ms;
+    ms = ms > paused ? ms - paused : 0;
     gb_report_state_t *r = &s->report;
     r->exp_ms[r->nexp_ms++ % GB_EXP_TIMES] = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
     if (!s->camp)
