@@ -5,7 +5,8 @@
 # and bench/report on its output. Checks that the output is well formed,
 # never who wins: a row per target x config, numbers where numbers belong,
 # every run with execs (a configuration that ran nothing fails), coverage
-# on the demo, a table row per config, the plot a PNG.
+# on the demo, its edges at the checkpoints --checkpoint-every asks for, a
+# table row per config, the plot a PNG.
 set -euo pipefail
 BUILD=$(cd "$1" && pwd) SRC=$(cd "$2" && pwd)
 W=$(mktemp -d "${TMPDIR:-/tmp}/gb-bench-quick.XXXXXX")
@@ -15,7 +16,7 @@ GATES=${BENCH_GATES:-$SRC/bench/gates}
 CONFIGS="afl libfuzzer afl+glassbox glassbox"
 
 t0=$SECONDS
-GB_BUILD_DIR=$BUILD "$SRC/bench/run" --quick -o "$W/res" 2>"$W/run.log" ||
+GB_BUILD_DIR=$BUILD "$SRC/bench/run" --quick --checkpoint-every 5 -o "$W/res" 2>"$W/run.log" ||
   { cat "$W/run.log" >&2; fail "bench/run --quick failed"; }
 run_s=$((SECONDS - t0))
 "$SRC/bench/report" --plots "$W/plots" -o "$W/report.md" "$W/res" 2>"$W/report.log" ||
@@ -56,8 +57,11 @@ bad=$(awk -F'\t' 'NR > 1 {
   if ($15 + 0 > 0 && $14 == "none") print $1, $3, "crashes without a first crash time"
 }' "$R")
 [ -z "$bad" ] || { cat "$W/run.log" >&2; fail "results.tsv: $bad"; }
-pts=$(awk -F'\t' '$1 == "demo" && $2 == "afl"' "$W/res/edges.tsv" | wc -l)
-[ "$pts" -ge 2 ] || fail "edges.tsv has $pts checkpoints for demo afl"
+# --checkpoint-every 5 on a 20 s run: edges at 0, 5, 10, 15 and 20 s, never falling
+pts=$(awk -F'\t' '$1 == "demo" && $2 == "afl" { printf "%s%s", sep, $4; sep = " " }' "$W/res/edges.tsv")
+[ "$pts" = "0 5 10 15 20" ] || fail "edges.tsv's checkpoints for demo afl are '$pts' (want 0 5 10 15 20)"
+awk -F'\t' '$1 == "demo" && $2 == "afl" { if ($5 < last) exit 1; last = $5 }' "$W/res/edges.tsv" ||
+  fail "edges.tsv's edges fall between checkpoints for demo afl"
 for c in $CONFIGS; do
   grep -q "^| $c | 1 | " "$W/report.md" || fail "report.md has no demo row for $c"
 done
