@@ -20,18 +20,21 @@
 # (never rewritten) counts from its mtime. A worker is an instance whose
 # fuzzer_stats has traces_done; an instance whose name is not made of
 # letters, digits, '.', '_' and '-' is left out, with a note.
-#   bench/lineage.sh SYNC_DIR [--window SECONDS] [--start UNIX_S] [--ancestors FILE]
+# --end SECONDS leaves out what came later (a file saved after -V).
+#   bench/lineage.sh SYNC_DIR [--window SECONDS] [--start UNIX_S] [--end SECONDS]
+#                    [--ancestors FILE]
 set -euo pipefail
 die() { echo "bench/lineage.sh: $*" >&2; exit 2; }
-usage="usage: bench/lineage.sh SYNC_DIR [--window SECONDS] [--start UNIX_S] [--ancestors FILE]"
+usage="usage: bench/lineage.sh SYNC_DIR [--window SECONDS] [--start UNIX_S] [--end SECONDS] [--ancestors FILE]"
 [ $# -ge 1 ] || die "$usage"
 case $1 in -h | --help) echo "$usage"; exit 0 ;; esac
-SYNC=$1 WIN=600 START="" ANC=""
+SYNC=$1 WIN=600 START="" END="" ANC=""
 shift
 while [ $# -gt 0 ]; do
   case $1 in
   --window) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--window needs a positive number of seconds"; WIN=$2; shift ;;
   --start) [[ ${2:-} =~ ^[0-9]+([.][0-9]+)?$ ]] || die "--start needs Unix seconds"; START=$2; shift ;;
+  --end) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--end needs a positive number of seconds"; END=$2; shift ;;
   --ancestors) [ -n "${2:-}" ] || die "--ancestors needs a file below SYNC_DIR"; ANC=$2; shift ;;
   *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -64,7 +67,7 @@ files() {
   done
 }
 
-files | awk -F'\t' -v start="$START" -v w="$WIN" -v anc="$ANC" '
+files | awk -F'\t' -v start="$START" -v w="$WIN" -v end="$END" -v anc="$ANC" '
   function field(name, key,   n, a, i) { # the value of key: in a comma list
     n = split(name, a, ",")
     for (i = 1; i <= n; i++) if (index(a[i], key ":") == 1) return substr(a[i], length(key) + 2)
@@ -144,7 +147,7 @@ files | awk -F'\t' -v start="$START" -v w="$WIN" -v anc="$ANC" '
     last = 0
     for (i = 1; i <= n; i++) {
       k = seq[i]
-      if (isw[inst_of[k]]) continue
+      if (isw[inst_of[k]] || (end != "" && when[k] > end + 0)) continue
       b = int(when[k] / w); if (b > last) last = b
       q = substr(k, length(inst_of[k]) + 2, 1) == "q"
       if (kindof[k] == "import") { if (q && isw[from[k]]) imp[b]++; continue }

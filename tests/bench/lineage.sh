@@ -5,7 +5,8 @@
 # the worker's line (direct when the import is its parent, through a
 # splice after that); a find the AFL++ time: field puts in one window
 # counts there whatever its mtime (AFL++ rewrites files it trims); an
-# import's time is capped by the next find's; a cycle in the names ends;
+# import's time is capped by the next find's; --end leaves out what came
+# later; a cycle in the names ends;
 # an instance that is a symlink or has a name outside [A-Za-z0-9._-] is
 # left out; --ancestors lists a crash's ancestors with hostile characters
 # escaped, and an unknown file is refused with one line.
@@ -57,6 +58,9 @@ $out
 want:
 $want"
 grep -q "left out the instance 'pe%cent'" "$W/err" || fail "the hostile instance was not noted: $(cat "$W/err")"
+out=$("$SRC/bench/lineage.sh" "$S" --window 600 --end 1800 2>/dev/null) || fail "lineage.sh --end failed"
+[ "$(grep '^| all' <<<"$out")" = '| all | 4 | 2 | 1 | 1 | 1 | 1 | 0 |' ] ||
+  fail "--end 1800 still counts what came after: $(grep '^| all' <<<"$out")"
 
 mv "$S/main/crashes/id:000000,sig:06,src:000004,time:1400000,execs:9,op:havoc,rep:2" \
   "$S/main/crashes/id:000000,sig:06,src:000004,time:1400000,op:x|y\`z"
