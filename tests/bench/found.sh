@@ -8,18 +8,11 @@
 # does not make the entry later; a name with a space stays whole.
 set -euo pipefail
 SRC=$(cd "$1" && pwd)
-W=$(mktemp -d "${TMPDIR:-/tmp}/gb-found.XXXXXX")
-trap 'rm -rf "$W"' EXIT
 fail() { echo "FAIL bench.found: $*" >&2; exit 1; }
-S=$W/sync T0=1000000000
-mk() { # mk INSTANCE/DIR NAME SECONDS_AFTER_T0: a file with that mtime
-  mkdir -p "$S/$1"
-  echo x >"$S/$1/$2"
-  touch -d "@$((T0 + $3))" "$S/$1/$2"
-}
-mkdir -p "$S/main" "$S/glassbox"
-echo "start_time        : $((T0 + 2))" >"$S/main/fuzzer_stats"
-printf 'start_time        : %s\ntraces_done       : 3\n' "$T0" >"$S/glassbox/fuzzer_stats"
+# shellcheck source=tests/bench/syncdir.sh
+. "$(dirname "$0")/syncdir.sh"
+stats main $((T0 + 2))
+stats glassbox $T0 worker
 mk main/queue 'id:000001,src:000000,time:5000,execs:1,op:havoc' 900     # trimmed at 900 s: 7 s
 mk main/queue 'id:000002,src:000001,time:99000000,execs:1,op:havoc' 40 # a stamp past the mtime: 40 s
 mk main/queue 'id:000003,sync:glassbox,src:000001' 30                  # no time: field: 30 s

@@ -12,19 +12,9 @@
 # escaped, and an unknown file is refused with one line.
 set -euo pipefail
 SRC=$(cd "$1" && pwd)
-W=$(mktemp -d "${TMPDIR:-/tmp}/gb-lineage.XXXXXX")
-trap 'rm -rf "$W"' EXIT
 fail() { echo "FAIL bench.lineage: $*" >&2; exit 1; }
-S=$W/sync T0=1000000000
-mk() { # mk INSTANCE/DIR NAME SECONDS_AFTER_T0: a file with that mtime
-  mkdir -p "$S/$1"
-  echo x >"$S/$1/$2"
-  touch -d "@$((T0 + $3))" "$S/$1/$2"
-}
-stats() { # stats INSTANCE START [worker]
-  mkdir -p "$S/$1"
-  { echo "start_time        : $2"; [ -z "${3:-}" ] || echo "traces_done       : 5"; } >"$S/$1/fuzzer_stats"
-}
+# shellcheck source=tests/bench/syncdir.sh
+. "$(dirname "$0")/syncdir.sh"
 stats main $T0
 stats glassbox $T0 worker
 stats lent1 $((T0 + 300))
