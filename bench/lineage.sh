@@ -14,10 +14,10 @@
 # main/crashes/id:000000,...).
 #
 # Times: AFL++ rewrites a queue file when it trims it, so its mtime is not
-# when it was found; an AFL++ entry's time is its instance's start_time
-# plus its time: field, and an entry without one (an import) is placed
-# between its neighbours by id, no later than its mtime. A worker's file
-# (never rewritten) counts from its mtime. A worker is an instance whose
+# when it was found. Times come from bench/found.sh (an AFL++ queue entry:
+# its instance's start_time plus its time: field; other files: mtime), and
+# an AFL++ entry without a time: field (an import) is placed between its
+# neighbours by id, no later than its mtime. A worker is an instance whose
 # fuzzer_stats has traces_done; an instance whose name is not made of
 # letters, digits, '.', '_' and '-' is left out, with a note.
 # --end SECONDS leaves out what came later (a file saved after -V).
@@ -41,30 +41,34 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -d "$SYNC" ] || die "$SYNC: no such directory"
-start_of() { sed -n 's/^start_time *: *\([0-9][0-9]*\).*/\1/p' "$1" 2>/dev/null | head -1; }
 if [ -z "$START" ]; then # the campaign's start: the earliest instance's
-  START=$(for s in "$SYNC"/*/fuzzer_stats; do start_of "$s"; done | sort -n | head -1)
+  START=$(cat "$SYNC"/*/fuzzer_stats 2>/dev/null | sed -n 's/^start_time *: *\([0-9][0-9]*\).*/\1/p' | sort -n | head -1)
   [ -n "$START" ] || die "no start_time in $SYNC/*/fuzzer_stats: give --start"
 fi
 
-# One line per file: instance, worker (1/0), the instance's start_time, q
-# or c, mtime, name; in id order within an instance. A file name with a
-# tab or a line break is left out.
-files() {
-  local d inst w s
+# The instances, as "NAME WORKER(1/0)" lines: those with a queue/, not
+# symlinks, with a plain name.
+instances() {
+  local d inst
   for d in "$SYNC"/*/; do
     inst=$(basename "$d")
     [ -d "$d/queue" ] && [ ! -L "${d%/}" ] || continue
     [[ $inst =~ ^[A-Za-z0-9._-]+$ ]] || { echo "bench/lineage.sh: left out the instance '${inst//[[:cntrl:]]/?}'" >&2; continue; }
-    w=0
-    grep -q '^traces_done *:' "$d/fuzzer_stats" 2>/dev/null && w=1
-    s=$(start_of "$d/fuzzer_stats")
-    {
-      find "$d/queue" -maxdepth 1 -type f -name 'id:*' ! -name $'*[\t\n]*' -printf 'q\t%T@\t%f\n'
-      [ ! -d "$d/crashes" ] ||
-        find "$d/crashes" -maxdepth 1 -type f -name 'id:*' ! -name $'*[\t\n]*' -printf 'c\t%T@\t%f\n'
-    } | LC_ALL=C sort -t$'\t' -k1,1 -k3,3 | sed "s/^/$inst\t$w\t${s:-$START}\t/"
+    if grep -q '^traces_done *:' "$d/fuzzer_stats" 2>/dev/null; then echo "$inst 1"; else echo "$inst 0"; fi
   done
+}
+
+# One line per file of those instances: instance, worker, q or c, name,
+# when it was found (bench/found.sh: an AFL++ entry from its time: field);
+# in id order within an instance. A file name with a tab is left out.
+files() {
+  "$(dirname "$0")/found.sh" "$SYNC" | awk -v insts="$(instances)" '
+    BEGIN { n = split(insts, l, "\n"); for (i = 1; i <= n; i++) if (split(l[i], a, " ") == 2) wk[a[1]] = a[2] }
+    {
+      p = substr($0, index($0, " ") + 1); m = split(p, c, "/")
+      if (m < 3 || !(c[m - 2] in wk) || index(c[m], "\t")) next
+      printf "%s\t%s\t%s\t%s\t%s\n", c[m - 2], wk[c[m - 2]], c[m - 1] == "queue" ? "q" : "c", c[m], $1
+    }' | LC_ALL=C sort -t$'\t' -k1,1 -k3,3 -k4,4
 }
 
 files | awk -F'\t' -v start="$START" -v w="$WIN" -v end="$END" -v anc="$ANC" '
@@ -87,13 +91,13 @@ files | awk -F'\t' -v start="$START" -v w="$WIN" -v end="$END" -v anc="$ANC" '
     return memo_l[k] = r
   }
   {
-    inst = $1; wk = $2; ist = $3; kind = $4; mt = $5; name = $6
+    inst = $1; wk = $2; kind = $3; name = $4; t = $5 - start
     id = field(name, "id"); k = inst "/" kind "/" id
     if (k in path) next
     path[k] = inst "/" (kind == "q" ? "queue" : "crashes") "/" name; inst_of[k] = inst; isw[inst] = wk
-    seq[++n] = k; mtime[k] = mt - start
-    np = 0; src = field(name, "src"); peer = field(name, "sync"); ms = field(name, "time")
-    if (!wk && ms ~ /^[0-9]+$/) stamp[k] = ist + ms / 1000 - start
+    seq[++n] = k; found[k] = t; grp[k] = inst SUBSEP kind
+    np = 0; src = field(name, "src"); peer = field(name, "sync")
+    if (!wk && field(name, "time") ~ /^[0-9]+$/) stamp[k] = t
     if (field(name, "orig") != "") { kindof[k] = "seed"; stamp[k] = 0 }
     else if (peer != "") { kindof[k] = "import"; par[k, ++np] = peer "/q/" src; from[k] = peer }
     else {
@@ -113,19 +117,19 @@ files | awk -F'\t' -v start="$START" -v w="$WIN" -v end="$END" -v anc="$ANC" '
     for (i = 1; i <= npar[k]; i++) walk(par[k, i])
   }
   END {
-    # when[]: a stamp, or for an AFL++ entry without one the latest of the
-    # stamps before it (by id), capped by the next stamp and its mtime.
+    # when[]: a stamp, or for an AFL++ entry without one (an import) the
+    # latest of the stamps before it (by id), capped by the next stamp and
+    # by when found.sh says (its mtime).
     for (i = n; i >= 1; i--) {
-      k = seq[i]; g = inst_of[k] SUBSEP substr(k, length(inst_of[k]) + 2, 1)
+      k = seq[i]; g = grp[k]
       if (k in stamp) nxt[g] = stamp[k]
       else if (g in nxt) cap[k] = nxt[g]
     }
     for (i = 1; i <= n; i++) {
-      k = seq[i]; g = inst_of[k] SUBSEP substr(k, length(inst_of[k]) + 2, 1)
+      k = seq[i]; g = grp[k]; t = found[k]
       if (k in stamp) t = stamp[k]
-      else if (isw[inst_of[k]]) t = mtime[k]
-      else {
-        t = mtime[k]; if ((k in cap) && cap[k] < t) t = cap[k]
+      else if (!isw[inst_of[k]]) {
+        if ((k in cap) && cap[k] < t) t = cap[k]
         if ((g in prev) && prev[g] > t) t = prev[g]
       }
       if (t < 0) t = 0
@@ -149,7 +153,7 @@ files | awk -F'\t' -v start="$START" -v w="$WIN" -v end="$END" -v anc="$ANC" '
       k = seq[i]
       if (isw[inst_of[k]] || (end != "" && when[k] > end + 0)) continue
       b = int(when[k] / w); if (b > last) last = b
-      q = substr(k, length(inst_of[k]) + 2, 1) == "q"
+      q = grp[k] == inst_of[k] SUBSEP "q"
       if (kindof[k] == "import") { if (q && isw[from[k]]) imp[b]++; continue }
       if (kindof[k] != "made") continue
       l = inline(k); d = 0
