@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Issue 36's Magma goal, read from results dirs of bench/magma/run.sh
+# (reps of one configuration may sit in different dirs): per target and
+# bug, AFL++ alone (config `afl`) against AFL++ + Glassbox (config
+# `afl+glassbox`), each as triggered/runs and Magma's median (report.sh's
+# rule: a run that did not trigger counts at its length), and the goal's
+# two lines:
+#   1. every bug `afl` triggers in at least 2 of its runs, `afl+glassbox`
+#      triggers with a median no later ("holds" or "missed");
+#   2. bugs `afl+glassbox` triggers in more runs than `afl` ("more", as
+#      a share of each one's runs): at least two are needed.
+# Prints Markdown for bench/RESULTS.md, then one line per goal line. A
+# configuration with fewer than --reps runs (default 3) is "provisional".
+#   bench/magma/goal.sh [--reps N] RESULTS_DIR...
+set -euo pipefail
+die() { echo "bench/magma/goal.sh: $*" >&2; exit 2; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPS=3 DIRS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+  --reps)
+    [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--reps needs a positive count"
+    REPS=$2
+    shift
+    ;;
+  -h | --help) sed -n '3,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  -*) die "unknown argument '$1'" ;;
+  *) DIRS+=("$1") ;;
+  esac
+  shift
+done
+[ ${#DIRS[@]} -ge 1 ] || die "usage: bench/magma/goal.sh [--reps N] RESULTS_DIR..."
+HDR=$(printf 'target\tconfig\trep\tseconds\tbug\treached\ttriggered\tfirst_trigger_s')
+W=$(mktemp -d "${TMPDIR:-/tmp}/gb-magma-goal.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+echo "$HDR" >"$W/bugs.tsv"
+for d in "${DIRS[@]}"; do
+  [ -f "$d/bugs.tsv" ] || die "$d/bugs.tsv: no such file (a results dir of bench/magma/run.sh)"
+  [ "$(head -1 "$d/bugs.tsv" | cut -f1-8)" = "$HDR" ] || die "$d/bugs.tsv: not run.sh's header"
+  tail -n +2 "$d/bugs.tsv" >>"$W/bugs.tsv"
+done
+# The same run given twice (two dirs holding one rep) would count twice.
+dup=$(awk -F'\t' 'NR > 1 { k = $1 " " $2 " rep " $3 " " $5; if (n[k]++ == 1) print k }' "$W/bugs.tsv" | head -1)
+[ -z "$dup" ] || die "a run is given twice: $dup"
+"$HERE/report.sh" "$W" >/dev/null
+
+# summary.tsv: target config bug runs reached triggered median_s
+awk -F'\t' -v want="$REPS" '
+  function md(s) { gsub(/\\/, "\\\\", s); gsub(/\|/, "\\|", s); return s }
+  NR == 1 { next }
+  $2 != "afl" && $2 != "afl+glassbox" { next }
+  {
+    tg = $1; b = $3
+    if (!(tg in seen_t)) { seen_t[tg] = 1; targets[++nt] = tg }
+    if (!((tg, b) in seen_b)) { seen_b[tg, b] = 1; bug[tg, ++nb[tg]] = b }
+    R[tg, $2, b] = $4; T[tg, $2, b] = $6; M[tg, $2, b] = $7
+    if ($4 > runs[tg, $2]) runs[tg, $2] = $4
+  }
+  function cell(tg, c, b) {
+    if (!((tg, c, b) in R)) return "- | -"
+    return T[tg, c, b] "/" R[tg, c, b] " | " (T[tg, c, b] > 0 ? M[tg, c, b] : "-")
+  }
+  END {
+    for (i = 1; i <= nt; i++) {
+      tg = targets[i]
+      for (c = 0; c < 2; c++) {
+        cf = c ? "afl+glassbox" : "afl"
+        if (runs[tg, cf] + 0 < want) prov = prov sprintf("%s%s %s: %d of %d runs", (prov != "" ? "; " : ""), md(tg), cf, runs[tg, cf], want)
+      }
+      printf "#### %s\n\n", md(tg)
+      printf "| bug | afl: triggered | median s | afl+glassbox: triggered | median s | line 1 | line 2 |\n"
+      printf "|---|---|---|---|---|---|---|\n"
+      for (j = 1; j <= nb[tg]; j++) {
+        b = bug[tg, j]
+        ta = T[tg, "afl", b] + 0; tc = T[tg, "afl+glassbox", b] + 0
+        if (ta == 0 && tc == 0) continue
+        l1 = ""; l2 = ""
+        if (ta >= 2) {
+          if (tc > 0 && M[tg, "afl+glassbox", b] + 0 <= M[tg, "afl", b] + 0) { l1 = "holds"; hold++ }
+          else { l1 = "missed"; miss = miss sprintf("%s%s", (miss != "" ? ", " : ""), md(b)) }
+        }
+        ra = R[tg, "afl", b] + 0; rc = R[tg, "afl+glassbox", b] + 0
+        if (tc * ra > ta * rc) { l2 = "more"; more = more sprintf("%s%s", (more != "" ? ", " : ""), md(b)); nmore++ }
+        printf "| %s | %s | %s | %s | %s |\n", md(b), cell(tg, "afl", b), cell(tg, "afl+glassbox", b), l1, l2
+      }
+      printf "\n"
+    }
+    printf "Line 1 (every bug afl triggers in 2 or more runs, no later): %s\n", (miss == "" ? "holds (" hold + 0 " bugs)" : "missed on " miss)
+    printf "Line 2 (two bugs or more triggered in more runs): %s (%d: %s)\n", (nmore >= 2 ? "holds" : "missed"), nmore, (more == "" ? "none" : more)
+    if (prov != "") printf "Provisional: %s.\n", prov
+  }' "$W/summary.tsv"
