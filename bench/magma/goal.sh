@@ -12,11 +12,13 @@
 #      a share of each one's runs): at least two are needed.
 # Prints Markdown for bench/RESULTS.md, then one line per goal line. A
 # configuration with fewer than --reps runs (default 3) is "provisional".
-#   bench/magma/goal.sh [--reps N] RESULTS_DIR...
+# Rows with a tenth column, `machine` (bench/magma/record/bugs.tsv), are
+# judged per machine, never pooled: one section each, or --machine TAG's.
+#   bench/magma/goal.sh [--reps N] [--machine TAG] RESULTS_DIR...
 set -euo pipefail
 die() { echo "bench/magma/goal.sh: $*" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPS=3 DIRS=()
+REPS=3 MACHINE='' DIRS=()
 while [ $# -gt 0 ]; do
   case $1 in
   --reps)
@@ -24,13 +26,18 @@ while [ $# -gt 0 ]; do
     REPS=$2
     shift
     ;;
-  -h | --help) sed -n '3,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  --machine)
+    [ $# -ge 2 ] && [ -n "$2" ] && [[ $2 != *[[:cntrl:]]* ]] || die "--machine needs a tag (the machine column's)"
+    MACHINE=$2
+    shift
+    ;;
+  -h | --help) sed -n '3,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
   -*) die "unknown argument '$1'" ;;
   *) DIRS+=("$1") ;;
   esac
   shift
 done
-[ ${#DIRS[@]} -ge 1 ] || die "usage: bench/magma/goal.sh [--reps N] RESULTS_DIR..."
+[ ${#DIRS[@]} -ge 1 ] || die "usage: bench/magma/goal.sh [--reps N] [--machine TAG] RESULTS_DIR..."
 HDR=$(printf 'target\tconfig\trep\tseconds\tbug\treached\ttriggered\tfirst_trigger_s')
 W=$(mktemp -d "${TMPDIR:-/tmp}/gb-magma-goal.XXXXXX")
 trap 'rm -rf "$W"' EXIT
@@ -38,8 +45,36 @@ echo "$HDR" >"$W/bugs.tsv"
 for d in "${DIRS[@]}"; do
   [ -f "$d/bugs.tsv" ] || die "$d/bugs.tsv: no such file (a results dir of bench/magma/run.sh)"
   [ "$(head -1 "$d/bugs.tsv" | cut -f1-8)" = "$HDR" ] || die "$d/bugs.tsv: not run.sh's header"
+  # Every row of a dir has a machine column (a tag of printable
+  # characters), or none has.
+  cols=$(awk -F'\t' 'NR > 1 { print (NF < 10 ? "untagged" : $10 == "" || $10 ~ /[[:cntrl:]]/ ? "bad" : "tagged") }' "$d/bugs.tsv" | sort -u | tr '\n' ' ')
+  case $cols in
+  "tagged " | "untagged " | "") ;;
+  *bad*) die "$d/bugs.tsv: a machine column that is empty or holds a control character" ;;
+  *) die "$d/bugs.tsv: some rows have a machine column and some do not" ;;
+  esac
   tail -n +2 "$d/bugs.tsv" >>"$W/bugs.tsv"
 done
+if [ -n "$MACHINE" ]; then
+  awk -F'\t' -v m="$MACHINE" 'NR == 1 || $10 == m' "$W/bugs.tsv" >"$W/one.tsv"
+  [ "$(wc -l <"$W/one.tsv")" -gt 1 ] || die "no rows for machine '$MACHINE' (the machine column of the rows given)"
+  cut -f1-8 "$W/one.tsv" >"$W/bugs.tsv"
+else
+  tags=$(awk -F'\t' 'NR > 1 { print (NF >= 10 ? "t" : "u") }' "$W/bugs.tsv" | sort -u | tr -d '\n')
+  [ "$tags" != tu ] || die "rows with a machine column and rows without: give one machine's rows (--machine TAG) or results dirs alone"
+  if [ "$tags" = t ]; then
+    # One section per machine, in the order the rows name them.
+    mapfile -t machines < <(awk -F'\t' 'NR > 1 && !seen[$10]++ { print $10 }' "$W/bugs.tsv")
+    if [ ${#machines[@]} -gt 1 ]; then
+      for m in "${machines[@]}"; do
+        printf '### Machine %s\n\n' "$(printf '%s' "$m" | sed 's/[\\`*_|#<>[]/\\&/g')"
+        "$HERE/goal.sh" --reps "$REPS" --machine "$m" "${DIRS[@]}"
+        echo
+      done
+      exit 0
+    fi
+  fi
+fi
 # The same run given twice (two dirs holding one rep) would count twice.
 dup=$(awk -F'\t' 'NR > 1 { k = $1 " " $2 " rep " $3 " " $5; if (n[k]++ == 1) print k }' "$W/bugs.tsv" | head -1)
 [ -z "$dup" ] || die "a run is given twice: $dup"
@@ -54,11 +89,11 @@ awk -F'\t' -v want="$REPS" '
     tg = $1; b = $3
     if (!(tg in seen_t)) { seen_t[tg] = 1; targets[++nt] = tg }
     if (!((tg, b) in seen_b)) { seen_b[tg, b] = 1; bug[tg, ++nb[tg]] = b }
-    R[tg, $2, b] = $4; T[tg, $2, b] = $6; M[tg, $2, b] = $7
+    R[tg, $2, b] = $4; T[tg, $2, b] = $6; M[tg, $2, b] = $7; have[tg, $2, b] = 1
     if ($4 > runs[tg, $2]) runs[tg, $2] = $4
   }
   function cell(tg, c, b) {
-    if (!((tg, c, b) in R)) return "- | -"
+    if (!((tg, c, b) in have)) return "- | -"
     return T[tg, c, b] "/" R[tg, c, b] " | " (T[tg, c, b] > 0 ? M[tg, c, b] : "-")
   }
   END {

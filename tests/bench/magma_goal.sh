@@ -4,8 +4,9 @@
 # here, AFL++ alone's reps and AFL++ + Glassbox's in different dirs:
 # line 1 holding, missed and level on the median, line 2 counted as a
 # share of each one's runs, a hostile bug name escaped, a configuration
-# short of its reps marked provisional, and a run given twice or a dir of
-# another form refused with one line.
+# short of its reps marked provisional, a record's machines judged apart,
+# and a run given twice, a dir of another form or a bad machine column
+# refused with one line.
 set -euo pipefail
 SRC=$(cd "$1" && pwd)
 W=$(mktemp -d "${TMPDIR:-/tmp}/gb-magma-goal.XXXXXX")
@@ -65,6 +66,28 @@ head -13 "$W/a/bugs.tsv" >"$W/a2.tsv" && mkdir "$W/a2" && mv "$W/a2.tsv" "$W/a2/
 "$G" "$W/a2" "$W/g" >"$W/out2.md" || fail "goal.sh on two reps failed"
 grep -qF '| B1 | 2/2 | 95.0 | 3/3 | 50.0 | holds |  |' "$W/out2.md" || fail "B1 with two afl reps: $(grep 'B1' "$W/out2.md")"
 grep -qF 'Provisional: t afl: 2 of 3 runs.' "$W/out2.md" || fail "two reps not provisional: $(tail -1 "$W/out2.md")"
+# A record with a machine column: judged per machine, never pooled. On
+# machine m1 the afl rows above, on m2 the same runs 1000 s later for
+# afl+glassbox only; pooled, B1 would hold (50 <= 100), on m2 alone it
+# has no afl runs.
+mkdir "$W/rec"
+{
+  hdr | sed 's/$/\tmachine/'
+  tail -n +2 "$W/a/bugs.tsv" | sed 's/$/\tm1/'
+  tail -n +2 "$W/g/bugs.tsv" | sed 's/$/\tm1/'
+  tail -n +2 "$W/g/bugs.tsv" | awk -F'\t' -v OFS='\t' '$8 != "NA" { $8 += 1000 } { print $0, "m|2" }'
+} >"$W/rec/bugs.tsv"
+"$G" "$W/rec" >"$W/out3.md" || fail "goal.sh on a record of two machines failed"
+[ "$(grep -c '^### Machine ' "$W/out3.md")" = 2 ] || fail "not one section per machine: $(grep '^###' "$W/out3.md")"
+grep -qF '### Machine m\|2' "$W/out3.md" || fail "machine tag not escaped: $(grep '^###' "$W/out3.md")"
+# m1's section is the two dirs' verdict; m2's has no afl runs.
+sed -n '/^### Machine m1/,/^### Machine m/p' "$W/out3.md" >"$W/m1.md"
+diff <(grep -E '^(\||Line)' "$W/out.md") <(grep -E '^(\||Line)' "$W/m1.md") >/dev/null || fail "machine m1 differs from the same runs as dirs:
+$(cat "$W/m1.md")"
+"$G" --machine 'm|2' "$W/rec" >"$W/out4.md" || fail "goal.sh --machine failed"
+grep -qF '| B1 | - | - | 3/3 | 1050.0 |  |  |' "$W/out4.md" || fail "--machine m|2: $(grep 'B1' "$W/out4.md")"
+grep -q '^### Machine' "$W/out4.md" && fail "--machine printed a section per machine"
+grep -qF 'Provisional: t afl: 0 of 3 runs.' "$W/out4.md" || fail "m|2 without afl not provisional: $(tail -1 "$W/out4.md")"
 # Refusals: one line and a non-zero exit.
 # refused WHY ARG...
 refused() {
@@ -78,4 +101,11 @@ mkdir "$W/bad" && printf 'a\tb\n' >"$W/bad/bugs.tsv"
 refused "not run.sh's header" "$W/bad"
 refused '--reps needs a positive count' --reps 0 "$W/a"
 refused 'no such file' "$W/none"
-echo "PASS bench.magma_goal: both lines, shares of runs, escaping, provisional, refusals"
+refused "no rows for machine 'm3'" --machine m3 "$W/rec"
+refused '--machine needs a tag' --machine '' "$W/rec"
+refused 'rows with a machine column and rows without' "$W/rec" "$W/a"
+mkdir "$W/mixed" && { cat "$W/rec/bugs.tsv"; tail -1 "$W/a/bugs.tsv"; } >"$W/mixed/bugs.tsv"
+refused 'some rows have a machine column and some do not' "$W/mixed"
+mkdir "$W/ctl" && { head -2 "$W/rec/bugs.tsv"; tail -1 "$W/a/bugs.tsv" | sed 's/$/\tm\x1b[31m/'; } >"$W/ctl/bugs.tsv"
+refused 'holds a control character' "$W/ctl"
+echo "PASS bench.magma_goal: both lines, shares of runs, escaping, provisional, per machine, refusals"
