@@ -6,8 +6,9 @@
 # prints per bug of the target whether its site was reached, whether it was
 # triggered, and when first: the oldest triggering file's mtime minus the
 # campaign's start (the earliest start_time of the instances' fuzzer_stats,
-# or --start). A trigger counts only when the replay confirms it.
-#   bench/magma/bugs.sh BUILD_DIR SYNC_DIR [--start UNIX_S] [-o TSV]
+# or --start). A trigger counts only when the replay confirms it, on the
+# harness the campaign ran (--name NAME; needed when the build holds more).
+#   bench/magma/bugs.sh BUILD_DIR SYNC_DIR [--name NAME] [--start UNIX_S] [-o TSV]
 # Output (stdout, or TSV): a header, then "bug reached triggered
 # first_trigger_s trigger_files first_file" per bug (every bug patch of the
 # build, reached or not; first_trigger_s and first_file NA when not
@@ -16,19 +17,22 @@
 set -euo pipefail
 
 die() { echo "bench/magma/bugs.sh: $*" >&2; exit 2; }
-[ $# -ge 2 ] || die "usage: bench/magma/bugs.sh BUILD_DIR SYNC_DIR [--start UNIX_S] [-o TSV]"
-BUILD=$1 SYNC=$2 START="" OUT=""
+# shellcheck source=bench/magma/harness.sh
+. "$(dirname "$0")/harness.sh"
+[ $# -ge 2 ] || die "usage: bench/magma/bugs.sh BUILD_DIR SYNC_DIR [--name NAME] [--start UNIX_S] [-o TSV]"
+BUILD=$1 SYNC=$2 START="" OUT="" NAME=""
 shift 2
 while [ $# -gt 0 ]; do
   case $1 in
+  --name) [ $# -ge 2 ] || die "--name needs a harness name"; NAME=$2; shift ;;
   --start) [[ ${2:-} =~ ^[0-9]+([.][0-9]+)?$ ]] || die "--start needs Unix seconds"; START=$2; shift ;;
   -o) [ $# -ge 2 ] || die "-o needs a file"; OUT=$2; shift ;;
   *) die "unknown argument '$1'" ;;
   esac
   shift
 done
-REPLAY=$(ls "$BUILD"/*.plain 2>/dev/null | head -1)
-[ -x "$REPLAY" ] || die "no NAME.plain in $BUILD (bench/magma/build.sh makes it)"
+NAME=$(magma_harness "$BUILD" "$NAME")
+REPLAY=$BUILD/$NAME.plain
 [ -d "$SYNC" ] || die "no sync dir $SYNC"
 
 # The campaign's start: the earliest instance's.

@@ -10,18 +10,23 @@
 # (afl-showmap), and prints per bug how many files each rule keeps and when
 # the first kept one came: the measure of whether the coarser rule would
 # lose a bug behind a flood of another's crashes.
-#   bench/magma/crashrule.sh BUILD_DIR SYNC_DIR [--instance NAME]... [--start UNIX_S]
+#   bench/magma/crashrule.sh BUILD_DIR SYNC_DIR [--name NAME] [--instance NAME]...
+#                            [--start UNIX_S]
+# --name: the harness the campaign ran (needed when the build holds more).
 # --instance keeps only those instances' crashes in the stream (default:
 # every instance's, merged by time). Output: Markdown on stdout.
 set -euo pipefail
 
 die() { echo "bench/magma/crashrule.sh: $*" >&2; exit 2; }
-[ $# -ge 2 ] || die "usage: bench/magma/crashrule.sh BUILD_DIR SYNC_DIR [--instance NAME]... [--start UNIX_S]"
-BUILD=$1 SYNC=$2 START=""
+# shellcheck source=bench/magma/harness.sh
+. "$(dirname "$0")/harness.sh"
+[ $# -ge 2 ] || die "usage: bench/magma/crashrule.sh BUILD_DIR SYNC_DIR [--name NAME] [--instance NAME]... [--start UNIX_S]"
+BUILD=$1 SYNC=$2 START="" NAME=""
 INST=()
 shift 2
 while [ $# -gt 0 ]; do
   case $1 in
+  --name) [ $# -ge 2 ] || die "--name needs a harness name"; NAME=$2; shift ;;
   --instance)
     [[ ${2:-} =~ ^[A-Za-z0-9._-]+$ ]] || die "--instance needs an instance name ([A-Za-z0-9._-])"
     INST+=("$2"); shift ;;
@@ -32,10 +37,9 @@ while [ $# -gt 0 ]; do
 done
 ABS=$(cd "$BUILD" 2>/dev/null && pwd) || die "no build dir ${BUILD@Q}"
 BUILD=$ABS
-REPLAY=$(ls "$BUILD"/*.plain 2>/dev/null | head -1)
-EDGE=$(ls "$BUILD"/*.edge 2>/dev/null | head -1)
-[ -x "$REPLAY" ] || die "no NAME.plain in $BUILD (bench/magma/build.sh makes it)"
-[ -x "$EDGE" ] || die "no NAME.edge in $BUILD (bench/magma/build.sh makes it)"
+NAME=$(magma_harness "$BUILD" "$NAME")
+REPLAY=$BUILD/$NAME.plain EDGE=$BUILD/$NAME.edge
+[ -x "$EDGE" ] || die "no $NAME.edge in ${BUILD@Q} (bench/magma/build.sh makes it)"
 [ -d "$SYNC" ] || die "no sync dir $SYNC"
 command -v afl-showmap >/dev/null || die "afl-showmap not found (AFL++)"
 if [ -z "$START" ]; then

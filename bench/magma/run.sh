@@ -80,7 +80,7 @@ one_run() {
   note "$N $1 rep $2: $SECS s"
   start=$(date +%s.%N)
   timeout -s INT -k 30 $((SECS + 90)) "${cmd[@]}" >"$d/fuzz.log" 2>&1 </dev/null || true
-  "$SRC/bench/magma/bugs.sh" "$B" "$d/sync" --start "$start" -o "$d/bugs.tsv" 2>"$d/bugs.log" || true
+  "$SRC/bench/magma/bugs.sh" "$B" "$d/sync" --name "$N" --start "$start" -o "$d/bugs.tsv" 2>"$d/bugs.log" || true
   # a trigger after the budget (a last write at shutdown) does not count
   awk -F'\t' -v t="$N" -v c="$1" -v r="$2" -v s="$SECS" -v g="${COMMIT:-?}" 'NR > 1 {
       trig = $3; ft = $4

@@ -11,8 +11,9 @@
 # Prints, as Markdown, buckets against bugs: per bug its inputs, those that
 # crash under ASan and the buckets they fall in (more than one: split);
 # per bucket the bugs of its inputs (more than one: merged).
-#   bench/magma/triage.sh BUILD_DIR DIR... [-o OUT] [--jobs N] [--state-frames N]
-#                         [--canaries log|abort]
+#   bench/magma/triage.sh BUILD_DIR DIR... [--name NAME] [-o OUT] [--jobs N]
+#                         [--state-frames N] [--canaries log|abort]
+# --name: the harness the campaigns ran (needed when the build holds more).
 # DIR: a sync dir, a run dir or a whole results dir of run.sh: every
 # */crashes/id:* file below it. OUT (default build/magma-triage/TARGET)
 # gets pile/ (the crash files, named BUG-N or none-N), report/ (the
@@ -21,13 +22,16 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "bench/magma/triage.sh: $*" >&2; exit 2; }
-[ $# -ge 2 ] || die "usage: bench/magma/triage.sh BUILD_DIR DIR... [-o OUT] [--jobs N] [--state-frames N]"
+# shellcheck source=bench/magma/harness.sh
+. "$ROOT/bench/magma/harness.sh"
+[ $# -ge 2 ] || die "usage: bench/magma/triage.sh BUILD_DIR DIR... [--name NAME] [-o OUT] [--jobs N] [--state-frames N]"
 BUILD=$1
 shift
-DIRS=() OUT="" JOBS=2 FRAMES=3 CANARIES=log
+DIRS=() OUT="" JOBS=2 FRAMES=3 CANARIES=log NAME=""
 while [ $# -gt 0 ]; do
   case $1 in
   -o) [ $# -ge 2 ] || die "-o needs a directory"; OUT=$2; shift ;;
+  --name) [ $# -ge 2 ] || die "--name needs a harness name"; NAME=$2; shift ;;
   --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--jobs needs a number"; JOBS=$2; shift ;;
   --state-frames) [[ ${2:-} =~ ^[1-8]$ ]] || die "--state-frames needs 1..8"; FRAMES=$2; shift ;;
   --canaries) [[ ${2:-} =~ ^(log|abort)$ ]] || die "--canaries needs log or abort"; CANARIES=$2; shift ;;
@@ -37,9 +41,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ ${#DIRS[@]} -gt 0 ] || die "no DIR given"
-REPLAY=$(ls "$BUILD"/*.plain 2>/dev/null | head -1)
-[ -x "$REPLAY" ] || die "no NAME.plain in $BUILD (bench/magma/build.sh makes it)"
-NAME=$(basename "$REPLAY" .plain)
+NAME=$(magma_harness "$BUILD" "$NAME")
+REPLAY=$BUILD/$NAME.plain
 ASAN=$BUILD/$NAME.asan
 [ -x "$ASAN" ] || die "no $NAME.asan in $BUILD"
 GB=${GLASSBOX:-$ROOT/build/bin/glassbox}

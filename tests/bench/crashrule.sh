@@ -75,4 +75,13 @@ for bad in "--instance a/b" "--instance nope" "--start soon"; do
   if msg=$("$SRC/bench/magma/crashrule.sh" "$W/b" "$W/sync" $bad 2>&1); then fail "'$bad' was accepted"; fi
   [ "$(wc -l <<<"$msg")" = 1 ] || fail "'$bad' gave more than one line: $msg"
 done
-echo "PASS bench.magma_crashrule: the two rules part where they should, per bug, in time order"
+# A second harness, first by name, that triggers nothing: without --name
+# refused, with --name t the same stream as above.
+printf '#!/bin/sh\nfor f; do printf "file %%s\\nend exit 0\\n" "$f" >>"$GB_MAGMA_LOG"; done\n' >"$W/b/a.plain"
+chmod +x "$W/b/a.plain" && ln -s "$T" "$W/b/a.edge"
+if msg=$("$SRC/bench/magma/crashrule.sh" "$W/b" "$W/sync" --start $START 2>&1); then fail "two harnesses and no --name accepted"; fi
+[ "$(wc -l <<<"$msg")" = 1 ] && grep -qF 'holds 2 harnesses' <<<"$msg" || fail "two harnesses without --name: $msg"
+"$SRC/bench/magma/crashrule.sh" "$W/b" "$W/sync" --start $START --name t >"$W/md3" 2>"$W/err" ||
+  fail "--name t failed: $(cat "$W/err")"
+cmp -s "$W/md" "$W/md3" || fail "--name t is not t's stream: $(diff "$W/md" "$W/md3")"
+echo "PASS bench.magma_crashrule: the two rules part where they should, per bug, in time order; --name picks the harness"

@@ -27,6 +27,10 @@ for f in "\$@"; do
 done
 EOF
 chmod +x "$W/b/t.plain"
+# A second harness, first by name, that triggers nothing (as Magma's
+# tiff_read_rgba_fuzzer beside tiff_read_rgba_mem): --name picks t.
+printf '#!/bin/sh\nfor f; do printf "file %%s\\nend exit 0\\n" "$f" >>"$GB_MAGMA_LOG"; done\n' >"$W/b/a.plain"
+chmod +x "$W/b/a.plain"
 C=$W/sync/main/crashes
 : >"$W/map"
 id=0
@@ -49,7 +53,7 @@ done
 { printf 'MX'; byte 0; } >"$W/in"; add -
 printf 'q' >"$W/sync/main/queue/id:000000,orig:seed"
 
-GLASSBOX=$BUILD/bin/glassbox "$SRC/bench/magma/triage.sh" "$W/b" "$W/sync" -o "$W/out" --jobs 1 \
+GLASSBOX=$BUILD/bin/glassbox "$SRC/bench/magma/triage.sh" "$W/b" "$W/sync" --name t -o "$W/out" --jobs 1 \
   >"$W/md" 2>"$W/err" || fail "triage.sh failed: $(cat "$W/err")"
 cat "$W/md"
 grep -qF '4 buckets, 3 likely bugs; 4 bugs triggered by the files; **1 split, 1 merged**' "$W/md" ||
@@ -62,8 +66,15 @@ grep -qE '\| heap-buffer-overflow WRITE \| copy\\_name \\< read\\_chunk \\< deco
 [ "$(wc -l <"$W/out/labels.tsv")" = 16 ] || fail "labels.tsv: $(wc -l <"$W/out/labels.tsv") lines, want 16"
 # A second run into the same OUT is refused: a report adds up.
 set +e
-"$SRC/bench/magma/triage.sh" "$W/b" "$W/sync" -o "$W/out" >/dev/null 2>"$W/err"
+"$SRC/bench/magma/triage.sh" "$W/b" "$W/sync" --name t -o "$W/out" >/dev/null 2>"$W/err"
 rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q 'exists' "$W/err" || fail "a second run into OUT: exit $rc, $(cat "$W/err")"
+# Two harnesses and no --name: refused, not the first by name.
+set +e
+"$SRC/bench/magma/triage.sh" "$W/b" "$W/sync" -o "$W/out2" >/dev/null 2>"$W/err"
+rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(wc -l <"$W/err")" = 1 ] && grep -q 'holds 2 harnesses' "$W/err" ||
+  fail "two harnesses without --name: exit $rc, $(cat "$W/err")"
 echo "triage.magma: ok"
