@@ -18,7 +18,7 @@
 set -euo pipefail
 die() { echo "bench/magma/goal.sh: $*" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPS=3 MACHINE='' DIRS=()
+REPS=3 MACHINE='' KIND='' DIRS=()
 while [ $# -gt 0 ]; do
   case $1 in
   --reps)
@@ -49,7 +49,12 @@ for d in "${DIRS[@]}"; do
   # characters), or none has.
   cols=$(awk -F'\t' 'NR > 1 { print (NF < 10 ? "untagged" : $10 == "" || $10 ~ /[[:cntrl:]]/ ? "bad" : "tagged") }' "$d/bugs.tsv" | sort -u | tr '\n' ' ')
   case $cols in
-  "tagged " | "untagged " | "") ;;
+  "") ;;
+  "tagged " | "untagged ")
+    [ -z "$KIND" ] || [ "$KIND" = "$cols" ] ||
+      die "rows with a machine column and rows without: give one machine's rows (--machine TAG) or results dirs alone"
+    KIND=$cols
+    ;;
   *bad*) die "$d/bugs.tsv: a machine column that is empty or holds a control character" ;;
   *) die "$d/bugs.tsv: some rows have a machine column and some do not" ;;
   esac
@@ -59,20 +64,16 @@ if [ -n "$MACHINE" ]; then
   awk -F'\t' -v m="$MACHINE" 'NR == 1 || $10 == m' "$W/bugs.tsv" >"$W/one.tsv"
   [ "$(wc -l <"$W/one.tsv")" -gt 1 ] || die "no rows for machine '$MACHINE' (the machine column of the rows given)"
   cut -f1-8 "$W/one.tsv" >"$W/bugs.tsv"
-else
-  tags=$(awk -F'\t' 'NR > 1 { print (NF >= 10 ? "t" : "u") }' "$W/bugs.tsv" | sort -u | tr -d '\n')
-  [ "$tags" != tu ] || die "rows with a machine column and rows without: give one machine's rows (--machine TAG) or results dirs alone"
-  if [ "$tags" = t ]; then
-    # One section per machine, in the order the rows name them.
-    mapfile -t machines < <(awk -F'\t' 'NR > 1 && !seen[$10]++ { print $10 }' "$W/bugs.tsv")
-    if [ ${#machines[@]} -gt 1 ]; then
-      for m in "${machines[@]}"; do
-        printf '### Machine %s\n\n' "$(printf '%s' "$m" | sed 's/[\\`*_|#<>[]/\\&/g')"
-        "$HERE/goal.sh" --reps "$REPS" --machine "$m" "${DIRS[@]}"
-        echo
-      done
-      exit 0
-    fi
+elif [ "$KIND" = "tagged " ]; then
+  # One section per machine, in the order the rows name them.
+  mapfile -t machines < <(awk -F'\t' 'NR > 1 && !seen[$10]++ { print $10 }' "$W/bugs.tsv")
+  if [ ${#machines[@]} -gt 1 ]; then
+    for m in "${machines[@]}"; do
+      printf '### Machine %s\n\n' "$(printf '%s' "$m" | sed 's/[\\`*_|#<>[]/\\&/g')"
+      "$HERE/goal.sh" --reps "$REPS" --machine "$m" "${DIRS[@]}"
+      echo
+    done
+    exit 0
   fi
 fi
 # The same run given twice (two dirs holding one rep) would count twice.
