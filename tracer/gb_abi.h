@@ -78,4 +78,23 @@ enum gb_intrin {
  * the caller's c is restored after the call. Back-off is keyed by it. */
 #define GB_CTX_MUL 0x9e3779b1u
 
+/* Argument shadows a call passes (__gb_params, thread-local): the first
+ * GB_MAX_PARAMS arguments; later ones are concrete in the callee. */
+#define GB_MAX_PARAMS 16
+
+/* Variadic arguments (docs/tracer.md, "Variadic arguments"). A call to a
+ * variadic function stores in __gb_vadesc (thread-local) a descriptor of
+ * its variadic arguments: byte 0 the count n, then one byte per argument,
+ * its size in bytes (1, 2, 4 or 8) ORed with GB_VA_FP for a floating-point
+ * value (passed in a vector register). The list stops before the first
+ * argument of another kind (a struct by value, long double, __int128, a
+ * vector). Their shadows are in __gb_params after the fixed arguments.
+ * A variadic function that calls va_start keeps both in GB_VA_SAVE
+ * pointer-sized slots of its frame (__gb_va_enter in its prologue) and
+ * puts the shadows where va_arg reads the values after each va_start
+ * (__gb_va_start). */
+#define GB_VA_FP 0x10u
+#define GB_VA_SIZE_MASK 0x0fu
+#define GB_VA_SAVE (1 + GB_MAX_PARAMS) /* the descriptor, then the shadows */
+
 #endif

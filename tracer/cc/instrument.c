@@ -14,7 +14,8 @@
 #include "gb_hmap.h"
 #include "gbt.h"
 
-#define MAX_PARAMS 16
+#define MAX_PARAMS GB_MAX_PARAMS
+#define VA_LIST_SIZE 24 /* x86-64 System V: two offsets, two pointers */
 
 typedef struct smap_ent {
     LLVMValueRef key, val; /* key NULL = empty */
@@ -36,7 +37,8 @@ typedef struct ictx {
     LLVMTargetDataRef td;
     LLVMTypeRef i1, i8, i32, i64, i8p, vd;
     LLVMValueRef nullp;
-    LLVMValueRef params, ret, callee, ctx; /* TLS globals */
+    LLVMValueRef params, ret, callee, ctx, vadesc; /* TLS globals */
+    LLVMValueRef vasave;       /* this function's GB_VA_SAVE slots, if it calls va_start */
     LLVMValueRef fctx, fctx_k; /* this function's entry context, and it times GB_CTX_MUL */
     LLVMBuilderRef wb;         /* builds the fast-path wrappers */
     /* blocks an invoke continues at: the caller's context is restored there */
@@ -918,6 +920,23 @@ static int do_intrinsic(ictx_t *x, LLVMValueRef inst, const char *name)
         call_rt(x, is_set ? "__gb_memset" : "__gb_memcpy", x->vd, ty, args, 3);
         return 1;
     }
+    if (strcmp(name, "llvm.va_start") == 0) {
+        if (x->vasave) {
+            after(x, inst);
+            LLVMTypeRef ty[] = {x->i8p, LLVMTypeOf(x->vasave)};
+            LLVMValueRef args[] = {as_i8p(x, LLVMGetOperand(inst, 0)), x->vasave};
+            call_rt(x, "__gb_va_start", x->vd, ty, args, 2);
+        }
+        return 1;
+    }
+    if (strcmp(name, "llvm.va_copy") == 0) { /* the copy's shadows are the original's */
+        LLVMPositionBuilderBefore(x->b, inst);
+        LLVMTypeRef ty[] = {x->i8p, x->i8p, x->i64};
+        LLVMValueRef args[] = {as_i8p(x, LLVMGetOperand(inst, 0)),
+                               as_i8p(x, LLVMGetOperand(inst, 1)), cu64(x, VA_LIST_SIZE)};
+        call_rt(x, "__gb_memcpy", x->vd, ty, args, 3);
+        return 1;
+    }
     do_scalar_intrinsic(x, inst, name);
     return 1;
 }
@@ -1056,6 +1075,77 @@ static void clear_external_args(ictx_t *x, LLVMValueRef inst, LLVMValueRef calle
     }
 }
 
+/* ---- variadic arguments (docs/tracer.md, "Variadic arguments") ---- */
+
+/* The descriptor byte (gb_abi.h) of argument i, a variadic one, or 0 when
+ * the descriptor must stop before it: its place is not one 8-byte slot. */
+static unsigned va_class(LLVMValueRef inst, unsigned i)
+{
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(inst, i));
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMDoubleTypeKind:
+        return GB_VA_FP | 8;
+    case LLVMFloatTypeKind:
+        return GB_VA_FP | 4;
+    case LLVMPointerTypeKind:
+        return LLVMGetCallSiteEnumAttribute(inst, i + 1,
+                                            LLVMGetEnumAttributeKindForName("byval", 5))
+                   ? 0
+                   : 8;
+    case LLVMIntegerTypeKind: {
+        unsigned w = LLVMGetIntTypeWidth(t);
+        return w == 8 || w == 16 || w == 32 || w == 64 ? w / 8 : 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Before a call through a variadic function type: __gb_vadesc = this
+ * call's descriptor, a constant shared by the module's calls with the
+ * same one. Calls to declarations too: TIFFSetField is declared in the
+ * file that calls it and instrumented in another. */
+static void store_vadesc(ictx_t *x, LLVMValueRef inst)
+{
+    LLVMTypeRef fty = LLVMGetCalledFunctionType(inst);
+    if (!LLVMIsFunctionVarArg(fty))
+        return;
+    unsigned fixed = LLVMCountParamTypes(fty), n = LLVMGetNumArgOperands(inst), k = 0;
+    unsigned char d[1 + MAX_PARAMS];
+    for (unsigned i = fixed; i < n && i < MAX_PARAMS && va_class(inst, i); i++)
+        d[++k] = (unsigned char)va_class(inst, i);
+    d[0] = (unsigned char)k;
+    char name[16 + 2 * (1 + MAX_PARAMS)] = "__gb_vadesc.";
+    LLVMValueRef bytes[1 + MAX_PARAMS];
+    for (unsigned j = 0; j <= k; j++) {
+        snprintf(name + strlen("__gb_vadesc.") + 2 * j, 3, "%02x", d[j]);
+        bytes[j] = LLVMConstInt(x->i8, d[j], 0);
+    }
+    LLVMValueRef g = LLVMGetNamedGlobal(x->m, name);
+    if (!g) {
+        LLVMTypeRef aty = LLVMArrayType(x->i8, k + 1);
+        g = LLVMAddGlobal(x->m, aty, name);
+        LLVMSetInitializer(g, LLVMConstArray(x->i8, bytes, k + 1));
+        LLVMSetGlobalConstant(g, 1);
+        LLVMSetLinkage(g, LLVMPrivateLinkage);
+    }
+    LLVMBuildStore(x->b, as_i8p(x, g), x->vadesc);
+}
+
+/* 1 if fn calls llvm.va_start. */
+static int starts_va(LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (!LLVMIsACallInst(i) || !LLVMIsAFunction(LLVMGetCalledValue(i)))
+                continue;
+            size_t len;
+            if (strcmp(LLVMGetValueName2(LLVMGetCalledValue(i), &len), "llvm.va_start") == 0)
+                return 1;
+        }
+    return 0;
+}
+
 static void do_call(ictx_t *x, LLVMValueRef inst, uint32_t site)
 {
     LLVMValueRef callee = LLVMGetCalledValue(inst);
@@ -1080,6 +1170,7 @@ static void do_call(ictx_t *x, LLVMValueRef inst, uint32_t site)
             LLVMBuildInBoundsGEP2(x->b, LLVMGlobalGetValueType(x->params), x->params, idx, 2, "");
         LLVMBuildStore(x->b, shadow(x, a), slot);
     }
+    store_vadesc(x, inst);
     LLVMBuildStore(x->b, as_i8p(x, callee), x->callee);
     LLVMBuildStore(x->b, x->nullp, x->ret);
     enter_context(x, inst, site);
@@ -1198,6 +1289,14 @@ static void prologue(ictx_t *x, LLVMValueRef fn)
             LLVMBuildInBoundsGEP2(x->b, LLVMGlobalGetValueType(x->params), x->params, idx, 2, "");
         LLVMValueRef s = LLVMBuildLoad2(x->b, x->i8p, slot, "");
         map_put(x, p, LLVMBuildSelect(x->b, ok, s, x->nullp, ""));
+    }
+    x->vasave = NULL;
+    if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) && starts_va(fn)) {
+        LLVMValueRef slots = LLVMBuildAlloca(x->b, LLVMArrayType(x->i8p, GB_VA_SAVE), "");
+        x->vasave = LLVMBuildBitCast(x->b, slots, LLVMPointerType(x->i8p, 0), "");
+        LLVMTypeRef ty[] = {x->i32, x->i32, LLVMTypeOf(x->vasave)};
+        LLVMValueRef args[] = {LLVMBuildZExt(x->b, ok, x->i32, ""), cu32(x, n), x->vasave};
+        call_rt(x, "__gb_va_enter", x->vd, ty, args, 3);
     }
 }
 
@@ -1530,6 +1629,7 @@ int gb_cc_instrument(LLVMModuleRef m, gb_cc_mode_t mode, unsigned *collisions, c
         x.params = tls_global(&x, "__gb_params", LLVMArrayType(x.i8p, MAX_PARAMS));
         x.ret = tls_global(&x, "__gb_ret", x.i8p);
         x.callee = tls_global(&x, "__gb_callee", x.i8p);
+        x.vadesc = tls_global(&x, "__gb_vadesc", x.i8p);
         x.ctx = tls_global(&x, "__gb_ctx", x.i32);
     }
     x.wb = LLVMCreateBuilderInContext(x.c);

@@ -189,6 +189,8 @@ RT_EXPORT void __gb_memset(void *dst, void *v, uint64_t n);
 RT_EXPORT void __gb_concretize(void *s, uint64_t v, uint32_t site);
 RT_EXPORT void *__gb_fp_bits(void *s, uint64_t v, uint32_t width, uint32_t site);
 RT_EXPORT void __gb_clear(void *p, uint64_t n);
+RT_EXPORT void __gb_va_enter(uint32_t ok, uint32_t nfixed, void **save);
+RT_EXPORT void __gb_va_start(void *ap, void **save);
 RT_EXPORT void __gb_block(uint32_t id);
 RT_EXPORT void __gb_table_register(const void *addr, uint64_t size);
 /* wide.c: integers of 65 to 128 bits, whose shadows are pairs (rt_pair). */

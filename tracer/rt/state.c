@@ -8,8 +8,6 @@
 #include "gb_config.h"
 #include "rt_int.h"
 
-#define GB_MAX_PARAMS 16
-
 rt_state_t rt;
 RT_TLS int rt_active;
 
