@@ -176,10 +176,23 @@ gb_kind_setup() {
   esac
 }
 
+# gb_tracer_src: the source tree glassbox-cc in GB_BIN was built from (its
+# build dir's CMakeCache.txt says), else this one. A GB_BIN of another
+# checkout (an older commit, for a before/after) keyed by this tree's
+# sources would share, and reuse, builds its glassbox-cc never made.
+gb_tracer_src() {
+  local src
+  src=$(sed -n 's|^CMAKE_HOME_DIRECTORY:INTERNAL=||p' "$GB_BIN/../CMakeCache.txt" 2>/dev/null || true)
+  if [ -n "$src" ] && [ -d "$src/tracer/cc" ]; then echo "$src"; else echo "$GB_ROOT"; fi
+}
+
 # gb_tool_id KIND: what identifies the compiler of KIND for the cache key.
 gb_tool_id() {
   case $1 in
-  trace | cov) cat "$GB_ROOT"/tracer/cc/* "$GB_ROOT"/tracer/*.h 2>/dev/null | sha256sum ;;
+  trace | cov)
+    local src
+    src=$(gb_tracer_src)
+    cat "$src"/tracer/cc/* "$src"/tracer/*.h 2>/dev/null | sha256sum ;;
   afl | cmplog | edge) dpkg-query -W -f='${Version}' afl++ 2>/dev/null; clang-14 --version | head -1 ;;
   *) clang-14 --version | head -1 ;;
   esac
