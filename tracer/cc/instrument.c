@@ -1110,10 +1110,10 @@ static void store_vadesc(ictx_t *x, LLVMValueRef inst)
     LLVMTypeRef fty = LLVMGetCalledFunctionType(inst);
     if (!LLVMIsFunctionVarArg(fty))
         return;
-    unsigned fixed = LLVMCountParamTypes(fty), n = LLVMGetNumArgOperands(inst), k = 0;
+    unsigned fixed = LLVMCountParamTypes(fty), n = LLVMGetNumArgOperands(inst), k = 0, c;
     unsigned char d[1 + MAX_PARAMS];
-    for (unsigned i = fixed; i < n && i < MAX_PARAMS && va_class(inst, i); i++)
-        d[++k] = (unsigned char)va_class(inst, i);
+    for (unsigned i = fixed; i < n && i < MAX_PARAMS && (c = va_class(inst, i)); i++)
+        d[++k] = (unsigned char)c;
     d[0] = (unsigned char)k;
     char name[16 + 2 * (1 + MAX_PARAMS)] = "__gb_vadesc.";
     LLVMValueRef bytes[1 + MAX_PARAMS];

@@ -12,16 +12,20 @@
 RT_EXPORT __thread const uint8_t *__gb_vadesc;
 
 /* The frame's slots (GB_VA_SAVE): the descriptor, or NULL when the caller
- * was not instrumented code naming this function, then the shadows. */
+ * was not instrumented code naming this function, then one shadow for
+ * each argument it lists. A call through a pointer of another type may
+ * list more than __gb_params holds after this function's fixed ones:
+ * those read as concrete. */
 RT_EXPORT void __gb_va_enter(uint32_t ok, uint32_t nfixed, void **save)
 {
     const uint8_t *d = __gb_vadesc;
     __gb_vadesc = NULL;
     save[0] = NULL;
-    if (!ok || !d || !rt_active || nfixed >= GB_MAX_PARAMS)
+    if (!ok || !d || !rt_active || nfixed >= GB_MAX_PARAMS || d[0] >= GB_VA_SAVE)
         return;
     unsigned n = d[0] < GB_MAX_PARAMS - nfixed ? d[0] : GB_MAX_PARAMS - nfixed;
     memcpy(save + 1, __gb_params + nfixed, n * sizeof *save);
+    memset(save + 1 + n, 0, (d[0] - n) * sizeof *save);
     save[0] = (void *)d;
 }
 
@@ -50,7 +54,7 @@ RT_EXPORT void __gb_va_start(void *ap, void **save)
         return;
     unsigned gp = v->gp_offset, fp = v->fp_offset, n = d[0];
     char *stack = v->overflow;
-    for (unsigned i = 0; i < n && i + 1 < GB_VA_SAVE; i++) {
+    for (unsigned i = 0; i < n; i++) {
         unsigned size = d[1 + i] & GB_VA_SIZE_MASK;
         char *at;
         if (d[1 + i] & GB_VA_FP) {
@@ -65,7 +69,7 @@ RT_EXPORT void __gb_va_start(void *ap, void **save)
             stack += 8;
             rt_shadow_clear((uintptr_t)at, 8);
         }
-        if (save[1 + i] && size && size <= 8)
+        if (save[1 + i])
             rt_shadow_store((uintptr_t)at, size, save[1 + i]);
     }
 }
