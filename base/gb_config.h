@@ -184,6 +184,14 @@
  * while loops that repeat one branch stop costing a query per iteration. */
 #define GB_SITE_FREE_TRIES 8
 
+/* Constants per (site, direction) that each get one try past its
+ * back-off (generational/sites.c): a table walk asks for an equality with
+ * the next entry at each step (libtiff's codec lookup, 21). Past the
+ * cap the back-off decides alone, so a loop whose exit compares a counter
+ * with an input length (a new constant each iteration) costs at most this
+ * many extra queries per direction. */
+#define GB_SITE_CONSTS 64
+
 /* The answer cache and the learned clauses are bounded: at this many
  * entries, the older half of each is dropped (kept: the newer half, which
  * is about the paths the search is on). An answer costs about 50 bytes in

@@ -596,9 +596,15 @@ static int flip_one(gb_search_t *s, gb_item_t *it, const gb_trace_t *t, size_t j
         return flip_directed(s, it, t, j, &pc, over, e);
     if (cfg_skip(s, &pc))
         return 0;
+    /* an equality's first ask for a constant passes the back-off: a table
+     * walk's next entry (sites.c); before gb_sites_get, as it moves them */
+    uint64_t v;
+    int fresh = gb_trace_pc_const(t, j, &v) && gb_sites_new_const(&s->sites, pc.site, !pc.taken, v);
     gb_site_stat_t *ss = gb_sites_get(&s->sites, pc.site, !pc.taken);
+    int backed_off = ss && !gb_sites_worth(ss);
+    s->st.flips_new_const += backed_off && fresh && !it->retries;
     /* a retry flips what was backed off: that is what it is for */
-    if (ss && !gb_sites_worth(ss) && !it->retries) {
+    if (backed_off && !fresh && !it->retries) {
         ss->unpaid++;
         s->st.flips_backoff++;
         skipped_add(it, j);

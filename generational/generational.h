@@ -102,6 +102,8 @@ typedef struct gb_search_stats {
     uint64_t divergent;    /* children whose path left the predicted prefix */
     uint64_t repaired;     /* optimistic children repaired by a further flip */
     uint64_t flips_backoff; /* flips skipped: their site kept producing nothing new */
+    uint64_t flips_new_const; /* flips made past the back-off: an equality's first ask for
+                                 that constant at that site (sites.c) */
     uint64_t flips_timed_out; /* flips Z3 or the budget did not decide: retried when dry */
     uint64_t flips_deferred;  /* flips not asked: their direction timed out GB_SITE_TIMEOUTS times
                                  (retried when dry) */

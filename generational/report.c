@@ -134,6 +134,7 @@ static void fill_search(gb_search_t *s, kvs_t *k, const gb_search_stats_t *st)
     kv(k, "children_divergent", "%llu", (unsigned long long)st->divergent);
     kv(k, "children_repaired", "%llu", (unsigned long long)st->repaired);
     kv(k, "flips_backoff", "%llu", (unsigned long long)st->flips_backoff);
+    kv(k, "flips_new_const", "%llu", (unsigned long long)st->flips_new_const);
     kv(k, "flips_timed_out", "%llu", (unsigned long long)st->flips_timed_out);
     kv(k, "flips_deferred", "%llu", (unsigned long long)st->flips_deferred);
     kv(k, "traces_progress", "%llu", (unsigned long long)st->progress);

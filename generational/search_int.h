@@ -188,12 +188,19 @@ typedef struct gb_site_stat {
     uint32_t unpaid; /* of those, in a row, with nothing new */
     uint32_t paid;   /* of those, children that found something new: tried first */
     uint32_t timeouts; /* its queries that timed out (GB_SITE_TIMEOUTS) */
+    uint32_t consts;   /* constants its flips asked an equality for (gb_sites_new_const) */
 } gb_site_stat_t;
 
 GB_HMAP_KEYED_TYPE(gb_sites, gb_site_stat_t)
 
 /* The record of flipping `site` to direction `dir` (NULL when out of memory). */
 gb_site_stat_t *gb_sites_get(gb_sites_t *t, uint32_t site, unsigned dir);
+/* 1 the first time flip (site, dir) asks for an equality with `value`
+ * (gb_trace_pc_const), while the direction has asked for fewer than
+ * GB_SITE_CONSTS constants: such a flip is made even when the direction is
+ * backed off. Records the constant; 0 for one seen before, past the cap,
+ * or out of memory. Moves the table: look records up after it. */
+int gb_sites_new_const(gb_sites_t *t, uint32_t site, unsigned dir, uint64_t value);
 /* 0 when the direction is backed off: its last GB_SITE_FREE_TRIES children
  * found nothing new and the unpaid count is not a power of two. */
 int gb_sites_worth(const gb_site_stat_t *ss);

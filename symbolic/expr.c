@@ -555,6 +555,20 @@ int gb_trace_eval_pc(const gb_trace_t *t, size_t j, const uint8_t *input, size_t
     return (v & 1) == t->pcs[j].taken;
 }
 
+int gb_trace_pc_const(const gb_trace_t *t, size_t j, uint64_t *value)
+{
+    if (!t || j >= t->npcs)
+        return 0;
+    const gb_node_t *x = &t->dag.nodes[t->pcs[j].node];
+    if ((x->op != GBT_OP_EQ && x->op != GBT_OP_NE) || x->nargs != 2)
+        return 0;
+    const gb_node_t *a = &t->dag.nodes[x->args[0]], *b = &t->dag.nodes[x->args[1]];
+    if ((a->op == GBT_OP_CONST) == (b->op == GBT_OP_CONST))
+        return 0; /* two expressions, or a folded constant condition */
+    *value = a->op == GBT_OP_CONST ? a->imm : b->imm;
+    return 1;
+}
+
 /* The input offsets under `node`, into off[0 .. *n) (unsorted, repeats
  * kept), walking at most `budget` nodes: 0, or -1 past the budget or past
  * `cap` offsets. A bounded walk without a visited set: the callers want

@@ -306,6 +306,13 @@ uint64_t gb_trace_pc_read_end(const gb_trace_t *t, size_t j);
 int gb_trace_pc_token(const gb_trace_t *t, size_t j, const uint8_t *input, size_t len,
                       uint64_t *start, uint64_t *end);
 
+/* 1 when PC entry j's condition is an equality (EQ or NE, a switch case
+ * too) between an expression of the input and a constant: *value gets the
+ * constant. A table walk (a codec lookup, a keyword list) compares one
+ * input value with another constant at each step of one site; the search
+ * tells those steps apart by it (generational/sites.c). 0 otherwise. */
+int gb_trace_pc_const(const gb_trace_t *t, size_t j, uint64_t *value);
+
 /* Evaluates PC entry j of `t` on a concrete input: returns 1 if the entry's
  * condition equals its recorded direction, 0 if not (bytes past `len` read as
  * 0). Used by tests to check models and by the search to predict paths. */

@@ -40,6 +40,26 @@ body='BODY\x0dchunk of body'
 found repeat_record "HDRS\x0b:method GETCONT\x07:path /$body$body$body$body${body}END \x00" 300
 found demo "$(od -An -v -tx1 "$SRC/harnesses/demo/examples/seed-hte.gbox" | tr -d ' \n' | sed 's/../\\x&/g')" 3000 "$H"
 
+# A table walk (codecs.c, libtiff's codec lookup): one compare site asks
+# for an equality with each entry's constant in turn, and most entries
+# lead where the first one did. Each constant's first ask passes the
+# site's back-off, so the crash behind the 14th entry comes in the first
+# expansion, not in a retry round when the worklist runs dry (which beside
+# AFL++ it never does). Without that: found only in retry round 1, after
+# 44 runs.
+mkdir -p "$WORK/codecs.seeds"
+printf '\x88\x77\x99\x66abcdef' >"$WORK/codecs.seeds/a"
+rc=0
+"$G" fuzz -q --exit-on-crash -E 100 -V 120 -i "$WORK/codecs.seeds" -o "$WORK/codecs" \
+  -- "$P/codecs.trace" "$P/codecs.cov" 2>"$WORK/codecs.err" || rc=$?
+S=$WORK/codecs/glassbox/fuzzer_stats
+[ "$rc" = 77 ] || fail "codecs: no crash in $(stat_of "$S" execs_done) runs (exit $rc): $(tail -2 "$WORK/codecs.err")"
+expect_eq "codecs: retry rounds before the crash" "$(stat_of "$S" retry_rounds)" 0
+[ "$(stat_of "$S" flips_new_const)" -ge 1 ] 2>/dev/null ||
+  fail "codecs: no flip past the back-off (flips_new_const '$(stat_of "$S" flips_new_const)')"
+replay_crashes "$WORK/codecs/glassbox/crashes" "$P/codecs.cov"
+pass "codecs: the crash behind a backed-off table walk's 14th entry in the first expansion ($(stat_of "$S" execs_done) runs)"
+
 # Flips the solver could not decide in time are asked again when the
 # worklist runs dry, with twice the time per round (generational/README.md,
 # "When the worklist runs dry"). factor.c's 24 gates are factoring
