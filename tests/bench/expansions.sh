@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # bench.expansions (issue 36): bench/expansions.sh on an expansions.tsv
 # made here: rows fall in their window, time splits by origin, own finds
-# add up; a file of another form is refused with one line.
+# add up; --parts splits first expansions from inputs expanded again and
+# names the longest part without a find; a file of another form is
+# refused with one line.
 set -euo pipefail
 SRC=$(cd "$1" && pwd)
 W=$(mktemp -d "${TMPDIR:-/tmp}/gb-expansions.XXXXXX")
@@ -20,7 +22,12 @@ grep -qF '| 0-60 | 2 | 4 | 0% | 25% | 0% | 25 | 15 | 0 | 35% | 15 | 2 (0 imports
   fail "window 0-60: $(grep '| 0-60' <<<"$out")"
 grep -qF '| 60-120 | 1 | 4 | 100% | 0% | 100% | 8 | 2 | 1 | 75% | 2 | 0 (0 imports) | 0 | 0 | 51 |' <<<"$out" ||
   fail "window 60-120: $(grep '| 60-120' <<<"$out")"
+out=$("$SRC/bench/expansions.sh" "$X" --window 60 --parts) || fail "expansions.sh --parts failed"
+grep -qF '| 0-60 | 2 | 4 | 3 | 8 | 0 | 0 | 0 | 0 | 0 | 0 | - |' <<<"$out" ||
+  fail "--parts, window 0-60: $(grep '| 0-60' <<<"$out")"
+grep -qF '| 60-120 | 0 | 0 | 0 | 0 | 0 | 1 | 4 | 0 | 0 | 1 | 4.0 s (input 9, import retry1) |' <<<"$out" ||
+  fail "--parts, window 60-120: $(grep '| 60-120' <<<"$out")"
 printf 'a\tb\n' >"$W/bad.tsv"
 if msg=$("$SRC/bench/expansions.sh" "$W/bad.tsv" 2>&1); then fail "a file of another form was accepted"; fi
 [ "$(wc -l <<<"$msg")" = 1 ] && grep -q "not an expansions.tsv" <<<"$msg" || fail "bad file: '$msg'"
-echo "PASS bench.expansions: windows, time by origin, own finds; a bad file refused"
+echo "PASS bench.expansions: windows, time by origin, own finds, first against again; a bad file refused"
