@@ -307,6 +307,18 @@
  * parts. Off until a campaign A/B shows 30 s helps (bench/RESULTS.md). */
 #define GB_EXPAND_SLICE_S 0
 
+/* --again-seconds' default, 0 = off: a part of an input expanded again
+ * (a suspended expansion's rest, a retry round's flips) that has run this
+ * long (s) stops when an input waits for its first expansion, and goes
+ * back behind it (expand.c, again_yields); and while peers are active a
+ * retry's timeouts grow for one round only (GB_AGAIN_PATIENCE_PEERS), not
+ * GB_RETRY_PATIENCE_MAX. Issue 36's profile of an hour on libtiff beside
+ * AFL++: after 600 s, 20 such parts took 476 s for 3 finds while 124
+ * first expansions took 155 s for 22; four of them (a retry's 32 s
+ * flips, one input's rest three times) took 423 s and found nothing. */
+#define GB_AGAIN_S 0
+#define GB_AGAIN_PATIENCE_PEERS 1
+
 /* When the worklist runs dry, the inputs whose expansion backed flips off
  * are expanded again, those flips only, with every back-off reset: a loop
  * that needs many more steps than GB_SITE_FREE_TRIES gets them instead of

@@ -72,7 +72,7 @@ static void summarize(const char *out, const char *name, const char *asan, const
 typedef struct fuzz_cli {
     const char *in, *out, *name, *lfdir;
     const char *triage_bin, *triage_dir, *pause_file;
-    unsigned long long t, v, st, sb, mem, zmax, every, max_execs, slice;
+    unsigned long long t, v, st, sb, mem, zmax, every, max_execs, slice, again;
     int no_opt, quiet, resume, no_cfg, exit_on_crash;
     gb_args_t a; /* rest: TRACE_BIN COV_BIN ARGS... */
 } fuzz_cli_t;
@@ -117,6 +117,11 @@ static gb_parsed_t parse_fuzz(int argc, char **argv, fuzz_cli_t *f)
                        GB_EXPAND_SLICE_S, &f->slice,
                        "an input's expansion that ran this long goes back on the worklist, "
                        "with its flips left, when any other input waits; 0 = never"),
+        GB_OPTION_UINT(0, "again-seconds", "S", "GLASSBOX_AGAIN_SECONDS", GB_AGAIN_S, &f->again,
+                       "a part of an input expanded again (a suspended expansion's rest, a "
+                       "retry round) that ran this long goes back behind an input waiting for "
+                       "its first expansion, and beside peers a retry's timeouts double once "
+                       "only; 0 = never"),
         GB_OPTION_FLAG(0, "no-optimistic", &f->no_opt,
                        "do not relax unsatisfiable queries (QSYM's optimistic solving)"),
         GB_OPTION_FLAG(0, "no-cfg", &f->no_cfg,
@@ -180,6 +185,8 @@ static gb_exit_t check_fuzz(fuzz_cli_t *f)
                             shown_name(f->name, shown, sizeof shown));
     if (f->slice > 86400)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--slice-seconds must be at most a day");
+    if (f->again > 86400)
+        return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--again-seconds must be at most a day");
     if (f->every == 0 || f->every > 86400000)
         return gb_cli_error(GB_EXIT_USAGE, "fuzz", "--status-every must be between 1 ms and a day");
     if (f->zmax > 1u << 20)
@@ -217,6 +224,7 @@ static gb_search_opts_t search_opts(const fuzz_cli_t *f, int argc, char **argv)
         .stop_on_crash = f->exit_on_crash,
         .max_execs = f->max_execs,
         .slice_ms = (unsigned)f->slice * 1000,
+        .again_ms = (unsigned)f->again * 1000,
         .pause_file = f->pause_file,
     };
 }

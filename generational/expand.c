@@ -725,7 +725,44 @@ static int slow_slice(const gb_search_t *s, uint64_t start_ms)
            gb_time_ms() - start_ms >= s->o.slice_ms;
 }
 
-/* Stops an expansion for a better input, or after a slow slice (`slow`):
+/* 1 when an input waits for its first expansion: neither a suspended
+ * expansion's rest nor a retry. The whole worklist is looked at, since
+ * such an input need not be its top; called only once a part has run
+ * --again-seconds, between two flips, each of which costs far more. */
+static int first_waits(const gb_search_t *s)
+{
+    for (size_t i = 0; i < s->work.n; i++)
+        if (!s->work.heap[i]->pending && !s->work.heap[i]->retries)
+            return 1;
+    return 0;
+}
+
+/* 1 when the part of an input expanded again (`again`: the rest of a
+ * suspended expansion, or a retry) begun at `start_ms` has run
+ * --again-seconds (none when 0) and an input waits for its first
+ * expansion (not in directed mode, whose retries are part of its proof). */
+static int again_yields(const gb_search_t *s, int again, uint64_t start_ms)
+{
+    return again && !s->reach.on && s->o.again_ms && gb_time_ms() - start_ms >= s->o.again_ms &&
+           first_waits(s);
+}
+
+/* How much a retry's timeouts grow (gb_solver_set_patience): one doubling
+ * per round the input has had, but only one in all beside active peers
+ * with --again-seconds on (GB_AGAIN_PATIENCE_PEERS): there the time goes
+ * to their inputs' first expansions, and a retry's 16-times-longer
+ * queries (made for a lone worker's slow query) found nothing in issue
+ * 36's profile. */
+static unsigned patience(const gb_search_t *s, const gb_item_t *it)
+{
+    if (s->o.again_ms && !s->reach.on && gb_peers_active(s->peers) &&
+        it->retries > GB_AGAIN_PATIENCE_PEERS)
+        return GB_AGAIN_PATIENCE_PEERS;
+    return it->retries;
+}
+
+/* Stops an expansion for a better input, after a slow slice (`slow` 1),
+ * or for an input waiting for its first expansion (`slow` 2, again_yields):
  * the n flips left go to it->pending, and the search puts `it` back on
  * the worklist (with score 0). A slow one also loses its hint, novelty
  * and frontier, so it goes behind every input waiting for its first
@@ -742,7 +779,8 @@ static int suspend(gb_search_t *s, gb_item_t *it, const flip_pos_t *left, size_t
     it->suspended = 1;
     s->st.suspended++;
     if (slow) {
-        s->st.sliced++;
+        s->st.sliced += slow == 1;
+        s->st.yielded += slow == 2;
         it->hint = GB_HINT_NONE;
         it->novelty = it->nfront = 0;
     }
@@ -880,7 +918,8 @@ static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
      * runs, cheaper than any flip */
     if (rc == 0 && !resumed && !it->retries && !s->reach.on)
         rc = gb_tokens_repeat(s, it, t, e);
-    gb_solver_set_patience(s->solver, it->retries); /* a retry's timeouts grow */
+    gb_solver_set_patience(s->solver, patience(s, it)); /* a retry's timeouts grow */
+    int again = resumed || it->retries;
     /* a lent turn (a pause in gb_pulse) is no time spent on this part */
     uint64_t start_ms = gb_time_ms(), paused0 = s->st.paused_ms;
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
@@ -888,7 +927,8 @@ static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         gb_pulse(s);
         if (rc != 0 || k + 1 >= n)
             continue;
-        int slow = slow_slice(s, start_ms + (s->st.paused_ms - paused0));
+        uint64_t began = start_ms + (s->st.paused_ms - paused0);
+        int slow = slow_slice(s, began) ? 1 : again_yields(s, again, began) ? 2 : 0;
         if (slow || (k + 1 >= GB_EXPAND_SLICE && better_waits(s, it))) {
             rc = suspend(s, it, order + k + 1, n - k - 1, slow, e);
             k = n;

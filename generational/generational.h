@@ -64,6 +64,11 @@ typedef struct gb_search_opts {
     /* An expansion part that ran this long stops when any input waits
      * (--slice-seconds); 0 = never. */
     unsigned slice_ms;
+    /* A part of an input expanded again (a suspended expansion's rest, a
+     * retry round's flips) that ran this long stops when an input waits
+     * for its first expansion, and beside active peers a retry's timeouts
+     * grow for one round only (--again-seconds); 0 = never. */
+    unsigned again_ms;
     /* While this file exists the search waits between two steps (a flip,
      * an expansion), writing fuzzer_stats as it waits: a campaign lends
      * the worker's core to AFL++ (--pause-file). NULL = never. */
@@ -138,6 +143,8 @@ typedef struct gb_search_stats {
     uint64_t suspended;       /* expansions stopped early (resumed later): for an input with
                                  new blocks, or after --slice-seconds */
     uint64_t sliced;          /* of those, stopped after --slice-seconds (any input waited) */
+    uint64_t yielded;         /* of those, parts of inputs expanded again stopped after
+                                 --again-seconds (a first expansion waited) */
     uint32_t expansion_ms_median; /* median wall time of the last GB_EXP_TIMES expansions
                                      (a suspended one counts each part); 0 = none yet */
     size_t retry_pending;     /* inputs with backed-off flips, waiting for the next round */

@@ -143,6 +143,7 @@ static void fill_search(gb_search_t *s, kvs_t *k, const gb_search_stats_t *st)
     kv(k, "retry_rounds_flat", "%llu", (unsigned long long)st->retry_flat);
     kv(k, "expansions_suspended", "%llu", (unsigned long long)st->suspended);
     kv(k, "expansions_sliced", "%llu", (unsigned long long)st->sliced);
+    kv(k, "expansions_yielded", "%llu", (unsigned long long)st->yielded);
     kv(k, "expansion_ms_median", "%u", st->expansion_ms_median);
     kv(k, "retry_pending", "%zu", st->retry_pending);
     kv(k, "worklist_dropped", "%llu", (unsigned long long)st->worklist_dropped);
