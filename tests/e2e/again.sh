@@ -13,7 +13,7 @@
 P=$BUILD/tests/e2e SYNC=$WORK/sync
 mkdir -p "$WORK/seeds" "$SYNC/fake/queue"
 head -c 192 /dev/zero | tr '\0' A >"$WORK/seeds/a"
-"$BIN/glassbox" fuzz -q --solver-timeout 60 --again-seconds 1 --status-every 200 -V 60 \
+"$BIN/glassbox" fuzz -q --solver-timeout 60 --again-seconds 1 --status-every 200 -V 40 \
   -i "$WORK/seeds" -o "$SYNC" -- "$P/factor.trace" "$P/factor.cov" 2>"$WORK/err" &
 pid=$!
 S=$SYNC/glassbox/fuzzer_stats
