@@ -725,14 +725,21 @@ static int slow_slice(const gb_search_t *s, uint64_t start_ms)
            gb_time_ms() - start_ms >= s->o.slice_ms;
 }
 
-/* 1 when an input waits for its first expansion: neither a suspended
- * expansion's rest nor a retry. The whole worklist is looked at, since
- * such an input need not be its top; called only once a part has run
- * --again-seconds, between two flips, each of which costs far more. */
+/* 1 when `it` was expanded before: what waits is a suspended expansion's
+ * rest (it->pending) or a retry's flips. */
+static int expanded_before(const gb_item_t *it)
+{
+    return it->pending != NULL || it->retries;
+}
+
+/* 1 when an input waits for its first expansion. The whole worklist is
+ * looked at, since such an input need not be its top; called only once a
+ * part has run --again-seconds, between two flips, each of which costs
+ * far more. */
 static int first_waits(const gb_search_t *s)
 {
     for (size_t i = 0; i < s->work.n; i++)
-        if (!s->work.heap[i]->pending && !s->work.heap[i]->retries)
+        if (!expanded_before(s->work.heap[i]))
             return 1;
     return 0;
 }
@@ -761,13 +768,20 @@ static unsigned patience(const gb_search_t *s, const gb_item_t *it)
     return it->retries;
 }
 
-/* Stops an expansion for a better input, after a slow slice (`slow` 1),
- * or for an input waiting for its first expansion (`slow` 2, again_yields):
- * the n flips left go to it->pending, and the search puts `it` back on
- * the worklist (with score 0). A slow one also loses its hint, novelty
- * and frontier, so it goes behind every input waiting for its first
- * expansion but the longer ones. */
-static int suspend(gb_search_t *s, gb_item_t *it, const flip_pos_t *left, size_t n, int slow,
+/* Why an expansion part stops before its last flip. */
+typedef enum cut {
+    CUT_NONE,   /* it goes on */
+    CUT_BETTER, /* an input that covered new blocks waits (better_waits) */
+    CUT_SLICE,  /* it ran --slice-seconds (slow_slice) */
+    CUT_AGAIN,  /* expanded before, it ran --again-seconds (again_yields) */
+} cut_t;
+
+/* Stops an expansion for `why`: the n flips left go to it->pending, and
+ * the search puts `it` back on the worklist (with score 0). A slow one
+ * (CUT_SLICE, CUT_AGAIN) also loses its hint, novelty and frontier, so it
+ * goes behind every input waiting for its first expansion but the longer
+ * ones. */
+static int suspend(gb_search_t *s, gb_item_t *it, const flip_pos_t *left, size_t n, cut_t why,
                    gb_err_t *e)
 {
     it->pending = gb_calloc(n, sizeof *it->pending);
@@ -778,9 +792,9 @@ static int suspend(gb_search_t *s, gb_item_t *it, const flip_pos_t *left, size_t
     it->npending = n;
     it->suspended = 1;
     s->st.suspended++;
-    if (slow) {
-        s->st.sliced += slow == 1;
-        s->st.yielded += slow == 2;
+    if (why != CUT_BETTER) {
+        s->st.sliced += why == CUT_SLICE;
+        s->st.yielded += why == CUT_AGAIN;
         it->hint = GB_HINT_NONE;
         it->novelty = it->nfront = 0;
     }
@@ -862,7 +876,7 @@ static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
 {
     gb_err_t te;
     s->st.cur_item = it->queue_id;
-    int progress = 0, resumed = it->pending != NULL;
+    int progress = 0, resumed = it->pending != NULL, again = expanded_before(it);
     gb_trace_t *t = trace_item(s, it, &progress, &te);
     s->st.expanded += !resumed;
     if (!t && s->exp.trace_missing && !s->exp.trace_seen)
@@ -916,10 +930,9 @@ static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
     int rc = order && (over || !s->reach.on) ? 0 : gb_err_set(e, "out of memory");
     /* a first expansion also repeats the tokens the run matched: native
      * runs, cheaper than any flip */
-    if (rc == 0 && !resumed && !it->retries && !s->reach.on)
+    if (rc == 0 && !again && !s->reach.on)
         rc = gb_tokens_repeat(s, it, t, e);
     gb_solver_set_patience(s->solver, patience(s, it)); /* a retry's timeouts grow */
-    int again = resumed || it->retries;
     /* a lent turn (a pause in gb_pulse) is no time spent on this part */
     uint64_t start_ms = gb_time_ms(), paused0 = s->st.paused_ms;
     for (k = 0; k < n && rc == 0 && !gb_search_out_of_time(s); k++) {
@@ -928,9 +941,12 @@ static int expand_claimed(gb_search_t *s, gb_item_t *it, gb_err_t *e)
         if (rc != 0 || k + 1 >= n)
             continue;
         uint64_t began = start_ms + (s->st.paused_ms - paused0);
-        int slow = slow_slice(s, began) ? 1 : again_yields(s, again, began) ? 2 : 0;
-        if (slow || (k + 1 >= GB_EXPAND_SLICE && better_waits(s, it))) {
-            rc = suspend(s, it, order + k + 1, n - k - 1, slow, e);
+        cut_t why = slow_slice(s, began)                              ? CUT_SLICE
+                    : again_yields(s, again, began)                   ? CUT_AGAIN
+                    : k + 1 >= GB_EXPAND_SLICE && better_waits(s, it) ? CUT_BETTER
+                                                                      : CUT_NONE;
+        if (why != CUT_NONE) {
+            rc = suspend(s, it, order + k + 1, n - k - 1, why, e);
             k = n;
         }
     }
