@@ -9,7 +9,8 @@
 # at round 1's limit, and the solver's answer cache already holds them as
 # timeouts at that limit, so they take next to nothing. A fake peer has
 # queued an input before the worker starts, so it counts as active from
-# the first sync on.
+# the first sync on. --again-seconds 1000 turns the rule on without ever
+# cutting a part, so only the cap is at work.
 . "$(dirname "$0")/lib.sh"
 P=$BUILD/tests/e2e SYNC=$WORK/sync
 mkdir -p "$WORK/seeds" "$SYNC/fake/queue"
