@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -269,6 +270,16 @@ void gb_bridge_classify(int status, int timed_out, gb_run_result_t *r)
     }
 }
 
+/* Turns address-space randomisation off for what this process execs next.
+ * A refusal (a seccomp filter, as containers' default ones have) is not an
+ * error: the run goes on with ASLR, as it would have without this. */
+static void fixed_layout(void)
+{
+    int cur = personality(0xffffffff);
+    if (cur != -1 && !(cur & ADDR_NO_RANDOMIZE))
+        personality((unsigned long)cur | ADDR_NO_RANDOMIZE);
+}
+
 int gb_exec_run(const gb_exec_opts_t *opts, gb_run_result_t *r, gb_err_t *e)
 {
     memset(r, 0, sizeof *r);
@@ -302,6 +313,8 @@ int gb_exec_run(const gb_exec_opts_t *opts, gb_run_result_t *r, gb_err_t *e)
             (void)w;
             _exit(127);
         }
+        if (opts->fixed_layout)
+            fixed_layout();
         gbb_child_exec(opts->argv, envp, ep[1]);
     }
     int fork_errno = errno;

@@ -79,6 +79,9 @@ typedef struct gb_exec_opts {
     unsigned mem_limit_mb;  /* 0 = none */
     int show_output;        /* 0: stdout/stderr to /dev/null */
     const char *stdin_path; /* the program's stdin; NULL = /dev/null */
+    int fixed_layout;       /* 1: run without address-space randomisation (ASLR), where the
+                               kernel allows it, so that the addresses a run sees are the
+                               same every time it is run */
 } gb_exec_opts_t;
 
 /* fork/exec, wait with timeout (SIGKILL on expiry), classify. Returns -1

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,7 +16,7 @@ static const char *t_cov, *t_plain, *workdir;
 
 static gb_run_result_t run(char **argv, char **env, unsigned timeout_ms, int *rc, gb_err_t *e)
 {
-    gb_exec_opts_t o = {argv, env, timeout_ms, 0, 0, NULL};
+    gb_exec_opts_t o = {argv, env, timeout_ms, 0, 0, NULL, 0};
     gb_run_result_t r;
     *rc = gb_exec_run(&o, &r, e);
     return r;
@@ -74,6 +75,25 @@ static void test_exec(void)
     so.stdin_path = missing_in;
     rc = gb_exec_run(&so, &r, &e);
     CHECK_MSG(rc == -1 && strstr(e.msg, "as the stdin of"), "missing stdin: %s", e.msg);
+
+    /* fixed_layout: the run has ASLR off, unless the kernel refuses (a
+     * seccomp filter: then this process cannot turn it off either). */
+    char *a8[] = {(char *)t_plain, "layout", NULL};
+    gb_exec_opts_t lo = {.argv = a8, .timeout_ms = 5000};
+    rc = gb_exec_run(&lo, &r, &e);
+    int inherited = r.exit_code;
+    CHECK_MSG(rc == 0 && r.status == GB_RUN_OK, "layout run: %d", r.status);
+    lo.fixed_layout = 1;
+    rc = gb_exec_run(&lo, &r, &e);
+    int cur = personality(0xffffffff);
+    if (cur != -1 && personality((unsigned long)cur | ADDR_NO_RANDOMIZE) != -1) {
+        personality((unsigned long)cur);
+        CHECK_MSG(rc == 0 && r.status == GB_RUN_OK && r.exit_code == 1, "fixed_layout: %d/%d",
+                  r.status, r.exit_code);
+        CHECK_MSG(inherited == !!(cur & ADDR_NO_RANDOMIZE), "no fixed_layout: %d", inherited);
+    } else {
+        printf("test_exec: personality refused here, fixed_layout not checked\n");
+    }
 
     char missing[4200];
     snprintf(missing, sizeof missing, "%s/missing-program", workdir);
@@ -146,7 +166,7 @@ static void test_checks(void)
     gb_alloc_fail_after(0);
     CHECK_MSG(gb_binary_has_marker(t_plain, GB_MARKER_TRACE, &e) == -1, "alloc failure");
     char *a[] = {(char *)t_plain, NULL};
-    gb_exec_opts_t o = {a, NULL, 1000, 0, 0, NULL};
+    gb_exec_opts_t o = {a, NULL, 1000, 0, 0, NULL, 0};
     gb_run_result_t r;
     CHECK_MSG(gb_exec_run(&o, &r, &e) == -1 && r.status == GB_RUN_ERROR, "exec alloc failure");
     gb_alloc_fail_after(-1);
